@@ -1,0 +1,17 @@
+// Public API of the emulator beyond the CUDA runtime: used by the hidden-test harness and the emulator's tests.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace emu {
+
+// Every diagnostic reported since the last call (formatted, multi-line), and clears the list.
+std::vector<std::string> take_diagnostics();
+
+// Thread order between barriers. forward: 0,1,2…; reverse: …,2,1,0; random: a permutation drawn from seed, fresh per
+// block and per barrier interval. Also set by the environment variable EMU_SCHEDULE=forward|reverse|random:<seed>.
+enum class Schedule { forward, reverse, random };
+void set_schedule(Schedule s, std::uint64_t seed = 0);
+
+}  // namespace emu
