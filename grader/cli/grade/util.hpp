@@ -1,0 +1,37 @@
+// Small file, text and hashing helpers used across the grading pipeline.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace workbook::util {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> read_file(const fs::path& p);
+// Writes through a temporary file and a rename, so a reader (or a parallel grade run) never sees half a file.
+bool write_file_atomic(const fs::path& p, const std::string& content);
+
+std::string sha256_hex(const std::string& data);
+std::uint64_t random_u64();
+std::string random_hex(int bytes);
+
+bool is_utf8(const std::string& s);
+// Replaces invalid UTF-8 and control bytes (except \n, \t) so student output cannot break JSON or the terminal.
+std::string sanitize_text(const std::string& s);
+
+std::vector<std::string> split_lines(const std::string& s);
+std::string join(const std::vector<std::string>& parts, const std::string& sep);
+// At most `max_lines` lines (the first ones, or the last ones when `tail`), each cut to 300 characters.
+std::string trim_lines(const std::string& s, std::size_t max_lines, bool tail = false);
+std::string indent(const std::string& s, const std::string& prefix);
+
+// First executable named `name` on PATH, or empty.
+std::string which(const std::string& name);
+
+std::string iso_time_now();
+
+}  // namespace workbook::util

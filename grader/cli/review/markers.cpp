@@ -1,0 +1,133 @@
+#include "review/markers.hpp"
+
+#include <cctype>
+
+#include "review/errors.hpp"
+
+namespace workbook::review {
+namespace {
+
+constexpr const char* kInlineOpen = "/*BLANK:";
+constexpr const char* kInlineClose = "/*END*/";
+constexpr const char* kBlockOpen = "// BLANK:";
+constexpr const char* kBlockClose = "// END BLANK";
+
+std::string trim(const std::string& s) {
+    std::size_t b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos) return "";
+    std::size_t e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+bool valid_id(const std::string& id) {
+    if (id.empty()) return false;
+    for (unsigned char c : id)
+        if (!(std::isalnum(c) || c == '_' || c == '-')) return false;
+    return true;
+}
+
+[[noreturn]] void fail(const std::string& label, int line, const std::string& what) {
+    throw UserError(label + ":" + std::to_string(line) + ": " + what);
+}
+
+std::vector<std::string> split_lines(const std::string& text, bool& trailing_newline) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t nl = text.find('\n', start);
+        if (nl == std::string::npos) {
+            lines.push_back(text.substr(start));
+            start = text.size();
+            trailing_newline = false;
+            return lines;
+        }
+        lines.push_back(text.substr(start, nl - start));
+        start = nl + 1;
+    }
+    trailing_newline = true;
+    return lines;
+}
+
+Converted convert(const std::string& solution, const std::string& label, bool to_starter) {
+    bool trailing_newline = true;
+    std::vector<std::string> lines = split_lines(solution, trailing_newline);
+    Converted out;
+    std::string body;
+    bool in_block = false;
+    int block_line = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const int lineno = static_cast<int>(i) + 1;
+        const std::string& line = lines[i];
+        const std::string t = trim(line);
+        if (t.rfind(kBlockOpen, 0) == 0) {
+            if (in_block) fail(label, lineno, "a block blank opens inside the block blank opened on line " +
+                                                  std::to_string(block_line) + ".");
+            std::string id = trim(t.substr(std::string(kBlockOpen).size()));
+            if (!valid_id(id)) fail(label, lineno, "blank id '" + id + "' must be letters, digits, '_' or '-'.");
+            in_block = true;
+            block_line = lineno;
+            out.blanks.push_back({id, lineno, true});
+            if (to_starter) {
+                std::string indent = line.substr(0, line.find_first_not_of(" \t"));
+                body += indent + kBlank + "  // blank: " + id + "\n";
+            }
+            continue;
+        }
+        if (t == kBlockClose) {
+            if (!in_block) fail(label, lineno, "'// END BLANK' without an opening '// BLANK:<id>'.");
+            in_block = false;
+            continue;
+        }
+        if (in_block) {
+            if (line.find(kInlineOpen) != std::string::npos)
+                fail(label, lineno, "an inline blank inside a block blank.");
+            if (!to_starter) body += line + "\n";
+            continue;
+        }
+        std::string rewritten;
+        std::size_t pos = 0;
+        while (true) {
+            std::size_t open = line.find(kInlineOpen, pos);
+            std::size_t stray = line.find(kInlineClose, pos);
+            if (stray != std::string::npos && (open == std::string::npos || stray < open))
+                fail(label, lineno, "'/*END*/' without an opening '/*BLANK:<id>*/'.");
+            if (open == std::string::npos) {
+                rewritten += line.substr(pos);
+                break;
+            }
+            std::size_t id_start = open + std::string(kInlineOpen).size();
+            std::size_t id_end = line.find("*/", id_start);
+            if (id_end == std::string::npos) fail(label, lineno, "unterminated '/*BLANK:' marker.");
+            std::string id = line.substr(id_start, id_end - id_start);
+            if (!valid_id(id)) fail(label, lineno, "blank id '" + id + "' must be letters, digits, '_' or '-'.");
+            std::size_t content_start = id_end + 2;
+            std::size_t close = line.find(kInlineClose, content_start);
+            if (close == std::string::npos)
+                fail(label, lineno, "inline blank '" + id + "' has no '/*END*/' on the same line.");
+            std::string content = line.substr(content_start, close - content_start);
+            if (content.find(kInlineOpen) != std::string::npos)
+                fail(label, lineno, "inline blanks cannot be nested.");
+            out.blanks.push_back({id, lineno, false});
+            rewritten += line.substr(pos, open - pos);
+            rewritten += to_starter ? std::string(kBlank) : content;
+            pos = close + std::string(kInlineClose).size();
+        }
+        body += rewritten + "\n";
+    }
+    if (in_block) fail(label, block_line, "block blank is never closed with '// END BLANK'.");
+    if (!trailing_newline && !body.empty()) body.pop_back();
+    out.text = std::move(body);
+    return out;
+}
+
+}  // namespace
+
+Converted make_starter(const std::string& solution, const std::string& label) {
+    return convert(solution, label, true);
+}
+
+Converted strip_markers(const std::string& solution, const std::string& label) {
+    return convert(solution, label, false);
+}
+
+}  // namespace workbook::review

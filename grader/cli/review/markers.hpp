@@ -1,0 +1,33 @@
+// Blank markers in solutions (docs/architecture.md, "Blank markers"): the one place that turns a marked solution into
+// the starter a student sees, or into a clean solution without markers.
+//
+//   inline: `x = /*BLANK:id*/expr/*END*/;`       -> `x = ______;`
+//   block:  `  // BLANK:id` … `  // END BLANK`   -> `  ______  // blank: id`
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace workbook::review {
+
+inline constexpr const char* kBlank = "______";
+
+struct MarkedBlank {
+    std::string id;
+    int line = 0;        // 1-based line of the marker in the solution
+    bool block = false;  // block marker (lines) rather than inline
+};
+
+struct Converted {
+    std::string text;                 // the starter, or the solution with markers removed
+    std::vector<MarkedBlank> blanks;  // in file order
+};
+
+// Starter from a marked solution. Throws UserError naming `label` and the line for a malformed marker
+// (unclosed, nested, empty or odd id, an inline marker spread over lines, a stray END).
+Converted make_starter(const std::string& solution, const std::string& label);
+
+// The solution as a student would have written it: marker comments gone, filled code kept.
+Converted strip_markers(const std::string& solution, const std::string& label);
+
+}  // namespace workbook::review

