@@ -22,6 +22,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void on_interrupt(int) { g_interrupted = 1; }
+
 std::string read_capped(const fs::path& p, std::size_t limit) {
     std::ifstream in(p, std::ios::binary);
     if (!in) return {};
@@ -50,6 +54,16 @@ std::uint64_t rss_mb(pid_t pid) {
 }
 
 }  // namespace
+
+void install_interrupt_handler() {
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+bool interrupted() { return g_interrupted != 0; }
 
 std::string signal_name(int sig) {
     switch (sig) {
@@ -197,8 +211,9 @@ bool Child::poll() {
         return true;
     }
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    bool kill_now = false;
-    if (spec_.timeout_s > 0 && elapsed > spec_.timeout_s) {
+    bool kill_now = g_interrupted != 0;
+    if (kill_now) {
+    } else if (spec_.timeout_s > 0 && elapsed > spec_.timeout_s) {
         result_.timed_out = true;
         kill_now = true;
     } else if (spec_.rss_limit_mb && rss_mb(pid_) > spec_.rss_limit_mb) {

@@ -67,4 +67,9 @@ ProcessResult run_process(const ProcessSpec& spec);
 
 std::string signal_name(int sig);
 
+// Ctrl-C / SIGTERM: running children (in their own process groups, so the terminal's signal misses them) are killed
+// at their next poll and interrupted() turns true; the caller then stops.
+void install_interrupt_handler();
+bool interrupted();
+
 }  // namespace workbook

@@ -84,8 +84,19 @@ emu_fiber_switch_asm:
   fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
+  /* Reloading MXCSR and the x87 control word stalls the pipeline; kernels almost never change them, so reload
+     only when the target's saved value differs from the live one (already stored at (%rdi)'s old stack top). */
+  movq (%rdi), %rax
+  movl (%rax), %ecx
+  cmpl (%rsp), %ecx
+  je 1f
   ldmxcsr (%rsp)
+1:
+  movzwl 4(%rax), %ecx
+  cmpw 4(%rsp), %cx
+  je 2f
   fldcw 4(%rsp)
+2:
   addq $8, %rsp
   popq %r15
   popq %r14

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <math.h>  // the C++ wrapper: puts the float overloads of sqrt, exp, … in the global namespace, as CUDA does
 
 namespace emu::detail {
@@ -64,8 +65,10 @@ inline F add(F a, F b, Rounding mode) {
   const F bb = s - a;
   const F err = (a - (s - bb)) + (b - bb);
   if (s == F(0) && err == F(0)) {
-    // An exact zero sum of operands with opposite signs is -0 only when rounding down (IEEE 754 §6.3).
-    if (a == -b && a != F(0)) return mode == Rounding::down ? F(-0.0) : F(0.0);
+    // An exact zero sum is +0 in every rounding but downward, where it is -0 (IEEE 754 §6.3); zeros of one sign
+    // keep that sign.
+    const bool same_sign_zeros = a == F(0) && b == F(0) && std::signbit(a) == std::signbit(b);
+    return (mode == Rounding::down && !same_sign_zeros) ? F(-0.0) : s;
   }
   return directed(s, err, mode);
 }
@@ -221,8 +224,8 @@ inline unsigned long long __brevll(unsigned long long x) {
 }
 // The 24-bit multiplies use only the low 24 bits of each operand (sign-extended for __mul24), as the GPU does.
 inline int __mul24(int a, int b) {
-  const long long sa = (long long)(((unsigned int)a << 8)) << 32 >> 40;
-  const long long sb = (long long)(((unsigned int)b << 8)) << 32 >> 40;
+  const long long sa = (int)((unsigned int)a << 8) >> 8;  // arithmetic shift: sign-extends bit 23
+  const long long sb = (int)((unsigned int)b << 8) >> 8;
   return (int)(unsigned int)(unsigned long long)(sa * sb);
 }
 inline unsigned int __umul24(unsigned int a, unsigned int b) { return (a & 0xffffffu) * (b & 0xffffffu); }

@@ -29,5 +29,5 @@
 #define __device_builtin__
 // g++ knows __restrict__ already.
 
-#include <emu/intrinsics.hpp>
-#include <emu/launch.hpp>
+// nvcc includes the runtime header into every .cu file without being asked; so do we.
+#include <cuda_runtime.h>

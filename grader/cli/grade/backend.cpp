@@ -1,0 +1,73 @@
+#include "backend.hpp"
+
+#include <cstdlib>
+
+#include "process.hpp"
+#include "util.hpp"
+
+namespace workbook {
+
+std::string backend_name(Backend b) {
+    switch (b) {
+        case Backend::gpu: return "gpu";
+        case Backend::emu: return "emu";
+        case Backend::static_only: return "static";
+    }
+    return "?";
+}
+
+std::string backend_description(Backend b, const std::string& gpu_name) {
+    switch (b) {
+        case Backend::gpu: return "GPU (gpu" + (gpu_name.empty() ? std::string() : ", " + gpu_name) + ")";
+        case Backend::emu: return "CPU emulator (emu) — not a GPU measurement";
+        case Backend::static_only: return "nowhere: static review only (static) — no test was executed";
+    }
+    return "?";
+}
+
+std::string find_nvcc(const Context& ctx) {
+    std::string p = config_string(ctx, "/cuda/nvcc");
+    if (!p.empty() && !util::which(p).empty()) return p;
+    if (const char* h = std::getenv("CUDA_HOME"); h && *h) {
+        std::string c = std::string(h) + "/bin/nvcc";
+        if (!util::which(c).empty()) return c;
+    }
+    if (!util::which("/usr/local/cuda/bin/nvcc").empty()) return "/usr/local/cuda/bin/nvcc";
+    return util::which("nvcc");
+}
+
+GpuProbe probe_gpu(const Context& ctx) {
+    GpuProbe g;
+    if (find_nvcc(ctx).empty()) {
+        g.reason = "no nvcc found";
+        return g;
+    }
+    std::string smi = util::which("nvidia-smi");
+    if (smi.empty()) {
+        g.reason = "no nvidia-smi found (no NVIDIA driver)";
+        return g;
+    }
+    ProcessSpec spec;
+    spec.argv = {smi, "-L"};
+    spec.timeout_s = 20;
+    auto r = run_process(spec);
+    if (r.exit_code != 0) {
+        g.reason = "nvidia-smi lists no usable GPU";
+        return g;
+    }
+    for (const auto& line : util::split_lines(r.out)) {
+        if (line.rfind("GPU ", 0) == 0) {
+            g.usable = true;
+            // "GPU 0: NVIDIA H200 (UUID: GPU-…)"
+            auto colon = line.find(": ");
+            auto paren = line.find(" (UUID");
+            if (colon != std::string::npos)
+                g.name = line.substr(colon + 2, paren == std::string::npos ? std::string::npos : paren - colon - 2);
+            break;
+        }
+    }
+    if (!g.usable) g.reason = "nvidia-smi lists no GPU";
+    return g;
+}
+
+}  // namespace workbook

@@ -1,0 +1,275 @@
+#include "build.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "process.hpp"
+#include "util.hpp"
+
+namespace workbook {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Size and mtime of every file a build depends on but the student does not control: emulator headers, the runtime,
+// the rewriter and the test objects. A rebuilt grader therefore invalidates the cache.
+std::string stamp(const fs::path& p) {
+    std::error_code ec;
+    std::string s = p.string() + ":";
+    if (fs::is_directory(p, ec)) {
+        std::vector<std::string> parts;
+        for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::recursive_directory_iterator();
+             it.increment(ec))
+            if (it->is_regular_file(ec)) parts.push_back(stamp(it->path()));
+        std::sort(parts.begin(), parts.end());
+        return s + util::join(parts, ";");
+    }
+    auto size = fs::file_size(p, ec);
+    if (ec) return s + "missing";
+    auto t = fs::last_write_time(p, ec).time_since_epoch().count();
+    return s + std::to_string(size) + ":" + std::to_string(t);
+}
+
+struct Toolchain {
+    std::string error;  // non-empty: cannot build on this backend
+    std::string cxx, nvcc, rewrite;
+    std::vector<std::string> cxxflags, ldflags, link_libs, harness_objs;
+    std::vector<fs::path> deps;
+};
+
+Toolchain toolchain(const Context& ctx, Backend backend) {
+    Toolchain t;
+    const std::string b = backend_name(backend);
+    t.cxx = config_string(ctx, "/cxx");
+    if (t.cxx.empty()) t.cxx = util::which("c++");
+    t.harness_objs = config_list(ctx, "/harness/" + b);
+    t.link_libs = config_list(ctx, "/link_libs/" + b);
+    if (backend == Backend::emu) {
+        t.rewrite = config_string(ctx, "/emu/rewrite");
+        t.cxxflags = config_list(ctx, "/emu/cxxflags");
+        t.ldflags = config_list(ctx, "/emu/ldflags");
+        const std::string inc = config_string(ctx, "/emu/include_dir");
+        const std::string rt = config_string(ctx, "/emu/runtime_lib");
+        if (t.rewrite.empty() || inc.empty() || rt.empty())
+            t.error = "the CPU emulator is not part of this build (workbook-config.json has no emu section)";
+        t.cxxflags.insert(t.cxxflags.begin(), "-I" + inc);
+        t.link_libs.insert(t.link_libs.begin(), rt);
+        t.deps = {t.rewrite, inc, rt};
+    } else {
+        t.nvcc = find_nvcc(ctx);
+        if (t.nvcc.empty()) t.error = "nvcc was not found";
+        t.deps = {t.nvcc};
+    }
+    if (t.harness_objs.empty() && t.error.empty())
+        t.error = "the test harness for the " + b + " backend is not part of this build";
+    for (const auto& o : t.harness_objs) t.deps.push_back(o);
+    for (const auto& o : t.link_libs)
+        if (!o.empty() && o[0] == '/') t.deps.push_back(o);
+    return t;
+}
+
+std::string cmdline(const std::vector<std::string>& argv) { return util::join(argv, " "); }
+
+// Keeps the cache from growing without bound: the newest few builds per exercise and backend survive.
+void prune(const fs::path& dir, std::size_t keep) {
+    std::error_code ec;
+    std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+    for (const auto& d : fs::directory_iterator(dir, ec))
+        if (d.is_directory(ec)) entries.emplace_back(fs::last_write_time(d.path(), ec), d.path());
+    if (entries.size() <= keep) return;
+    std::sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    for (std::size_t i = keep; i < entries.size(); ++i) fs::remove_all(entries[i].second, ec);
+}
+
+BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& job, Backend backend,
+                      const Toolchain& tc) {
+    BuildResult r;
+    r.exercise = job.exercise;
+    auto t0 = std::chrono::steady_clock::now();
+    auto done = [&]() -> BuildResult& {
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return r;
+    };
+    if (!tc.error.empty()) {
+        r.setup_error = true;
+        r.message = "Cannot build on the " + backend_name(backend) + " backend: " + tc.error + ".";
+        return done();
+    }
+    const std::string b = backend_name(backend);
+    const auto hidden = config_list(ctx, "/hidden_tests/" + lesson.id + "/" + job.exercise + "/" + b);
+    if (hidden.empty()) {
+        r.setup_error = true;
+        r.message = "The hidden tests of '" + job.exercise + "' are not built for the " + b +
+                    " backend (missing from workbook-config.json).";
+        return done();
+    }
+    auto source = util::read_file(job.source);
+    if (!source) {
+        r.message = "cannot read " + job.source.string();
+        return done();
+    }
+
+    std::string deps;
+    for (const auto& d : tc.deps) deps += stamp(d) + "\n";
+    for (const auto& h : hidden) deps += stamp(h) + "\n";
+    const std::string flags = cmdline(tc.cxxflags) + "|" + cmdline(tc.ldflags) + "|" + cmdline(tc.link_libs) + "|" +
+                              tc.cxx + "|" + tc.nvcc;
+    const std::string key = util::sha256_hex(*source + '\0' + job.source.filename().string() + '\0' + b + '\0' +
+                                             flags + '\0' + deps)
+                                .substr(0, 20);
+    const fs::path base = ctx.build_dir / "grade" / lesson.number / job.exercise / b;
+    const fs::path dir = base / key;
+    const fs::path exe = dir / "harness";
+    const fs::path failed = dir / "compile-errors.txt";
+    std::error_code ec;
+    if (fs::is_regular_file(exe, ec)) {
+        r.ok = true;
+        r.cached = true;
+        r.harness = exe;
+        fs::last_write_time(dir, fs::file_time_type::clock::now(), ec);
+        return done();
+    }
+    if (fs::is_regular_file(failed, ec)) {
+        r.cached = true;
+        r.message = util::read_file(failed).value_or("");
+        return done();
+    }
+    // Build in a private folder and move it into place, so parallel grade runs never see a half-built harness.
+    const fs::path tmp = base / (key + ".tmp" + util::random_hex(4));
+    fs::create_directories(tmp, ec);
+    if (ec) {
+        r.setup_error = true;
+        r.message = "Cannot create " + tmp.string() + ": " + ec.message() + ".";
+        return done();
+    }
+    const std::string stem = job.source.stem().string();
+    const std::string obj = (tmp / (stem + ".o")).string();
+    const fs::path show_base = job.source.parent_path();
+
+    auto step = [&](std::vector<std::string> argv, bool student_step, std::string* out) {
+        ProcessSpec spec;
+        spec.argv = std::move(argv);
+        spec.timeout_s = 300;
+        spec.fsize_limit_mb = 0;
+        spec.capture_limit = 128 * 1024;
+        auto pr = run_process(spec);
+        *out = pr.out + pr.err;
+        if (!pr.started) *out = pr.start_error;
+        if (pr.timed_out) *out = "the compiler ran for more than 300 s and was stopped";
+        (void)student_step;
+        return pr.started && !pr.timed_out && pr.exit_code == 0;
+    };
+
+    std::string out;
+    std::vector<std::string> link;
+    bool ok;
+    if (backend == Backend::emu) {
+        const std::string rewritten = (tmp / (stem + ".emu.cpp")).string();
+        // The rewriter keeps line numbers and emits #line with the path it is given: give it the path the student
+        // knows, so diagnostics read "rmsnorm.cu:42".
+        ok = step({tc.rewrite, job.source.string(), rewritten}, true, &out);
+        if (ok) {
+            std::vector<std::string> cc = {tc.cxx};
+            cc.insert(cc.end(), tc.cxxflags.begin(), tc.cxxflags.end());
+            cc.insert(cc.end(), {"-c", rewritten, "-o", obj});
+            ok = step(cc, true, &out);
+        }
+        link = {tc.cxx, obj};
+    } else {
+        std::vector<std::string> cc = {tc.nvcc, "-std=c++17", "-O2", "-arch=native", "-c", job.source.string(), "-o", obj};
+        ok = step(cc, true, &out);
+        // -arch=native needs a visible device at compile time; sm_90 is the H200 this workbook targets.
+        if (!ok && (out.find("native") != std::string::npos || out.find("arch") != std::string::npos)) {
+            cc[3] = "-arch=sm_90";
+            ok = step(cc, true, &out);
+        }
+        link = {tc.nvcc, "-arch=sm_90", obj};
+    }
+    if (!ok) {
+        r.message = trim_compiler_output(out, show_base);
+        util::write_file_atomic(tmp / "compile-errors.txt", r.message);
+        fs::create_directories(base, ec);
+        fs::rename(tmp, dir, ec);
+        if (ec) fs::remove_all(tmp, ec);
+        return done();
+    }
+    link.insert(link.end(), hidden.begin(), hidden.end());
+    link.insert(link.end(), tc.harness_objs.begin(), tc.harness_objs.end());
+    link.insert(link.end(), tc.link_libs.begin(), tc.link_libs.end());
+    link.insert(link.end(), tc.ldflags.begin(), tc.ldflags.end());
+    link.insert(link.end(), {"-o", (tmp / "harness").string()});
+    if (!step(link, false, &out)) {
+        // A link error is the student's when it names a missing entry point (e.g. launch_rmsnorm renamed); either
+        // way, it is shown and nothing is cached, so a fixed grader build is picked up.
+        r.message = "Linking the tests failed:\n" + trim_compiler_output(out, show_base, 4);
+        fs::remove_all(tmp, ec);
+        return done();
+    }
+    fs::remove(obj, ec);  // the executable is what the cache needs
+    fs::rename(tmp, dir, ec);
+    if (ec) {
+        // Another grade run finished the same key first: use its result.
+        fs::remove_all(tmp, ec);
+    }
+    prune(base, 6);
+    r.ok = fs::is_regular_file(exe, ec);
+    r.harness = exe;
+    if (!r.ok) r.message = "the built harness disappeared from " + dir.string();
+    return done();
+}
+
+}  // namespace
+
+std::string trim_compiler_output(const std::string& out, const fs::path& base, std::size_t max_errors) {
+    std::string text = out;
+    // Absolute paths of the submission are noise; the student knows the file by its name.
+    const std::string prefix = base.string() + "/";
+    for (std::size_t pos; !base.empty() && (pos = text.find(prefix)) != std::string::npos;) text.erase(pos, prefix.size());
+    auto lines = util::split_lines(text);
+    std::vector<std::string> kept;
+    std::size_t errors = 0;
+    bool in_error = false;
+    for (const auto& l : lines) {
+        const bool is_error = l.find("error") != std::string::npos &&
+                              (l.find(": error") != std::string::npos || l.find("error:") != std::string::npos ||
+                               l.find(": fatal error") != std::string::npos || l.find("undefined reference") != std::string::npos);
+        const bool is_note = l.find(": note:") != std::string::npos || l.find(": warning:") != std::string::npos ||
+                             l.find("In function") != std::string::npos || l.find("In file included") != std::string::npos;
+        if (is_error) {
+            if (errors == max_errors) break;
+            ++errors;
+            in_error = true;
+            kept.push_back(l);
+        } else if (is_note) {
+            in_error = false;
+        } else if (in_error && kept.size() < 40) {
+            kept.push_back(l);  // the source line and caret under an error
+        }
+    }
+    if (kept.empty()) return util::trim_lines(util::sanitize_text(text), 25);
+    std::size_t total_errors = 0;
+    for (const auto& l : lines)
+        if (l.find("error:") != std::string::npos || l.find("undefined reference") != std::string::npos) ++total_errors;
+    std::string res = util::trim_lines(util::sanitize_text(util::join(kept, "\n")), 30);
+    if (total_errors > errors) res += "\n… and " + std::to_string(total_errors - errors) + " more errors";
+    return res;
+}
+
+std::vector<BuildResult> build_harnesses(const Context& ctx, const Lesson& lesson, const std::vector<BuildJob>& jobs,
+                                         Backend backend, int parallel) {
+    const Toolchain tc = toolchain(ctx, backend);
+    std::vector<BuildResult> results(jobs.size());
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t i; (i = next++) < jobs.size();) results[i] = build_one(ctx, lesson, jobs[i], backend, tc);
+    };
+    std::vector<std::thread> threads;
+    for (int k = 0; k < std::max(1, parallel); ++k) threads.emplace_back(worker);
+    for (auto& t : threads) t.join();
+    return results;
+}
+
+}  // namespace workbook

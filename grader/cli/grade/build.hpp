@@ -1,0 +1,38 @@
+// Building one exercise's test harness for a backend: the student's .cu (rewritten for emu, nvcc for gpu) linked with
+// the harness and that exercise's hidden-test objects. Results are cached by content hash under
+// <build>/grade/<lesson number>/<exercise>/<backend>/<key>/, so an unchanged exercise is not rebuilt.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "context.hpp"
+#include "lesson.hpp"
+
+namespace workbook {
+
+struct BuildJob {
+    std::string exercise;
+    std::filesystem::path source;  // the student's .cu
+};
+
+struct BuildResult {
+    std::string exercise;
+    bool ok = false;
+    bool cached = false;
+    bool setup_error = false;        // the grader itself is incomplete (missing objects/tools), not the student's code
+    std::filesystem::path harness;   // executable when ok
+    std::string message;             // compiler errors (trimmed, student's file:line) or the setup problem
+    double seconds = 0;
+};
+
+// Builds all jobs, at most `parallel` at a time.
+std::vector<BuildResult> build_harnesses(const Context& ctx, const Lesson& lesson, const std::vector<BuildJob>& jobs,
+                                         Backend backend, int parallel);
+
+// The first compiler errors, with paths shown relative to `base`.
+std::string trim_compiler_output(const std::string& out, const std::filesystem::path& base, std::size_t max_errors = 3);
+
+}  // namespace workbook

@@ -1,0 +1,40 @@
+// The `grade` subcommand's options, mapped onto GradeOptions.
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "context.hpp"
+#include "grade.hpp"
+
+namespace workbook::grade {
+
+void add_grade_command(CLI::App& app) {
+    auto opt = std::make_shared<GradeOptions>();
+    auto seed = std::make_shared<std::uint64_t>(0);
+    auto* cmd = app.add_subcommand("grade", "Grade a lesson's exercises against the hidden tests");
+    cmd->add_option("lesson", opt->lesson, "Lesson number or id, e.g. 04 or 04-rmsnorm")->required();
+    cmd->add_option("--submission", opt->submission, "Folder holding the files to grade (default: exercises/<lesson>)");
+    cmd->add_option("--backend", opt->backend, "auto (default), gpu, emu or static")
+        ->check(CLI::IsMember({"auto", "gpu", "emu", "static"}));
+    cmd->add_option("--ex", opt->exercise, "Grade this exercise alone (its file's stem, e.g. rmsnorm)");
+    cmd->add_flag("--solutions", opt->solutions, "Grade solutions/<lesson> (instructors)");
+    auto* seed_opt = cmd->add_option("--seed", *seed, "Seed of the random test inputs (default: $SEED, else random)");
+    cmd->add_option("--json-out", opt->json_out, "Also write results.json to this file");
+    cmd->callback([opt, seed, seed_opt] {
+        if (seed_opt->count() > 0) opt->seed = *seed;
+        if (opt->solutions && !opt->submission.empty())
+            throw CLI::ValidationError("--solutions and --submission", "choose one of them");
+        std::string err;
+        auto ctx = find_context(true, &err);
+        if (!ctx) {
+            std::cerr << "workbook: " << err << "\n";
+            throw CLI::RuntimeError(2);
+        }
+        GradeOutcome out = run_grade(*ctx, *opt);
+        if (!out.error.empty()) std::cerr << "workbook: " << out.error << "\n";
+        if (out.exit_code != 0) throw CLI::RuntimeError(out.exit_code);
+    });
+}
+
+}  // namespace workbook::grade

@@ -1,0 +1,313 @@
+#include "grade.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <set>
+
+#include <unistd.h>
+
+#include "../interfaces.hpp"
+#include "backend.hpp"
+#include "build.hpp"
+#include "lesson.hpp"
+#include "model.hpp"
+#include "process.hpp"
+#include "report.hpp"
+#include "results.hpp"
+#include "runner.hpp"
+#include "score.hpp"
+#include "util.hpp"
+
+namespace workbook::grade {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::uintmax_t kMaxFile = 1024 * 1024;
+
+GradeOutcome usage_error(const std::string& msg, int code = 2) {
+    GradeOutcome o;
+    o.exit_code = code;
+    o.error = msg;
+    return o;
+}
+
+std::string shown_path(const fs::path& p, const fs::path& root) {
+    std::error_code ec;
+    auto rel = fs::relative(p, root, ec);
+    if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
+    return p.string();
+}
+
+// One sentence when a submitted file cannot be graded as text.
+std::string check_text_file(const fs::path& p, const std::string& label) {
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) return label + " is not a regular file.";
+    auto size = fs::file_size(p, ec);
+    if (size > kMaxFile)
+        return label + " is " + std::to_string(size / 1024) + " KiB, over the 1024 KiB limit for a submitted file.";
+    auto text = util::read_file(p);
+    if (!text) return label + " cannot be read.";
+    if (text->find('\0') != std::string::npos) return label + " is a binary file, not source text.";
+    if (!util::is_utf8(*text)) return label + " is not UTF-8 text; save it as UTF-8 and grade again.";
+    return {};
+}
+
+std::uint64_t env_seed() {
+    const char* s = std::getenv("SEED");
+    if (!s || !*s) return 0;
+    char* end = nullptr;
+    auto v = std::strtoull(s, &end, 10);
+    return (end && *end == '\0') ? v : 0;
+}
+
+}  // namespace
+
+GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string err;
+    auto lesson = resolve_lesson(ctx.root, opt.lesson, &err);
+    if (!lesson) return usage_error(err);
+
+    Run run;
+    run.lesson = *lesson;
+    const Lesson& L = run.lesson;
+
+    // Which exercises.
+    std::vector<const ExerciseInfo*> selected;
+    if (!opt.exercise.empty()) {
+        const ExerciseInfo* e = L.exercise(opt.exercise);
+        if (!e)
+            return usage_error("Unknown exercise '" + opt.exercise + "' in lesson " + L.id + "; known exercises: " +
+                               util::join(L.exercise_names(), ", ") + ".");
+        selected.push_back(e);
+        run.only_exercise = e->name;
+    } else {
+        for (const auto& e : L.exercises) selected.push_back(&e);
+    }
+    const ExerciseInfo* core = L.core_exercise();
+    const bool whole_lesson = run.only_exercise.empty() || (core && run.only_exercise == core->name);
+
+    // The submission folder and its files.
+    fs::path dir;
+    if (!opt.submission.empty()) dir = fs::absolute(opt.submission);
+    else dir = ctx.root / (opt.solutions ? "solutions" : "exercises") / L.id;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        return usage_error("The submission folder " + shown_path(dir, ctx.root) + " does not exist" +
+                           (fs::exists(dir, ec) ? " as a folder." : "."));
+    run.submission = dir;
+    run.submission_label = shown_path(dir, ctx.root);
+    std::vector<std::string> problems;
+    std::set<std::string> expected;
+    for (const auto* e : selected) {
+        expected.insert(e->file);
+        const fs::path f = dir / e->file;
+        if (!fs::exists(f, ec)) problems.push_back(run.submission_label + "/" + e->file + " is missing.");
+        else if (auto p = check_text_file(f, run.submission_label + "/" + e->file); !p.empty()) problems.push_back(p);
+    }
+    const fs::path answers = dir / L.answers_file;
+    const bool grade_written = whole_lesson && !L.written.empty();
+    if (grade_written || fs::exists(answers, ec)) {
+        expected.insert(L.answers_file);
+        if (grade_written && !fs::exists(answers, ec))
+            problems.push_back(run.submission_label + "/" + L.answers_file + " is missing (the written answers).");
+        else if (fs::exists(answers, ec))
+            if (auto p = check_text_file(answers, run.submission_label + "/" + L.answers_file); !p.empty()) problems.push_back(p);
+    }
+    if (!problems.empty()) {
+        std::string msg = util::join(problems, "\n");
+        msg += "\nNothing was graded. A submission folder holds the same file names as exercises/" + L.id + "/.";
+        return usage_error(msg);
+    }
+    {
+        std::vector<std::string> extra;
+        std::set<std::string> all_files;
+        for (const auto& e : L.exercises) all_files.insert(e.file);
+        for (const auto& d : fs::directory_iterator(dir, ec)) {
+            const std::string name = d.path().filename().string();
+            if (expected.count(name) || (!run.only_exercise.empty() && all_files.count(name))) continue;
+            if (name == L.answers_file) continue;
+            extra.push_back(name + (d.is_directory(ec) ? "/" : ""));
+        }
+        std::sort(extra.begin(), extra.end());
+        if (!extra.empty())
+            run.notes.push_back("ignored (not part of the submission): " + util::join(extra, ", "));
+    }
+
+    // Backend.
+    if (opt.backend == "static") {
+        run.backend = Backend::static_only;
+    } else if (opt.backend == "emu") {
+        run.backend = Backend::emu;
+    } else if (opt.backend == "gpu" || opt.backend == "auto") {
+        GpuProbe g = probe_gpu(ctx);
+        if (g.usable) {
+            run.backend = Backend::gpu;
+            run.gpu_name = g.name;
+            if (opt.backend == "auto") run.backend_reason = "auto: a CUDA device is usable";
+        } else if (opt.backend == "gpu") {
+            return usage_error("BACKEND=gpu needs a usable CUDA device, but " + g.reason +
+                               "; use BACKEND=emu (CPU emulator) or BACKEND=static.");
+        } else {
+            run.backend = Backend::emu;
+            run.backend_reason = "auto: " + g.reason;
+        }
+    } else {
+        return usage_error("Unknown backend '" + opt.backend + "'; use auto, gpu, emu or static.");
+    }
+
+    if (opt.seed) run.seed = *opt.seed;
+    else if (auto s = env_seed()) run.seed = s;
+    else run.seed = util::random_u64() % 10000000000ULL;  // ten digits: easy to copy into SEED=
+
+    // Static review first: blanks, the token edit check, review comments (and nvcc for static).
+    const fs::path pristine_dir = ctx.root / "grader" / "pristine" / L.id;
+    const std::string nvcc = run.backend == Backend::static_only ? find_nvcc(ctx) : std::string();
+    for (const auto* e : selected) {
+        ExerciseResult ex;
+        ex.info = e;
+        ex.file = dir / e->file;
+        const std::string text = util::read_file(ex.file).value_or("");
+        ex.content_hash = util::sha256_hex(text);
+        const fs::path pristine = pristine_dir / e->file;
+        std::optional<std::string> pristine_text = util::read_file(pristine);
+        if (!pristine_text)
+            run.notes.push_back("the edit check of " + e->file + " could not run: " + shown_path(pristine, ctx.root) +
+                                " is missing (the grader is incomplete)");
+        try {
+            auto unfilled = review::find_unfilled(text, e->blanks, pristine_text);
+            for (const auto& u : unfilled) ex.unfilled.push_back(u.id.empty() ? "line " + std::to_string(u.line) : u.id);
+            ex.unfilled_message = review::unfilled_message(e->file, e->name, L.number, unfilled);
+            if (pristine_text && unfilled.empty()) {
+                auto check = review::edit_check_text(*pristine_text, text, e->file, e->blanks);
+                ex.edit_ok = check.ok;
+                if (!check.ok) run.vetoes.push_back({e->name, check.reason, check.diff});
+            }
+            for (const auto& c : pristine_text ? review::review_comments(L.raw, e->name, ex.file, pristine)
+                                               : std::vector<review::Comment>{}) {
+                const std::string where = e->file + (c.line > 0 ? ":" + std::to_string(c.line) : "");
+                if (c.veto) run.vetoes.push_back({e->name, where + ": " + c.text, ""});
+                else run.comments.push_back({e->name, where, c.text});
+            }
+            if (run.backend == Backend::static_only && ex.unfilled.empty()) {
+                const fs::path work = ctx.build_dir / "grade" / L.number / e->name / "static";
+                fs::create_directories(work, ec);
+                auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
+                if (!sc.ran) {
+                    ex.static_compile = "nvcc not found: the static review could not compile " + e->file + ".";
+                } else {
+                    ex.static_compile_ok = sc.ok;
+                    ex.static_compile = sc.ok ? "nvcc -std=c++17 -c: compiled.\n" + sc.ptxas_report
+                                              : "nvcc -std=c++17 -c: did not compile.\n" + sc.output;
+                }
+            }
+        } catch (const review::UserError& ue) {
+            return usage_error(ue.what());
+        }
+        run.exercises.push_back(std::move(ex));
+    }
+
+    // Build and run.
+    if (run.backend != Backend::static_only) {
+        std::vector<BuildJob> jobs;
+        std::vector<std::size_t> job_index;
+        for (std::size_t i = 0; i < run.exercises.size(); ++i)
+            if (run.exercises[i].unfilled.empty()) {
+                jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
+                job_index.push_back(i);
+            }
+        auto built = build_harnesses(ctx, L, jobs, run.backend, 2);
+        bool any_setup_error = false;
+        std::string setup_message;
+        std::vector<TestJob> test_jobs;
+        for (std::size_t k = 0; k < built.size(); ++k) {
+            auto& ex = run.exercises[job_index[k]];
+            ex.attempted_build = true;
+            ex.build = built[k];
+            if (built[k].setup_error) {
+                any_setup_error = true;
+                setup_message = built[k].message;
+            }
+            if (!ex.build.ok) continue;
+            std::string list_err;
+            auto tests = list_tests(ex.build.harness, ex.info->name, run.backend, &list_err);
+            if (!tests) {
+                ex.list_error = list_err;
+            } else if (tests->empty()) {
+                ex.list_error = "the test program lists no hidden tests for '" + ex.info->name + "'";
+            } else if (ex.info->expected_tests > 0 && static_cast<int>(tests->size()) != ex.info->expected_tests) {
+                // A test list the student's code could shorten must not shrink the denominator.
+                ex.list_error = "the test program listed " + std::to_string(tests->size()) + " hidden tests for '" +
+                                ex.info->name + "', but the lesson has " + std::to_string(ex.info->expected_tests);
+            } else {
+                for (const auto& t : *tests) test_jobs.push_back({t, ex.build.harness});
+            }
+        }
+        if (any_setup_error && test_jobs.empty() && jobs.size() == built.size() && !jobs.empty()) {
+            bool all_setup = std::all_of(built.begin(), built.end(), [](const BuildResult& b) { return b.setup_error; });
+            if (all_setup)
+                return usage_error(setup_message + " Build the grader first: `make grade-" + L.number +
+                                   "` does it, or `cmake --build build`.", 3);
+        }
+        install_interrupt_handler();
+        auto sanitized = config_list(ctx, "/emu/cxxflags");
+        const bool has_sanitizer = std::any_of(sanitized.begin(), sanitized.end(),
+                                               [](const std::string& f) { return f.rfind("-fsanitize=", 0) == 0; });
+        auto outcomes = run_tests(test_jobs, run.seed, default_limits(run.backend, has_sanitizer));
+        if (interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
+        for (auto& o : outcomes)
+            for (auto& ex : run.exercises)
+                if (ex.info->name == o.test.exercise) ex.tests.push_back(std::move(o));
+    }
+
+    // Written answers (provisional) and hints.
+    if (grade_written) {
+        try {
+            for (const auto& w : review::score_written(L.raw, answers, ctx.root))
+                run.written.push_back({w.id, w.group, w.exercise.empty() && core ? core->name : w.exercise, w.feedback,
+                                       w.score, w.max_score});
+        } catch (const review::UserError& ue) {
+            return usage_error(ue.what());
+        }
+    }
+    try {
+        run.hints_used_json = tools::hints_used(ctx.root, L.id).dump();
+    } catch (const std::exception&) {
+    }
+
+    score_run(run);
+    update_gpu_verification(run, ctx.root);
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    run.verdict = make_verdict(run);
+
+    GradeOutcome out;
+    out.passed = run.passed;
+    out.exit_code = run.passed ? 0 : 1;
+    out.results = results_json(run, markdown_report(run));
+    const std::string dumped = out.results.dump(2) + "\n";
+    if (opt.write_default_results) {
+        out.results_path = ctx.build_dir / "results" / L.number / "results.json";
+        if (!util::write_file_atomic(out.results_path, dumped))
+            return usage_error("Cannot write " + out.results_path.string() + ".", 3);
+    }
+    if (!opt.json_out.empty()) {
+        if (!util::write_file_atomic(fs::absolute(opt.json_out), dumped))
+            return usage_error("Cannot write " + opt.json_out + ".", 3);
+        if (out.results_path.empty()) out.results_path = fs::absolute(opt.json_out);
+    }
+    if (opt.print_report) {
+        const bool color = ::isatty(1) && !std::getenv("NO_COLOR");
+        std::cout << format_report(run, color);
+        std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
+        if (!opt.json_out.empty() && opt.write_default_results) std::cout << "Also written to: " << opt.json_out << "\n";
+        std::cout.flush();
+    }
+    return out;
+}
+
+}  // namespace workbook::grade

@@ -1,0 +1,46 @@
+// `workbook grade <lesson>`: static review, build, hidden tests, rubric, results.json and the report.
+// Also called by class grading and watch (grader/cli/tools/) for one submission at a time.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "context.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace workbook::grade {
+
+struct GradeOptions {
+    std::string lesson = "04";
+    std::string submission;          // folder; empty: exercises/<lesson> (or solutions/<lesson> with `solutions`)
+    std::string backend = "auto";    // auto | gpu | emu | static
+    std::string exercise;            // grade this exercise alone
+    bool solutions = false;
+    std::optional<std::uint64_t> seed;
+    std::string json_out;            // also write results.json here
+    bool print_report = true;        // the readable report on stdout
+    bool write_default_results = true;  // build/results/<n>/results.json
+};
+
+struct GradeOutcome {
+    // 0 passed, 1 not passed (or pending), 2 a usage problem (unknown name, missing folder or file, bad file),
+    // 3 the grader itself is incomplete (nothing to build the tests with), 130 interrupted.
+    int exit_code = 2;
+    bool passed = false;
+    std::string error;                  // one sentence when exit_code is 2 or 3 and nothing was graded
+    nlohmann::json results;             // results.json content when graded
+    std::filesystem::path results_path;
+};
+
+GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt);
+
+void add_grade_command(CLI::App& app);
+
+}  // namespace workbook::grade

@@ -1,0 +1,90 @@
+// What one grade run found, exercise by exercise: the data the scorer, results.json and the report share.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "build.hpp"
+#include "lesson.hpp"
+#include "runner.hpp"
+
+namespace workbook::grade {
+
+struct Veto {
+    std::string exercise;
+    std::string reason;  // one sentence
+    std::string diff;    // may be empty
+};
+
+struct Comment {
+    std::string exercise;
+    std::string where;  // "rmsnorm.cu:42"
+    std::string text;
+};
+
+// A rubric group of an exercise's execution points ("normal", "edge").
+struct GroupResult {
+    std::string name;
+    double points = 0;
+    int passed = 0;
+    int total = 0;
+    double earned = 0;
+    // "run": tests ran; "pending": static review only; "not_run": blanks unfilled / did not compile / no tests.
+    std::string state = "not_run";
+    std::string note;
+};
+
+struct ExerciseResult {
+    const ExerciseInfo* info = nullptr;
+    std::filesystem::path file;
+    std::string content_hash;
+    std::string unfilled_message;  // non-empty: blanks left, friendly message
+    std::vector<std::string> unfilled;
+    bool edit_ok = true;
+    std::string static_compile;    // static backend: nvcc diagnostics or the ptxas report
+    bool static_compile_ok = true;
+    BuildResult build;
+    bool attempted_build = false;
+    std::string list_error;        // the harness could not list its tests
+    std::vector<TestOutcome> tests;
+    std::vector<GroupResult> groups;
+    double earned = 0;
+    double max = 0;
+    bool all_passed = false;       // every hidden test ran and passed
+    bool gpu_verified = false;
+};
+
+struct WrittenResult {
+    std::string id, group, exercise, feedback;
+    double score = 0, max_score = 0;
+};
+
+struct Run {
+    Lesson lesson;
+    Backend backend = Backend::emu;
+    std::string backend_reason;  // why auto picked it
+    std::string gpu_name;
+    std::uint64_t seed = 0;
+    std::filesystem::path submission;
+    std::string submission_label;  // as shown to people
+    std::string only_exercise;     // --ex
+    std::vector<std::string> notes;  // extra files ignored, …
+    std::vector<ExerciseResult> exercises;
+    std::vector<WrittenResult> written;
+    std::vector<Veto> vetoes;
+    std::vector<Comment> comments;
+    std::string hints_used_json = "{}";
+    // Scores.
+    double core_score = 0, core_max = 0;
+    double total_score = 0, total_max = 0;
+    bool passed = false;
+    bool pending = false;            // static-only: execution points pending
+    bool gpu_verification_done = false;
+    std::string verdict;             // one line
+    double seconds = 0;
+};
+
+}  // namespace workbook::grade

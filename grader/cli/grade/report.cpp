@@ -1,0 +1,188 @@
+#include "report.hpp"
+
+#include <cstdio>
+
+#include "score.hpp"
+#include "util.hpp"
+
+namespace workbook::grade {
+
+namespace {
+
+struct Style {
+    bool on;
+    std::string wrap(const char* code, const std::string& s) const { return on ? std::string("\033[") + code + "m" + s + "\033[0m" : s; }
+    std::string good(const std::string& s) const { return wrap("32", s); }
+    std::string bad(const std::string& s) const { return wrap("31", s); }
+    std::string warn(const std::string& s) const { return wrap("33", s); }
+    std::string bold(const std::string& s) const { return wrap("1", s); }
+    std::string dim(const std::string& s) const { return wrap("2", s); }
+};
+
+std::string pts(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", x);
+    return buf;
+}
+
+std::string pad(const std::string& s, std::size_t w) {
+    // Width in code points, so Chinese text in names does not skew columns too much.
+    std::size_t n = 0;
+    for (unsigned char c : s)
+        if ((c & 0xc0) != 0x80) ++n;
+    return n >= w ? s + " " : s + std::string(w - n, ' ');
+}
+
+std::string ran_on(const Run& run) {
+    std::string s = "Ran on: " + backend_description(run.backend, run.gpu_name);
+    if (run.backend != Backend::gpu)
+        s += run.gpu_verification_done ? "; this content was verified on a GPU earlier" : "; GPU verification pending";
+    return s;
+}
+
+int failed_tests(const Run& run) {
+    int n = 0;
+    for (const auto& ex : run.exercises)
+        for (const auto& t : ex.tests)
+            if (!t.passed) ++n;
+    return n;
+}
+
+}  // namespace
+
+std::string make_verdict(const Run& run) {
+    std::string head;
+    if (run.pending) {
+        head = "PENDING — static review only: no hidden test was executed; execution points are pending GPU verification";
+        if (!run.vetoes.empty()) head += "; vetoed (" + std::to_string(run.vetoes.size()) + ")";
+    } else if (run.passed) {
+        head = run.only_exercise.empty() || (run.lesson.core_exercise() && run.only_exercise == run.lesson.core_exercise()->name)
+                   ? "PASSED — core " + pts(run.core_score) + " / " + pts(run.core_max) + " (pass at " + pts(run.lesson.min_score) + ")"
+                   : "PASSED — every hidden test of '" + run.only_exercise + "' passed";
+    } else {
+        std::vector<std::string> why;
+        const int failed = failed_tests(run);
+        if (failed) why.push_back(std::to_string(failed) + " hidden test" + (failed == 1 ? "" : "s") + " failed");
+        int not_run = 0;
+        for (const auto& ex : run.exercises)
+            for (const auto& g : ex.groups)
+                if (g.state == "not_run") ++not_run;
+        if (not_run) why.push_back(std::to_string(not_run) + " test group" + (not_run == 1 ? "" : "s") + " not run");
+        if (!run.vetoes.empty()) why.push_back("vetoed: " + run.vetoes.front().reason);
+        const bool whole = run.only_exercise.empty() || (run.lesson.core_exercise() && run.only_exercise == run.lesson.core_exercise()->name);
+        if (whole && run.core_score + 1e-9 < run.lesson.min_score)
+            why.push_back("core " + pts(run.core_score) + " / " + pts(run.core_max) + " is below " + pts(run.lesson.min_score));
+        head = "NOT PASSED — " + (why.empty() ? std::string("see above") : util::join(why, "; "));
+    }
+    return head + ". " + ran_on(run) + ".";
+}
+
+std::string format_report(const Run& run, bool color) {
+    const Style st{color};
+    std::string o;
+    auto line = [&](const std::string& s) { o += s + "\n"; };
+    line(st.bold("workbook grade " + run.lesson.id) + "  submission: " + run.submission_label + "  backend: " +
+         backend_name(run.backend) + (run.backend_reason.empty() ? "" : " (" + run.backend_reason + ")") +
+         "  seed: " + std::to_string(run.seed));
+    for (const auto& n : run.notes) line(st.dim("note: " + n));
+
+    line("");
+    line(st.bold("Static review"));
+    for (const auto& ex : run.exercises) {
+        const std::string file = ex.info->file;
+        if (!ex.unfilled_message.empty()) {
+            line("  " + st.warn("fill the blanks") + " — " + file);
+            o += util::indent(ex.unfilled_message, "    ");
+        } else {
+            line("  " + file + ": blanks filled" + (ex.edit_ok ? "; no edits outside the blanks" : "; " + st.bad("edits outside the blanks (veto)")));
+        }
+        if (run.backend == Backend::static_only && !ex.static_compile.empty())
+            o += util::indent(ex.static_compile, ex.static_compile_ok ? "    " : "    " + std::string(color ? "\033[31m!\033[0m " : "! "));
+    }
+    for (const auto& c : run.comments) line("  review: " + c.where + ": " + c.text);
+
+    line("");
+    line(st.bold("Hidden tests") + " — " + ran_on(run));
+    for (const auto& ex : run.exercises) {
+        std::string tag = ex.info->core ? " (core)" : "";
+        if (ex.attempted_build && !ex.build.ok) {
+            line("  " + pad(ex.info->name + tag, 26) + st.bad(ex.build.setup_error ? "could not be built by the grader" : "did not compile"));
+            o += util::indent(ex.build.message, "      ");
+        } else if (!ex.list_error.empty()) {
+            line("  " + pad(ex.info->name + tag, 26) + st.bad("tests could not be listed"));
+            o += util::indent(ex.list_error, "      ");
+        }
+        for (const auto& g : ex.groups) {
+            std::string status;
+            if (g.state == "run")
+                status = (g.passed == g.total ? st.good(std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed")
+                                              : st.bad(std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed"));
+            else if (g.state == "pending")
+                status = st.warn("pending");
+            else
+                status = st.bad(g.note);
+            line("  " + pad(ex.info->name + tag, 26) + pad(g.name, 8) + pad(status, 20 + (color ? 9 : 0)) + pts(g.earned) + " / " + pts(g.points));
+        }
+        // The first failures with the listener's own words; the rest are counted.
+        int shown = 0, failed = 0;
+        for (const auto& t : ex.tests) {
+            if (t.passed) continue;
+            ++failed;
+            if (shown >= 3) continue;
+            ++shown;
+            line("    " + st.bad("✗ ") + t.test.name + " [" + t.test.group + "]");
+            o += util::indent(util::trim_lines(t.message, 12), "        ");
+            if (!t.output.empty()) o += util::indent(util::trim_lines(t.output, 16, true), "        ");
+        }
+        if (failed > shown) line("    … and " + std::to_string(failed - shown) + " more failed tests (all in results.json)");
+    }
+
+    line("");
+    const ExerciseInfo* core = run.lesson.core_exercise();
+    line(st.bold("Rubric") + (core ? " (core exercise: " + core->name + ")" : ""));
+    for (const auto& ex : run.exercises) {
+        if (!ex.info->core) continue;
+        for (const auto& g : ex.groups)
+            line("  " + pad("code — " + std::string(g.name == "normal" ? "normal inputs" : g.name == "edge" ? "edge inputs" : g.name), 34) +
+                 pts(g.earned) + " / " + pts(g.points) + (g.state == "pending" ? "  (pending)" : ""));
+    }
+    for (const auto& w : run.written)
+        if (core && w.exercise == core->name)
+            line("  " + pad(w.group == "explanation" ? "explanation (provisional)" : w.id + " (provisional)", 34) + pts(w.score) + " / " + pts(w.max_score));
+    if (!run.only_exercise.empty() && core && run.only_exercise != core->name) {
+        line("  (EX=" + run.only_exercise + ": the core rubric is not graded in this run)");
+    } else {
+        line("  " + pad("total", 34) + st.bold(pts(run.core_score) + " / " + pts(run.core_max)) + "   pass at " + pts(run.lesson.min_score) + " with every core test passed and no veto");
+    }
+    bool any_ext = false;
+    for (const auto& ex : run.exercises)
+        if (!ex.info->core) any_ext = true;
+    if (any_ext) {
+        line(st.bold("Extensions") + " (own points, beside the core rubric)");
+        for (const auto& ex : run.exercises)
+            if (!ex.info->core) line("  " + pad(ex.info->name, 34) + pts(ex.earned) + " / " + pts(ex.max));
+        for (const auto& w : run.written)
+            if (!core || w.exercise != core->name) line("  " + pad(w.exercise + " " + w.id + " (provisional)", 34) + pts(w.score) + " / " + pts(w.max_score));
+    }
+
+    if (!run.vetoes.empty()) {
+        line("");
+        line(st.bad(st.bold("Vetoes")));
+        for (const auto& v : run.vetoes) {
+            line("  " + v.reason);
+            if (!v.diff.empty()) o += util::indent(util::trim_lines(v.diff, 20), "      ");
+        }
+    }
+    line("");
+    line(st.bold(run.passed ? st.good(run.verdict) : run.pending ? st.warn(run.verdict) : st.bad(run.verdict)));
+    line("Replay this run: make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
+         (run.submission_label.rfind("exercises/", 0) == 0 ? "" : " SUBMISSION=" + run.submission_label) +
+         (run.only_exercise.empty() ? "" : " EX=" + run.only_exercise) + " BACKEND=" + backend_name(run.backend));
+    return o;
+}
+
+std::string markdown_report(const Run& run) {
+    return "```text\n" + format_report(run, false) + "```\n";
+}
+
+}  // namespace workbook::grade

@@ -1,0 +1,166 @@
+#include "results.hpp"
+
+#include "util.hpp"
+
+namespace workbook::grade {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string group_label(const std::string& g) { return g == "normal" ? "normal inputs" : g == "edge" ? "edge inputs" : g; }
+
+}  // namespace
+
+json results_json(const Run& run, const std::string& markdown_report) {
+    json tests = json::array();
+    int ex_index = 0;
+    json per_exercise = json::object();
+    for (const auto& ex : run.exercises) {
+        ++ex_index;
+        int t_index = 0;
+        for (const auto& g : ex.groups) {
+            if (g.state == "run") {
+                for (const auto& t : ex.tests) {
+                    if (t.test.group != g.name) continue;
+                    json jt;
+                    jt["name"] = t.test.name;
+                    jt["number"] = std::to_string(ex_index) + "." + std::to_string(++t_index);
+                    jt["max_score"] = g.total ? std::round(g.points / g.total * 10000.0) / 10000.0 : 0.0;
+                    jt["score"] = t.passed ? jt["max_score"].get<double>() : 0.0;
+                    jt["status"] = t.passed ? "passed" : "failed";
+                    std::string out = t.passed ? "" : t.message;
+                    if (!t.output.empty()) out += "\n" + t.output;
+                    jt["output"] = out;
+                    jt["output_format"] = "text";
+                    jt["tags"] = json::array({ex.info->name, g.name});
+                    jt["visibility"] = "visible";
+                    tests.push_back(jt);
+                }
+            } else {
+                // No test list (static review, unfilled blanks, compile error): the group stands as one failed entry
+                // worth its points, so nothing unexecuted is ever counted as earned.
+                json jt;
+                jt["name"] = ex.info->name + ": " + group_label(g.name) + " (" + g.note + ")";
+                jt["number"] = std::to_string(ex_index) + "." + std::to_string(++t_index);
+                jt["score"] = 0.0;
+                jt["max_score"] = g.points;
+                jt["status"] = "failed";
+                std::string out = g.note;
+                if (!ex.unfilled_message.empty()) out += "\n" + ex.unfilled_message;
+                else if (ex.attempted_build && !ex.build.ok) out += "\n" + ex.build.message;
+                else if (!ex.list_error.empty()) out += "\n" + ex.list_error;
+                jt["output"] = out;
+                jt["output_format"] = "text";
+                json tags = json::array({ex.info->name, g.name});
+                if (g.state == "pending") tags.push_back("pending");
+                jt["tags"] = tags;
+                jt["visibility"] = "visible";
+                tests.push_back(jt);
+            }
+        }
+        int passed = 0, total = 0;
+        for (const auto& g : ex.groups) {
+            passed += g.passed;
+            total += g.total;
+        }
+        json groups = json::object();
+        for (const auto& g : ex.groups)
+            groups[g.name] = {{"score", g.earned}, {"max_score", g.points}, {"passed", g.passed}, {"total", g.total},
+                              {"state", g.state}};
+        per_exercise[ex.info->name] = {{"score", ex.earned},
+                                       {"max_score", ex.max},
+                                       {"core", ex.info->core},
+                                       {"tests_passed", passed},
+                                       {"tests_total", total},
+                                       {"all_passed", ex.all_passed},
+                                       {"groups", groups},
+                                       {"blanks_unfilled", ex.unfilled},
+                                       {"compiled", ex.attempted_build ? json(ex.build.ok) : json(nullptr)},
+                                       {"content_sha256", ex.content_hash},
+                                       {"gpu_verification", ex.gpu_verified ? "done" : "pending"}};
+    }
+    int w_index = 0;
+    for (const auto& w : run.written) {
+        json jt;
+        jt["name"] = w.id + (w.group == "explanation" ? " — explanation of the implementation" : "") + " (provisional)";
+        jt["number"] = "W." + std::to_string(++w_index);
+        jt["score"] = w.score;
+        jt["max_score"] = w.max_score;
+        jt["status"] = w.score + 1e-9 >= w.max_score && w.max_score > 0 ? "passed" : "failed";
+        jt["output"] = w.feedback + "\n(Provisional: checked against a rubric of concepts until an instructor confirms.)";
+        jt["output_format"] = "text";
+        jt["tags"] = json::array({w.exercise, w.group, "provisional"});
+        jt["visibility"] = "visible";
+        tests.push_back(jt);
+    }
+    json vetoes = json::array();
+    for (const auto& v : run.vetoes) vetoes.push_back({{"exercise", v.exercise}, {"reason", v.reason}, {"diff", v.diff}});
+
+    json r;
+    r["score"] = run.total_score;
+    r["max_score"] = run.total_max;
+    r["execution_time"] = std::round(run.seconds * 10.0) / 10.0;
+    r["output"] = markdown_report;
+    r["output_format"] = "md";
+    r["visibility"] = "visible";
+    r["stdout_visibility"] = "hidden";
+    json hints = json::object();
+    try {
+        hints = json::parse(run.hints_used_json);
+    } catch (const std::exception&) {
+    }
+    r["extra_data"] = {{"lesson", run.lesson.id},
+                       {"backend", backend_name(run.backend)},
+                       {"ran_on", backend_description(run.backend, run.gpu_name)},
+                       {"passed", run.passed},
+                       {"verdict", run.verdict},
+                       {"vetoes", vetoes},
+                       {"gpu_verification", run.gpu_verification_done ? "done" : "pending"},
+                       {"seed", run.seed},
+                       {"replay", "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
+                                      (run.backend == Backend::static_only ? "" : " BACKEND=" + backend_name(run.backend))},
+                       {"submission", run.submission_label},
+                       {"exercise", run.only_exercise.empty() ? json(nullptr) : json(run.only_exercise)},
+                       {"core", {{"score", run.core_score}, {"max_score", run.core_max}, {"min_score", run.lesson.min_score}}},
+                       {"exercises", per_exercise},
+                       {"hints_used", hints},
+                       {"notes", run.notes}};
+    r["tests"] = tests;
+    return r;
+}
+
+void update_gpu_verification(Run& run, const fs::path& repo_root) {
+    const fs::path file = repo_root / ".workbook" / "verified.json";
+    json verified = json::object();
+    if (auto text = util::read_file(file)) {
+        try {
+            verified = json::parse(*text);
+        } catch (const std::exception&) {
+            verified = json::object();  // a damaged file only loses earlier verifications, never grants any
+        }
+    }
+    if (!verified.is_object()) verified = json::object();
+    if (!verified.contains("hashes") || !verified["hashes"].is_object()) verified["hashes"] = json::object();
+    bool changed = false;
+    bool all = !run.exercises.empty();
+    for (auto& ex : run.exercises) {
+        const bool graded_here = run.backend == Backend::gpu && ex.attempted_build && ex.build.ok && ex.list_error.empty();
+        if (graded_here) {
+            verified["hashes"][ex.content_hash] = {{"lesson", run.lesson.id},
+                                                   {"exercise", ex.info->name},
+                                                   {"gpu", run.gpu_name},
+                                                   {"date", util::iso_time_now()},
+                                                   {"all_passed", ex.all_passed}};
+            changed = true;
+        }
+        ex.gpu_verified = graded_here || (verified["hashes"].contains(ex.content_hash) &&
+                                          verified["hashes"][ex.content_hash].value("exercise", "") == ex.info->name);
+        all = all && ex.gpu_verified;
+    }
+    run.gpu_verification_done = all;
+    if (changed) util::write_file_atomic(file, verified.dump(2) + "\n");
+}
+
+}  // namespace workbook::grade

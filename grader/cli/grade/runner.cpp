@@ -1,0 +1,228 @@
+#include "runner.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "process.hpp"
+#include "util.hpp"
+
+namespace workbook {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::uint64_t env_u64(const char* name, std::uint64_t fallback) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return fallback;
+    char* end = nullptr;
+    unsigned long long x = std::strtoull(v, &end, 10);
+    return (end && *end == '\0' && x > 0) ? x : fallback;
+}
+
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, s == static_cast<long long>(s) ? "%.0f" : "%.1f", s);
+    return buf;
+}
+
+}  // namespace
+
+RunLimits default_limits(Backend backend, bool sanitized) {
+    RunLimits l;
+    l.timeout_s = static_cast<double>(env_u64("WORKBOOK_TEST_TIMEOUT", backend == Backend::gpu ? 10 : 30));
+    l.rss_limit_mb = env_u64("WORKBOOK_TEST_MEMORY_MB", backend == Backend::gpu ? 16384 : 6144);
+    // RLIMIT_AS only where the process does not reserve huge address ranges up front (sanitizer shadow memory, CUDA's
+    // unified address space); the resident-memory watchdog covers the other cases.
+    if (backend == Backend::emu && !sanitized) l.as_limit_mb = l.rss_limit_mb * 2;
+    l.parallel = static_cast<int>(env_u64("WORKBOOK_TEST_JOBS", 2));
+    return l;
+}
+
+std::optional<std::vector<TestInfo>> list_tests(const fs::path& harness, const std::string& exercise, Backend backend,
+                                                std::string* error) {
+    ProcessSpec spec;
+    spec.argv = {harness.string(), "--wb-list"};
+    spec.timeout_s = backend == Backend::gpu ? 60 : 60;
+    spec.rss_limit_mb = 4096;
+    auto r = run_process(spec);
+    auto fail = [&](const std::string& why) -> std::optional<std::vector<TestInfo>> {
+        if (error) {
+            *error = why;
+            std::string tail = util::trim_lines(r.err, 8, true);
+            if (!tail.empty()) *error += "\n" + tail;
+        }
+        return std::nullopt;
+    };
+    if (!r.started) return fail("could not start the test program: " + r.start_error);
+    if (r.timed_out) return fail("the test program hung while listing its tests");
+    if (r.signal) return fail("the test program crashed (" + signal_name(r.signal) + ") before any test ran");
+    if (r.exit_code != 0)
+        return fail("the test program exited with status " + std::to_string(r.exit_code) + " while listing its tests");
+    // Code that runs at load time may print to stdout too: take the last line that is a JSON array.
+    json list;
+    auto lines = util::split_lines(r.out);
+    for (auto it = lines.rbegin(); it != lines.rend() && list.is_null(); ++it) {
+        if (it->empty() || (*it)[0] != '[') continue;
+        try {
+            list = json::parse(*it);
+        } catch (const std::exception&) {
+        }
+    }
+    if (list.is_null()) {
+        try {
+            list = json::parse(r.out);
+        } catch (const std::exception&) {
+            return fail("the test program did not print its list of tests");
+        }
+    }
+    if (!list.is_array()) return fail("the test program printed a malformed list of tests");
+    std::vector<TestInfo> tests;
+    for (const auto& t : list) {
+        if (!t.is_object() || !t.contains("name") || !t["name"].is_string()) continue;
+        TestInfo info;
+        info.exercise = exercise;
+        info.name = t["name"].get<std::string>();
+        if (t.contains("tags") && t["tags"].is_array())
+            for (const auto& tag : t["tags"])
+                if (tag.is_string()) info.tags.push_back(tag.get<std::string>());
+        bool mine = false;
+        for (const auto& tag : info.tags) {
+            if (tag == exercise) mine = true;
+            if (tag == "normal" || tag == "edge") info.group = tag;
+        }
+        if (!mine) continue;
+        if (info.group.empty()) info.group = "normal";
+        tests.push_back(info);
+    }
+    return tests;
+}
+
+namespace {
+
+struct Running {
+    std::size_t index;
+    std::unique_ptr<Child> child;
+    fs::path dir;
+    std::string nonce;
+};
+
+TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed, const RunLimits& limits) {
+    const ProcessResult& pr = run.child->result();
+    TestOutcome o;
+    o.test = job.test;
+    o.seconds = pr.wall_s;
+    const std::string where = " in test '" + job.test.name + "'";
+    std::string excerpt;
+    if (!util::trim_lines(pr.out, 1).empty())
+        excerpt += "--- program output (stdout, last lines) ---\n" + util::trim_lines(pr.out, 12, true) + "\n";
+    if (!util::trim_lines(pr.err, 1).empty())
+        excerpt += "--- program output (stderr, last lines) ---\n" + util::trim_lines(pr.err, 20, true) + "\n";
+
+    // The result file is trusted only when it carries this run's nonce and this test's name.
+    json result;
+    bool valid = false;
+    if (auto text = util::read_file(run.dir / "result.json")) {
+        try {
+            result = json::parse(*text);
+            valid = result.is_object() && result.value("nonce", std::string()) == run.nonce &&
+                    result.value("name", std::string()) == job.test.name &&
+                    (result.value("status", std::string()) == "passed" || result.value("status", std::string()) == "failed");
+        } catch (const std::exception&) {
+        }
+    }
+    std::error_code ec;
+    fs::remove_all(run.dir, ec);
+    (void)seed;
+
+    if (!pr.started) {
+        o.message = "could not start the test program: " + pr.start_error;
+    } else if (pr.timed_out) {
+        o.message = "timed out after " + seconds_text(limits.timeout_s) + " s" + where +
+                    " (an endless loop, a deadlock, or a barrier some threads never reach?)";
+    } else if (pr.memory_exceeded) {
+        o.message = "used more than " + std::to_string(limits.rss_limit_mb) + " MiB of memory" + where +
+                    " and was stopped";
+    } else if (pr.signal) {
+        o.message = "crashed (" + signal_name(pr.signal) + ")" + where;
+    } else if (!valid) {
+        o.message = "ended without reporting a result" + where + " (did the code call exit()?); exit status " +
+                    std::to_string(pr.exit_code);
+    } else if (result["status"] == "passed" && pr.exit_code == 0) {
+        o.passed = true;
+    } else if (result["status"] == "passed") {
+        o.message = "reported success but then exited with status " + std::to_string(pr.exit_code) + where;
+    } else {
+        std::vector<std::string> msgs;
+        if (result.contains("failures") && result["failures"].is_array())
+            for (const auto& f : result["failures"]) {
+                std::string m = f.is_object() ? f.value("message", std::string()) : (f.is_string() ? f.get<std::string>() : "");
+                if (!m.empty()) msgs.push_back(util::sanitize_text(m));
+            }
+        o.message = msgs.empty() ? "failed" + where : util::join(msgs, "\n");
+    }
+    if (!o.passed) {
+        // A crash's own diagnostics (the emulator's race/bounds reports) are on stderr: show them with the message.
+        if (pr.signal || pr.timed_out || !valid) {
+            std::string tail = util::trim_lines(pr.err, 20, true);
+            if (!tail.empty()) o.message += "\nlast lines of stderr:\n" + tail;
+            o.output = util::trim_lines(pr.out, 12, true).empty() ? "" :
+                       "--- program output (stdout, last lines) ---\n" + util::trim_lines(pr.out, 12, true);
+        } else {
+            o.output = excerpt;
+        }
+    }
+    return o;
+}
+
+}  // namespace
+
+std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64_t seed, const RunLimits& limits) {
+    std::vector<TestOutcome> outcomes(jobs.size());
+    std::vector<Running> running;
+    std::size_t next = 0;
+    const std::size_t parallel = static_cast<std::size_t>(std::max(1, limits.parallel));
+    while (next < jobs.size() || !running.empty()) {
+        while (running.size() < parallel && next < jobs.size()) {
+            const TestJob& job = jobs[next];
+            Running r;
+            r.index = next++;
+            char tmpl[] = "/tmp/workbook-test-XXXXXX";
+            if (::mkdtemp(tmpl)) r.dir = tmpl;
+            r.nonce = util::random_hex(16);
+            ProcessSpec spec;
+            spec.argv = {job.harness.string(), "--wb-run", job.test.name, "--wb-result", (r.dir / "result.json").string(),
+                         "--wb-seed", std::to_string(seed)};
+            // Files the program writes land in a scratch folder beside (not holding) the result file; both are deleted.
+            std::error_code ec;
+            fs::create_directories(r.dir / "cwd", ec);
+            spec.cwd = r.dir / "cwd";
+            spec.stdin_data = r.nonce + "\n";
+            spec.timeout_s = limits.timeout_s;
+            spec.rss_limit_mb = limits.rss_limit_mb;
+            spec.as_limit_mb = limits.as_limit_mb;
+            r.child = std::make_unique<Child>(spec);
+            r.child->start();
+            running.push_back(std::move(r));
+        }
+        bool progressed = false;
+        for (auto it = running.begin(); it != running.end();) {
+            if (it->child->poll()) {
+                outcomes[it->index] = interpret(jobs[it->index], *it, seed, limits);
+                it = running.erase(it);
+                progressed = true;
+            } else {
+                ++it;
+            }
+        }
+        if (!progressed) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return outcomes;
+}
+
+}  // namespace workbook

@@ -1,0 +1,127 @@
+#include "review/comments.hpp"
+
+#include <regex>
+
+#include "review/errors.hpp"
+#include "review/files.hpp"
+#include "review/manifest.hpp"
+
+namespace fs = std::filesystem;
+
+namespace workbook::review {
+namespace {
+
+std::string field(const nlohmann::json& rule, std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+        if (rule.contains(k) && rule[k].is_string()) return rule[k].get<std::string>();
+    return "";
+}
+
+struct Rule {
+    std::string blank, when, comment, veto;
+    std::regex re;
+};
+
+Rule parse_rule(const nlohmann::json& rule, const std::string& exercise, std::size_t index) {
+    const std::string where = "lesson.json: review rule " + std::to_string(index + 1) + " of exercise '" + exercise + "'";
+    if (!rule.is_object()) throw UserError(where + " is not an object.");
+    Rule r;
+    r.blank = field(rule, {"blank"});
+    r.when = field(rule, {"when", "if"});
+    if (r.when.empty()) r.when = "present";
+    if (r.when != "present" && r.when != "absent")
+        throw UserError(where + " has \"when\": \"" + r.when + "\"; use \"present\" or \"absent\".");
+    r.comment = field(rule, {"comment", "message"});
+    if (r.comment.empty()) throw UserError(where + " has no \"comment\".");
+    if (rule.contains("veto")) {
+        if (rule["veto"].is_string()) r.veto = rule["veto"].get<std::string>();
+        else if (rule["veto"].is_boolean() && rule["veto"].get<bool>()) r.veto = "accident";
+    }
+    const std::string pattern = field(rule, {"pattern", "regex"});
+    if (pattern.empty()) throw UserError(where + " has no \"pattern\".");
+    auto flags = std::regex::ECMAScript;
+    if (rule.value("icase", false)) flags |= std::regex::icase;
+    try {
+        r.re = std::regex(pattern, flags);
+    } catch (const std::regex_error& e) {
+        throw UserError(where + " has an invalid pattern (" + std::string(e.what()) + ").");
+    }
+    return r;
+}
+
+}  // namespace
+
+void validate_review_rules(const nlohmann::json& lesson_json) {
+    for (const auto& ex : exercises_of(lesson_json)) {
+        for (std::size_t i = 0; i < ex.review.size(); ++i) {
+            Rule r = parse_rule(ex.review[i], ex.name, i);
+            if (!r.blank.empty()) {
+                bool known = false;
+                for (const auto& b : ex.blanks) known |= b == r.blank;
+                if (!known)
+                    throw UserError("lesson.json: review rule " + std::to_string(i + 1) + " of exercise '" + ex.name +
+                                    "' names blank '" + r.blank + "', which the exercise does not have.");
+            }
+        }
+    }
+}
+
+std::vector<Comment> apply_review_rules(const nlohmann::json& rules, const std::vector<Fill>& fills,
+                                        const std::string& file, const std::string& exercise) {
+    std::vector<Comment> out;
+    if (!rules.is_array()) return out;
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        const Rule r = parse_rule(rules[i], exercise, i);
+        std::string subject;
+        int line = 0;
+        bool any = false;
+        for (const auto& f : fills) {
+            if (!r.blank.empty() && f.id != r.blank) continue;
+            if (f.unfilled) continue;
+            subject += (any ? "\n" : "") + f.tokens;
+            if (!any) line = f.line;
+            any = true;
+        }
+        if (!any) continue;
+        const bool found = std::regex_search(subject, r.re);
+        if (found != (r.when == "present")) continue;
+        Comment c;
+        c.file = file;
+        c.line = line;
+        c.text = r.comment;
+        c.veto = !r.veto.empty();
+        c.veto_kind = r.veto;
+        c.blank = r.blank;
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
+                                     const fs::path& student, const fs::path& pristine) {
+    const ExerciseInfo ex = find_exercise(lesson_json, exercise);
+    if (ex.review.empty()) return {};
+    EditCheck ec = edit_check(pristine, student, ex.blanks);
+    if (!ec.ok) return {};
+    return apply_review_rules(ex.review, ec.fills, student.filename().string(), exercise);
+}
+
+std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
+                                     const fs::path& student) {
+    const ExerciseInfo ex = find_exercise(lesson_json, exercise);
+    fs::path root;
+    try {
+        root = find_repo_root(fs::current_path());
+    } catch (const UserError&) {
+        return {};
+    }
+    std::string lesson_id = lesson_json.is_object() ? lesson_json.value("id", std::string()) : std::string();
+    for (const auto& id : lesson_ids(root)) {
+        if (!lesson_id.empty() && id != lesson_id) continue;
+        fs::path pristine = root / "grader" / "pristine" / id / ex.file;
+        if (fs::exists(pristine)) return review_comments(lesson_json, exercise, student, pristine);
+    }
+    return {};
+}
+
+}  // namespace workbook::review

@@ -1,0 +1,291 @@
+#include "review/edit_check.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "review/files.hpp"
+#include "review/tokens.hpp"
+
+namespace workbook::review {
+namespace {
+
+// Above this many DP cells the file is too far from the starter for a token diff to be worth computing.
+constexpr std::size_t kMaxCells = 25'000'000;
+constexpr std::size_t kMaxShownChanges = 8;
+
+bool is_open(const std::string& t) { return t == "(" || t == "[" || t == "{"; }
+bool is_close(const std::string& t) { return t == ")" || t == "]" || t == "}"; }
+std::string partner(const std::string& close) { return close == ")" ? "(" : close == "]" ? "[" : "{"; }
+
+// True when tokens [b, e) of `s` nest properly and close everything they open.
+bool balanced(const std::vector<Tok>& s, std::size_t b, std::size_t e) {
+    std::vector<std::string> stack;
+    for (std::size_t i = b; i < e; ++i) {
+        if (is_open(s[i].text)) stack.push_back(s[i].text);
+        else if (is_close(s[i].text)) {
+            if (stack.empty() || stack.back() != partner(s[i].text)) return false;
+            stack.pop_back();
+        }
+    }
+    return stack.empty();
+}
+
+std::string join_tokens(const std::vector<Tok>& s, std::size_t b, std::size_t e) {
+    std::string out;
+    for (std::size_t i = b; i < e; ++i) out += (i == b ? "" : " ") + s[i].text;
+    return out;
+}
+
+std::string shorten(const std::string& s, std::size_t max = 70) {
+    if (s.size() <= max) return s;
+    return s.substr(0, max - 3) + "...";
+}
+
+// Forward DP over (pristine index, student index). prev[p][s] holds the student index the state was reached from
+// (-1: unreachable), so a successful match can be walked back to recover each wildcard's fill.
+bool wildcard_match(const std::vector<Tok>& p, const std::vector<Tok>& s,
+                    std::vector<std::pair<std::size_t, std::size_t>>& fills) {
+    const std::size_t np = p.size(), ns = s.size();
+    if ((np + 1) * (ns + 1) > kMaxCells) return false;
+    std::vector<int> prev((np + 1) * (ns + 1), -1);
+    auto at = [&](std::size_t i, std::size_t j) -> int& { return prev[i * (ns + 1) + j]; };
+    at(0, 0) = 0;
+    for (std::size_t i = 0; i < np; ++i) {
+        for (std::size_t j = 0; j <= ns; ++j) {
+            if (at(i, j) < 0) continue;
+            if (p[i].is_blank()) {
+                std::vector<const std::string*> stack;
+                if (at(i + 1, j) < 0) at(i + 1, j) = static_cast<int>(j);
+                for (std::size_t e = j; e < ns; ++e) {
+                    const std::string& t = s[e].text;
+                    if (is_open(t)) stack.push_back(&t);
+                    else if (is_close(t)) {
+                        if (stack.empty() || *stack.back() != partner(t)) break;
+                        stack.pop_back();
+                    }
+                    if (stack.empty() && at(i + 1, e + 1) < 0) at(i + 1, e + 1) = static_cast<int>(j);
+                }
+            } else if (j < ns && s[j].text == p[i].text && at(i + 1, j + 1) < 0) {
+                at(i + 1, j + 1) = static_cast<int>(j);
+            }
+        }
+    }
+    if (at(np, ns) < 0) return false;
+    fills.clear();
+    std::size_t j = ns;
+    for (std::size_t i = np; i > 0; --i) {
+        std::size_t from = static_cast<std::size_t>(at(i, j));
+        if (p[i - 1].is_blank()) fills.push_back({from, j});
+        j = from;
+    }
+    std::reverse(fills.begin(), fills.end());
+    return true;
+}
+
+// An LCS is not unique: an inserted `x; if (c) return;` after `x;` may be aligned as "`; if (c) return` inserted"
+// rather than "`if (c) return;` inserted". Slide each unmatched run along equal tokens to where it touches the fewest
+// lines that also hold matched tokens, so whole lines read as added or removed.
+void slide_runs(const std::vector<Tok>& t, std::vector<long>& match, std::vector<long>& other_match, bool skip_blanks) {
+    const std::size_t n = t.size();
+    auto cost = [&](std::size_t a, std::size_t b) {
+        int c = 0;
+        if (a > 0 && t[a - 1].line == t[a].line) ++c;
+        if (b < n && t[b].line == t[b - 1].line) ++c;
+        return c;
+    };
+    for (std::size_t a = 0; a < n;) {
+        if (match[a] >= 0) { ++a; continue; }
+        std::size_t b = a;
+        bool has_blank = false;
+        while (b < n && match[b] < 0) has_blank |= t[b].is_blank(), ++b;
+        if (skip_blanks && has_blank) { a = b; continue; }
+        // Slide left as far as equal tokens allow, then walk right scoring each position.
+        while (a > 0 && match[a - 1] >= 0 && t[a - 1].text == t[b - 1].text) {
+            match[b - 1] = match[a - 1];
+            other_match[static_cast<std::size_t>(match[b - 1])] = static_cast<long>(b - 1);
+            match[a - 1] = -1;
+            --a, --b;
+        }
+        std::size_t best_a = a;
+        int best = cost(a, b);
+        for (std::size_t x = a, y = b; y < n && match[y] >= 0 && t[x].text == t[y].text;) {
+            ++x, ++y;
+            int c = cost(x, y);
+            if (c < best) best = c, best_a = x;
+        }
+        while (a < best_a) {
+            match[a] = match[b];
+            other_match[static_cast<std::size_t>(match[a])] = static_cast<long>(a);
+            match[b] = -1;
+            ++a, ++b;
+        }
+        a = b;
+    }
+}
+
+struct Change {
+    int line;
+    std::string text;
+};
+
+// Token LCS between starter and student, rendered as changed lines. Wildcards never match, and student tokens lying
+// between a wildcard's matched neighbours are its fill, not an edit.
+std::vector<std::string> describe_changes(const std::string& psrc, const std::vector<Tok>& p, const std::string& ssrc,
+                                          const std::vector<Tok>& s, const std::vector<std::string>& blank_ids) {
+    const std::size_t n = p.size(), m = s.size();
+    auto same = [&](std::size_t i, std::size_t j) { return !p[i].is_blank() && p[i].text == s[j].text; };
+    std::size_t pre = 0;
+    while (pre < n && pre < m && same(pre, pre)) ++pre;
+    std::size_t suf = 0;
+    while (suf < n - pre && suf < m - pre && same(n - 1 - suf, m - 1 - suf)) ++suf;
+    const std::size_t a = n - pre - suf, b = m - pre - suf;
+
+    std::vector<long> match_p(n, -1), match_s(m, -1);
+    for (std::size_t k = 0; k < pre; ++k) match_p[k] = static_cast<long>(k), match_s[k] = static_cast<long>(k);
+    for (std::size_t k = 0; k < suf; ++k) {
+        match_p[n - 1 - k] = static_cast<long>(m - 1 - k);
+        match_s[m - 1 - k] = static_cast<long>(n - 1 - k);
+    }
+    if ((a + 1) * (b + 1) > kMaxCells) {
+        int first = pre < n ? p[pre].line : (n ? p[n - 1].line : 1);
+        return {"line " + std::to_string(first) + " onwards: the file differs from the starter too much to list the changes"};
+    }
+    std::vector<unsigned> L((a + 1) * (b + 1), 0);
+    auto l = [&](std::size_t i, std::size_t j) -> unsigned& { return L[i * (b + 1) + j]; };
+    for (std::size_t i = a; i-- > 0;)
+        for (std::size_t j = b; j-- > 0;)
+            l(i, j) = same(pre + i, pre + j) ? l(i + 1, j + 1) + 1 : std::max(l(i + 1, j), l(i, j + 1));
+    for (std::size_t i = 0, j = 0; i < a && j < b;) {
+        if (same(pre + i, pre + j)) {
+            match_p[pre + i] = static_cast<long>(pre + j);
+            match_s[pre + j] = static_cast<long>(pre + i);
+            ++i, ++j;
+        } else if (l(i + 1, j) >= l(i, j + 1)) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+
+    slide_runs(s, match_s, match_p, false);
+    slide_runs(p, match_p, match_s, true);
+
+    std::vector<std::string> out;
+    std::vector<bool> in_fill(m, false);
+    std::size_t blank_no = 0;
+    for (std::size_t w = 0; w < n; ++w) {
+        if (!p[w].is_blank()) continue;
+        long sa = -1, sb = static_cast<long>(m);
+        for (std::size_t k = w; k-- > 0;)
+            if (match_p[k] >= 0) { sa = match_p[k]; break; }
+        for (std::size_t k = w + 1; k < n; ++k)
+            if (match_p[k] >= 0) { sb = match_p[k]; break; }
+        for (long j = sa + 1; j < sb; ++j) in_fill[static_cast<std::size_t>(j)] = true;
+        if (sa + 1 < sb && !balanced(s, static_cast<std::size_t>(sa + 1), static_cast<std::size_t>(sb))) {
+            std::string name = blank_no < blank_ids.size() ? "blank '" + blank_ids[blank_no] + "'" : "a blank";
+            out.push_back("line " + std::to_string(s[static_cast<std::size_t>(sa + 1)].line) + ": what fills " + name +
+                          " (`" + shorten(join_tokens(s, static_cast<std::size_t>(sa + 1), static_cast<std::size_t>(sb))) +
+                          "`) closes a bracket it did not open, so it reaches outside the blank");
+        }
+        ++blank_no;
+    }
+
+    // Group by line: a starter line that lost tokens is "removed" (none of it left) or "changed"; student lines with
+    // added tokens that no changed line accounts for are "added".
+    std::map<int, std::vector<std::size_t>> removed_by_line;
+    for (std::size_t i = 0; i < n; ++i)
+        if (match_p[i] < 0 && !p[i].is_blank()) removed_by_line[p[i].line].push_back(i);
+    std::set<int> added_lines;
+    for (std::size_t j = 0; j < m; ++j)
+        if (match_s[j] < 0 && !in_fill[j]) added_lines.insert(s[j].line);
+
+    std::vector<Change> changes;
+    std::set<int> explained;
+    for (const auto& [pline, idx] : removed_by_line) {
+        std::set<int> slines;
+        for (std::size_t i = 0; i < n; ++i)
+            if (p[i].line == pline && match_p[i] >= 0) slines.insert(s[static_cast<std::size_t>(match_p[i])].line);
+        std::string was = line_text(psrc, pline);
+        if (slines.empty()) {
+            changes.push_back({pline, "line " + std::to_string(pline) + ": `" + shorten(was) + "` was removed"});
+            continue;
+        }
+        std::string now;
+        for (int sl : slines) {
+            now += (now.empty() ? "" : " ") + line_text(ssrc, sl);
+            explained.insert(sl);
+        }
+        changes.push_back({pline, "line " + std::to_string(pline) + ": `" + shorten(was) + "` became `" + shorten(now) + "`"});
+    }
+    for (int sl : added_lines) {
+        if (explained.count(sl)) continue;
+        changes.push_back({sl, "line " + std::to_string(sl) + ": `" + shorten(line_text(ssrc, sl)) + "` was added"});
+    }
+    std::stable_sort(changes.begin(), changes.end(), [](const Change& x, const Change& y) { return x.line < y.line; });
+    for (std::size_t k = 0; k < changes.size() && k < kMaxShownChanges; ++k) out.push_back(changes[k].text);
+    if (changes.size() > kMaxShownChanges)
+        out.push_back("... and " + std::to_string(changes.size() - kMaxShownChanges) + " more changed lines");
+    return out;
+}
+
+}  // namespace
+
+EditCheck edit_check_text(const std::string& pristine, const std::string& student, const std::string& label,
+                          const std::vector<std::string>& blank_ids) {
+    const std::vector<Tok> p = code_tokens(pristine);
+    const std::vector<Tok> s = code_tokens(student);
+    EditCheck r;
+    std::vector<std::pair<std::size_t, std::size_t>> spans;
+    if (wildcard_match(p, s, spans)) {
+        std::vector<int> blank_lines;
+        for (const auto& t : p)
+            if (t.is_blank()) blank_lines.push_back(t.line);
+        for (std::size_t k = 0; k < spans.size(); ++k) {
+            auto [b, e] = spans[k];
+            Fill f;
+            f.index = k;
+            if (k < blank_ids.size()) f.id = blank_ids[k];
+            if (b < e) {
+                f.line = s[b].line;
+                f.end_line = s[e - 1].line;
+                f.text = student.substr(s[b].begin, s[e - 1].end - s[b].begin);
+                f.tokens = join_tokens(s, b, e);
+                f.unfilled = (e - b == 1 && s[b].is_blank());
+            } else {
+                // An empty fill: place it where the previous token ends so messages still point somewhere useful.
+                f.line = b > 0 ? s[b - 1].line : blank_lines[k];
+                f.end_line = f.line;
+            }
+            r.fills.push_back(std::move(f));
+        }
+        return r;
+    }
+    r.ok = false;
+    r.changes = describe_changes(pristine, p, student, s, blank_ids);
+    if (r.changes.empty()) {
+        // Every token lines up yet no match exists only when a fill is unbalanced in a way the LCS absorbed.
+        r.changes.push_back("a fill does not keep its brackets balanced, so it reaches outside its blank");
+    }
+    for (const auto& c : r.changes) r.diff += c + "\n";
+    std::string where;
+    for (const auto& c : r.changes)
+        if (c.rfind("line ", 0) == 0) {
+            where = " (" + c.substr(0, c.find(':')) + ")";
+            break;
+        }
+    r.reason = label + ": code outside the blanks was changed" + where +
+               "; only the `______` parts may be edited, so this vetoes the grade.";
+    return r;
+}
+
+EditCheck edit_check(const std::filesystem::path& pristine, const std::filesystem::path& student,
+                     const std::vector<std::string>& blank_ids) {
+    return edit_check_text(read_text(pristine), read_text(student), student.filename().string(), blank_ids);
+}
+
+EditCheck edit_check(const std::filesystem::path& pristine, const std::filesystem::path& student) {
+    return edit_check(pristine, student, {});
+}
+
+}  // namespace workbook::review

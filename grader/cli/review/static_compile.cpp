@@ -1,0 +1,137 @@
+#include "review/static_compile.hpp"
+
+#include <cstdlib>
+#include <cxxabi.h>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <system_error>
+
+#include "review/subprocess.hpp"
+
+namespace fs = std::filesystem;
+
+namespace workbook::review {
+namespace {
+
+std::string demangle(const std::string& mangled) {
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+    return status == 0 && out ? std::string(out.get()) : mangled;
+}
+
+long bytes_before(const std::string& line, const std::string& what) {
+    std::smatch m;
+    std::regex re("(\\d+) bytes " + what);
+    return std::regex_search(line, m, re) ? std::stol(m[1]) : 0;
+}
+
+}  // namespace
+
+std::vector<KernelResources> parse_ptxas(const std::string& output) {
+    std::vector<KernelResources> kernels;
+    std::istringstream in(output);
+    std::string line;
+    const std::regex entry(R"(Compiling entry function '([^']+)')");
+    const std::regex props(R"(Function properties for (\S+))");
+    const std::regex used(R"(Used (\d+) registers)");
+    const std::regex barriers(R"(used (\d+) barriers)");
+    KernelResources* current = nullptr;
+    std::string props_for;
+    std::smatch m;
+    while (std::getline(in, line)) {
+        if (std::regex_search(line, m, entry)) {
+            kernels.push_back({});
+            current = &kernels.back();
+            current->mangled = m[1];
+            current->name = demangle(m[1]);
+            props_for.clear();
+        } else if (std::regex_search(line, m, props)) {
+            props_for = m[1];
+        } else if (line.find("stack frame") != std::string::npos) {
+            // The properties line belongs to the kernel named just above it (device functions have their own).
+            if (current && props_for == current->mangled) {
+                current->stack_frame = bytes_before(line, "stack frame");
+                current->spill_stores = bytes_before(line, "spill stores");
+                current->spill_loads = bytes_before(line, "spill loads");
+            }
+        } else if (current && std::regex_search(line, m, used)) {
+            current->registers = std::stoi(m[1]);
+            if (std::regex_search(line, m, barriers)) current->barriers = std::stoi(m[1]);
+            current->smem_bytes = bytes_before(line, "smem");
+            current->cumulative_stack = bytes_before(line, "cumulative stack size");
+        }
+    }
+    return kernels;
+}
+
+std::string format_kernel(const KernelResources& k) {
+    std::string s = k.name + ": ";
+    s += k.registers >= 0 ? std::to_string(k.registers) + " registers" : "registers unknown";
+    s += ", " + std::to_string(k.spill_stores + k.spill_loads) + " bytes spilled";
+    s += ", " + std::to_string(k.smem_bytes) + " bytes static shared memory";
+    s += ", " + std::to_string(k.stack_frame) + " bytes stack";
+    if (k.barriers >= 0) s += ", " + std::to_string(k.barriers) + " barrier" + (k.barriers == 1 ? "" : "s");
+    return s;
+}
+
+std::string compiler_diagnostics(const std::string& output) {
+    std::istringstream in(output);
+    std::string line, out;
+    const std::regex loc(R"(^(.+?)\((\d+)\): )");
+    bool last_blank = true;  // also drops leading blank lines
+    while (std::getline(in, line)) {
+        if (line.rfind("ptxas info", 0) == 0 || line.find("bytes stack frame") != std::string::npos) continue;
+        const bool blank = line.find_first_not_of(" \t\r") == std::string::npos;
+        if (blank && last_blank) continue;
+        last_blank = blank;
+        std::smatch m;
+        if (std::regex_search(line, m, loc)) line = m[1].str() + ":" + m[2].str() + ": " + m.suffix().str();
+        out += line + "\n";
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    return out;
+}
+
+std::string find_nvcc() {
+    if (const char* c = std::getenv("CUDACXX"); c && *c && !which(c).empty()) return which(c);
+    if (const char* h = std::getenv("CUDA_HOME"); h && *h) {
+        std::string p = std::string(h) + "/bin/nvcc";
+        if (!which(p).empty()) return p;
+    }
+    if (std::string p = which("nvcc"); !p.empty()) return p;
+    if (!which("/usr/local/cuda/bin/nvcc").empty()) return "/usr/local/cuda/bin/nvcc";
+    return "";
+}
+
+StaticCompile nvcc_static_compile(const std::string& nvcc, const fs::path& student, const fs::path& work_dir) {
+    StaticCompile r;
+    const std::string tool = nvcc.empty() ? find_nvcc() : nvcc;
+    if (tool.empty() || which(tool).empty()) return r;
+    std::error_code ec;
+    fs::create_directories(work_dir, ec);
+    const fs::path obj = work_dir / (student.stem().string() + ".static.o");
+    // sm_90 is the lesson's target (H100/H200); the report then matches what the lesson's own text quotes.
+    RunResult run = run_program({tool, "-std=c++17", "-arch=sm_90", "-c", student.string(), "-o", obj.string(),
+                                 "-Xptxas", "-v"},
+                                {}, 300);
+    if (!run.started) return r;
+    r.ran = true;
+    r.ok = run.exit_code == 0;
+    r.output = compiler_diagnostics(run.output);
+    if (run.timed_out) r.output = "nvcc did not finish within 300 s.\n" + r.output;
+    r.kernels = parse_ptxas(run.output);
+    for (const auto& k : r.kernels) {
+        r.ptxas_report += format_kernel(k) + "\n";
+        if (k.spill_stores + k.spill_loads > 0)
+            r.notes.push_back(k.name + " spills " + std::to_string(k.spill_stores + k.spill_loads) +
+                              " bytes of registers to local memory: each spill is a slow memory access.");
+        if (k.stack_frame > 0)
+            r.notes.push_back(k.name + " uses a " + std::to_string(k.stack_frame) +
+                              "-byte stack frame (usually a local array indexed at run time).");
+    }
+    fs::remove(obj, ec);
+    return r;
+}
+
+}  // namespace workbook::review

@@ -1,0 +1,232 @@
+#include "review/written.hpp"
+
+#include <cmath>
+#include <regex>
+#include <sstream>
+
+#include "review/errors.hpp"
+#include "review/files.hpp"
+#include "review/manifest.hpp"
+
+namespace fs = std::filesystem;
+
+namespace workbook::review {
+namespace {
+
+// Lines that templates use to mark where the answer goes, in English and Chinese.
+const std::vector<std::string> kDefaultPlaceholders = {
+    R"(^[\s_*(\[]*(your answer|write your|answer here|todo|tbd|replace this)\b)",
+    R"(^[\s_*(\[]*(在此|在这里|请在)(作答|回答|写))",
+};
+
+std::string lower_ascii(std::string s) {
+    for (auto& c : s)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+
+std::string trim(const std::string& s) {
+    std::size_t b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return "";
+    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+std::regex compile(const std::string& pattern, const std::string& where) {
+    try {
+        return std::regex(pattern, std::regex::ECMAScript | std::regex::icase);
+    } catch (const std::regex_error& e) {
+        throw UserError(where + ": invalid pattern '" + pattern + "' (" + e.what() + ").");
+    }
+}
+
+// "Q1: why eps?" matches item "Q1"; "Explanation of my kernel" matches "explanation".
+bool heading_is(const std::string& heading, const std::string& id) {
+    std::string h = lower_ascii(trim(heading)), i = lower_ascii(id);
+    if (h.rfind(i, 0) != 0) return false;
+    if (h.size() == i.size()) return true;
+    unsigned char next = static_cast<unsigned char>(h[i.size()]);
+    return !std::isalnum(next);
+}
+
+double round_down_half(double x) { return std::floor(x * 2.0 + 1e-9) / 2.0; }
+
+std::string core_exercise(const nlohmann::json& lesson) {
+    if (lesson.is_object()) {
+        for (const char* k : {"core", "core_exercise"})
+            if (lesson.contains(k) && lesson[k].is_string()) return lesson[k].get<std::string>();
+        if (lesson.contains("exercises") && lesson["exercises"].is_array())
+            for (const auto& e : lesson["exercises"])
+                if (e.is_object() && (e.value("core", false) || e.value("kind", std::string()) == "core"))
+                    return e.value("name", e.value("id", std::string()));
+    }
+    auto ex = exercises_of(lesson);
+    return ex.empty() ? "" : ex.front().name;
+}
+
+// lesson.json's written item for `id` ("written" or "questions" array), or null.
+nlohmann::json lesson_item(const nlohmann::json& lesson, const std::string& id) {
+    if (!lesson.is_object()) return nullptr;
+    for (const char* key : {"written", "questions"}) {
+        if (!lesson.contains(key) || !lesson[key].is_array()) continue;
+        for (const auto& w : lesson[key]) {
+            std::string wid = w.is_string() ? w.get<std::string>() : w.value("id", w.value("name", std::string()));
+            if (lower_ascii(wid) == lower_ascii(id)) return w.is_object() ? w : nlohmann::json::object();
+        }
+    }
+    return nullptr;
+}
+
+std::string list(const std::vector<std::string>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "; " : "") + v[i];
+    return s;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> markdown_sections(const std::string& markdown) {
+    std::map<std::string, std::string> out;
+    std::istringstream in(markdown);
+    std::string line, heading;
+    bool in_section = false, in_fence = false;
+    while (std::getline(in, line)) {
+        if (trim(line).rfind("```", 0) == 0) in_fence = !in_fence;
+        if (!in_fence && line.rfind("## ", 0) == 0) {
+            heading = trim(line.substr(3));
+            // A repeated heading continues the first one rather than silently replacing the answer.
+            in_section = true;
+            out[heading];
+            continue;
+        }
+        if (!in_fence && line.rfind("# ", 0) == 0) {
+            in_section = false;
+            continue;
+        }
+        if (in_section) out[heading] += line + "\n";
+    }
+    return out;
+}
+
+std::string answer_text(const std::string& section, const std::vector<std::string>& placeholder_patterns) {
+    std::string s = section;
+    for (std::size_t a; (a = s.find("<!--")) != std::string::npos;) {
+        std::size_t b = s.find("-->", a + 4);
+        s.erase(a, b == std::string::npos ? std::string::npos : b + 3 - a);
+    }
+    std::vector<std::regex> placeholders;
+    for (const auto& p : kDefaultPlaceholders) placeholders.push_back(compile(p, "built-in placeholder"));
+    for (const auto& p : placeholder_patterns) placeholders.push_back(compile(p, "rubric placeholder"));
+    std::istringstream in(s);
+    std::string line, out;
+    while (std::getline(in, line)) {
+        std::string t = trim(line);
+        if (t.empty() || t[0] == '>') continue;
+        bool is_placeholder = false;
+        for (const auto& re : placeholders) is_placeholder |= std::regex_search(t, re);
+        if (is_placeholder) continue;
+        out += (out.empty() ? "" : " ") + t;
+    }
+    std::string collapsed;
+    for (char c : out) {
+        if (c == '\t' || c == '\r' || c == '\n') c = ' ';
+        if (c == ' ' && !collapsed.empty() && collapsed.back() == ' ') continue;
+        collapsed += c;
+    }
+    return collapsed;
+}
+
+void validate_rubric(const nlohmann::json& rubric, const std::string& label) {
+    if (!rubric.is_object() || !rubric.contains("items") || !rubric["items"].is_array() || rubric["items"].empty())
+        throw UserError(label + " has no \"items\" list.");
+    for (const auto& item : rubric["items"]) {
+        const std::string id = item.value("id", std::string());
+        if (id.empty()) throw UserError(label + ": an item has no \"id\".");
+        if (!item.contains("points") || !item["points"].is_number())
+            throw UserError(label + ": item " + id + " has no numeric \"points\".");
+        double total = 0;
+        for (const auto& c : item.value("concepts", nlohmann::json::array())) {
+            total += c.value("weight", 1.0);
+            const auto patterns = c.value("patterns", nlohmann::json::array());
+            if (patterns.empty()) throw UserError(label + ": a concept of item " + id + " has no patterns.");
+            for (const auto& p : patterns) compile(p.get<std::string>(), label + " item " + id);
+        }
+        if (total <= 0) throw UserError(label + ": item " + id + " has no concepts with positive weight.");
+    }
+    for (const auto& p : rubric.value("placeholders", nlohmann::json::array())) compile(p.get<std::string>(), label);
+}
+
+std::vector<WrittenScore> score_answers(const nlohmann::json& rubric, const std::string& answers_markdown,
+                                        const nlohmann::json& lesson_json) {
+    validate_rubric(rubric, "written-answer rubric");
+    const auto sections = markdown_sections(answers_markdown);
+    std::vector<std::string> rubric_placeholders;
+    for (const auto& p : rubric.value("placeholders", nlohmann::json::array())) rubric_placeholders.push_back(p);
+    const std::string core = core_exercise(lesson_json);
+    std::vector<WrittenScore> out;
+    for (const auto& item : rubric["items"]) {
+        WrittenScore w;
+        w.id = item["id"].get<std::string>();
+        w.max_score = item["points"].get<double>();
+        const nlohmann::json li = lesson_item(lesson_json, w.id);
+        w.group = li.is_object() && li.contains("group") ? li["group"].get<std::string>()
+                  : lower_ascii(w.id) == "explanation" ? "explanation" : "question";
+        w.exercise = li.is_object() && li.contains("exercise") ? li["exercise"].get<std::string>() : core;
+        std::string section;
+        bool present = false;
+        for (const auto& [heading, body] : sections)
+            if (heading_is(heading, w.id)) section += body, present = true;
+        std::vector<std::string> placeholders = rubric_placeholders;
+        for (const auto& p : item.value("placeholders", nlohmann::json::array())) placeholders.push_back(p);
+        w.answer = answer_text(section, placeholders);
+        const std::size_t min_chars = item.value("min_chars", 0u);
+        double total = 0, matched = 0;
+        for (const auto& c : item["concepts"]) {
+            const double weight = c.value("weight", 1.0);
+            total += weight;
+            bool hit = false;
+            for (const auto& p : c["patterns"]) hit = hit || std::regex_search(w.answer, compile(p, w.id));
+            const std::string desc = c.value("description", c.value("id", std::string("?")));
+            (hit ? w.found : w.missing).push_back(desc);
+            if (hit) matched += weight;
+        }
+        w.placeholder = w.answer.empty();
+        w.too_short = !w.placeholder && utf8_length(w.answer) < min_chars;
+        if (!present) {
+            w.feedback = "No \"## " + w.id + "\" section was found in answers.md, so this item scores 0.";
+            w.found.clear();
+        } else if (w.placeholder) {
+            w.feedback = "Still the template's placeholder (or empty), so this item scores 0.";
+            w.found.clear();
+        } else if (w.too_short) {
+            w.feedback = "Shorter than the " + std::to_string(min_chars) +
+                         " characters this answer needs, so it scores 0 (provisional).";
+        } else {
+            w.score = round_down_half(w.max_score * matched / total);
+            w.feedback = "Provisional, until an instructor confirms. Found: " + (w.found.empty() ? "none" : list(w.found)) +
+                         ". Missing: " + (w.missing.empty() ? "none" : list(w.missing)) + ".";
+        }
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const fs::path& answers_md,
+                                        const fs::path& repo_root) {
+    std::string lesson_id = lesson_json.is_object() ? lesson_json.value("id", std::string()) : std::string();
+    if (lesson_id.empty()) lesson_id = answers_md.parent_path().filename().string();
+    if (lesson_id.empty() || !fs::exists(repo_root / "lessons" / lesson_id)) {
+        // A submission folder has an arbitrary name: fall back to the only lesson that has a rubric.
+        for (const auto& id : lesson_ids(repo_root))
+            if (fs::exists(repo_root / "grader" / "rubrics" / (id + "-written.json"))) lesson_id = id;
+    }
+    const fs::path rubric_path = repo_root / "grader" / "rubrics" / (lesson_id + "-written.json");
+    if (!fs::exists(rubric_path))
+        throw UserError("The written-answer rubric " + display_path(rubric_path, repo_root) + " is missing.");
+    const nlohmann::json rubric = load_json(rubric_path);
+    validate_rubric(rubric, display_path(rubric_path, repo_root));
+    std::string answers;
+    if (fs::exists(answers_md)) answers = read_text(answers_md);
+    return score_answers(rubric, answers, lesson_json);
+}
+
+}  // namespace workbook::review

@@ -1,0 +1,114 @@
+#include "tools/hint.hpp"
+
+#include <system_error>
+
+#include "review/blanks.hpp"
+#include "review/errors.hpp"
+#include "review/files.hpp"
+#include "tools/state.hpp"
+
+namespace fs = std::filesystem;
+
+namespace workbook::tools {
+
+const char* const kHintLevelNames[kHintLevels] = {"concept area", "direction", "key line", "full answer"};
+
+namespace {
+
+std::vector<std::string> hint_levels(const nlohmann::json& hints, const std::string& exercise, const std::string& blank,
+                                     const std::string& label) {
+    if (!hints.contains(exercise) || !hints[exercise].is_object())
+        throw review::UserError(label + " has no hints for exercise '" + exercise + "'.");
+    const auto& ex = hints[exercise];
+    if (!ex.contains(blank)) throw review::UserError(label + " has no hints for blank '" + blank + "' of '" + exercise + "'.");
+    const auto& levels = ex[blank];
+    if (!levels.is_array() || levels.size() != kHintLevels)
+        throw review::UserError(label + ": blank '" + blank + "' of '" + exercise + "' needs exactly 4 hint levels.");
+    std::vector<std::string> out;
+    for (const auto& l : levels) {
+        if (!l.is_string()) throw review::UserError(label + ": hints of '" + exercise + "/" + blank + "' must be strings.");
+        out.push_back(l.get<std::string>());
+    }
+    return out;
+}
+
+}  // namespace
+
+HintResult reveal_hint(const review::LessonPaths& lesson, const std::string& exercise, const std::string& blank,
+                       int level) {
+    const nlohmann::json manifest = review::load_json(lesson.manifest());
+    const review::ExerciseInfo ex = review::find_exercise(manifest, exercise);
+    const fs::path hints_path = lesson.lesson_dir() / "hints.json";
+    const std::string label = review::display_path(hints_path, lesson.root);
+    if (!fs::exists(hints_path)) throw review::UserError("This lesson has no hints yet (" + label + " is missing).");
+    const nlohmann::json hints = review::load_json(hints_path);
+    if (level < 0 || level > kHintLevels)
+        throw review::UserError("Hint levels go from 1 to 4; " + std::to_string(level) + " is not one of them.");
+
+    HintResult r;
+    r.exercise = exercise;
+    nlohmann::json state = load_state(lesson.root, &r.note);
+    nlohmann::json& used = state["lessons"][lesson.id]["hints"][exercise];
+    if (!used.is_object()) used = nlohmann::json::object();
+    auto revealed = [&](const std::string& b) { return used.contains(b) && used[b].is_number() ? used[b].get<int>() : 0; };
+
+    if (!blank.empty()) {
+        bool known = false;
+        for (const auto& b : ex.blanks) known |= b == blank;
+        if (!known) {
+            std::string names;
+            for (const auto& b : ex.blanks) names += (names.empty() ? "" : ", ") + b;
+            throw review::UserError("Exercise '" + exercise + "' has no blank '" + blank + "'; its blanks are: " + names + ".");
+        }
+        r.blank = blank;
+    } else {
+        if (ex.blanks.empty()) throw review::UserError("Exercise '" + exercise + "' has no blanks listed in lesson.json.");
+        std::vector<std::string> unfilled;
+        const fs::path student = lesson.exercises_dir() / ex.file;
+        try {
+            for (const auto& u : review::find_unfilled(review::read_text(student), ex.blanks)) unfilled.push_back(u.id);
+        } catch (const review::UserError&) {
+            // No readable exercise file: every blank counts as unfilled.
+            unfilled = ex.blanks;
+        }
+        auto is_unfilled = [&](const std::string& b) {
+            for (const auto& u : unfilled)
+                if (u == b) return true;
+            return false;
+        };
+        for (const auto& b : ex.blanks)
+            if (r.blank.empty() && is_unfilled(b) && revealed(b) < kHintLevels) r.blank = b;
+        for (const auto& b : ex.blanks)
+            if (r.blank.empty() && revealed(b) < kHintLevels) r.blank = b;
+        if (r.blank.empty()) r.blank = ex.blanks.back();
+    }
+
+    const std::vector<std::string> texts = hint_levels(hints, exercise, r.blank, label);
+    const int before = revealed(r.blank);
+    const int target = level > 0 ? level : std::min(before + 1, kHintLevels);
+    r.level = std::max(before, target);
+    r.newly_revealed = target > before;
+    for (int k = 0; k < target; ++k) r.shown.push_back(texts[static_cast<std::size_t>(k)]);
+    if (r.newly_revealed) {
+        used[r.blank] = target;
+        save_state(lesson.root, state);
+    }
+    return r;
+}
+
+std::string format_hint(const HintResult& r, const std::string& lesson_number) {
+    std::string s;
+    if (!r.note.empty()) s += r.note + "\n";
+    s += "Hints for blank '" + r.blank + "' of " + r.exercise + " (" + std::to_string(r.level) + " of " +
+         std::to_string(kHintLevels) + " revealed):\n";
+    for (std::size_t k = 0; k < r.shown.size(); ++k)
+        s += "  " + std::to_string(k + 1) + ". " + kHintLevelNames[k] + ": " + r.shown[k] + "\n";
+    if (r.level < kHintLevels)
+        s += "Run `make hint-" + lesson_number + " EX=" + r.exercise + "` again for the next level (" +
+             kHintLevelNames[r.level] + "). Hints used are listed in your report.\n";
+    else
+        s += "That was the last level. Hints used are listed in your report.\n";
+    return s;
+}
+
+}  // namespace workbook::tools

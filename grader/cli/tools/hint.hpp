@@ -1,0 +1,33 @@
+// `workbook hint 04 --ex NAME [--blank ID] [--level N]`: four levels per blank from lessons/<lesson>/hints.json
+// ({"<exercise>": {"<blank>": ["concept area", "direction", "key line", "full answer"]}}), revealed one at a time and
+// recorded in .workbook/state.json so the report can show how much help was used.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "review/manifest.hpp"
+
+namespace workbook::tools {
+
+inline constexpr int kHintLevels = 4;
+extern const char* const kHintLevelNames[kHintLevels];  // "concept area", "direction", "key line", "full answer"
+
+struct HintResult {
+    std::string exercise;
+    std::string blank;
+    int level = 0;                    // highest level now revealed (1..4)
+    bool newly_revealed = false;      // false: the level was already revealed (shown again)
+    std::vector<std::string> shown;   // texts of levels 1..level
+    std::string note;                 // e.g. the state file had to be repaired
+};
+
+// Reveals the next level (level == 0) or every level up to `level`. With `blank` empty, picks the first blank, in
+// file order, that is still unfilled in the student's file and has levels left; else the first with levels left.
+// Unknown exercise or blank, a missing or malformed hints.json: UserError.
+HintResult reveal_hint(const review::LessonPaths& lesson, const std::string& exercise, const std::string& blank = "",
+                       int level = 0);
+
+std::string format_hint(const HintResult& r, const std::string& lesson_number);
+
+}  // namespace workbook::tools

@@ -1,0 +1,55 @@
+#include "tools/reset.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <system_error>
+
+#include "review/errors.hpp"
+#include "review/files.hpp"
+#include "review/markers.hpp"
+
+namespace fs = std::filesystem;
+
+namespace workbook::tools {
+
+ResetResult reset_exercise(const review::LessonPaths& lesson, const std::string& exercise) {
+    const nlohmann::json manifest = review::load_json(lesson.manifest());
+    const review::ExerciseInfo ex = review::find_exercise(manifest, exercise);
+    const fs::path pristine = lesson.pristine_dir() / ex.file;
+    std::string starter;
+    if (fs::exists(pristine)) {
+        starter = review::read_text(pristine);
+    } else if (fs::exists(lesson.solutions_dir() / ex.file)) {
+        starter = review::make_starter(review::read_text(lesson.solutions_dir() / ex.file), ex.file).text;
+    } else {
+        throw review::UserError("No starter for '" + exercise + "' was found (" +
+                                review::display_path(pristine, lesson.root) + " is missing).");
+    }
+    ResetResult r;
+    r.file = lesson.exercises_dir() / ex.file;
+    const std::string shown = review::display_path(r.file, lesson.root);
+    std::error_code ec;
+    if (fs::exists(r.file, ec)) {
+        if (!fs::is_regular_file(r.file, ec)) throw review::UserError(shown + " is not a regular file; nothing was changed.");
+        // Compare bytes without read_text's checks: a huge or non-UTF-8 file is exactly what a reset may be for.
+        std::string current;
+        {
+            std::ifstream in(r.file, std::ios::binary);
+            current.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        if (current == starter) {
+            r.message = shown + " already is the starter; nothing was changed.";
+            return r;
+        }
+        const fs::path dir = review::new_backup_dir(lesson.root);
+        r.backup = review::backup_file(lesson.root, dir, r.file);
+    }
+    review::write_text(r.file, starter);
+    r.changed = true;
+    r.message = r.backup.empty() ? "Restored the starter " + shown + " (there was no previous file to save)."
+                                 : "Saved your version to " + review::display_path(r.backup, lesson.root) +
+                                       ", then restored the starter " + shown + ".";
+    return r;
+}
+
+}  // namespace workbook::tools

@@ -1,0 +1,64 @@
+# Building CUDA sources for the CPU emulator.
+#
+#   emu_add_executable(<target> <sources…>)
+#
+# Each .cu source is rewritten at build time by emu-rewrite (<<<>>> launches, __shared__ declarations; line numbers
+# kept, `#line` names the original file), then compiled by the host compiler with EMU_CXXFLAGS: ThreadSanitizer's
+# instrumentation, whose __tsan_* hooks the emulator's memory checker defines itself (nothing links libtsan), and
+# UBSan. Other sources are compiled with the same flags. The target links emu_runtime with EMU_LDFLAGS.
+#
+# EMU_CXXFLAGS / EMU_LDFLAGS (strings) and EMU_CXXFLAGS_LIST / EMU_LDFLAGS_LIST (lists) are cache variables, so the
+# grader can write them into build/workbook-config.json and compile a student's file the same way without CMake.
+include_guard(GLOBAL)
+
+get_filename_component(EMU_ROOT_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+set(EMU_INCLUDE_DIR "${EMU_ROOT_DIR}/include" CACHE INTERNAL "Emulator headers (cuda_runtime.h, emu/…)")
+
+# -O1: see runtime/NOTES-memcheck.md for the measurements behind the choice.
+set(EMU_CXXFLAGS_LIST
+    -std=c++17 -g -O1
+    -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
+    -fsanitize=undefined -fno-sanitize=alignment,vptr -fno-sanitize-recover=undefined
+    -Wno-unknown-pragmas
+    -I${EMU_INCLUDE_DIR}
+    CACHE INTERNAL "Compile flags of emulated CUDA sources (list)")
+set(EMU_LDFLAGS_LIST -fsanitize=undefined -pthread CACHE INTERNAL "Link flags of emulated programs (list)")
+string(JOIN " " _emu_cxxflags ${EMU_CXXFLAGS_LIST})
+string(JOIN " " _emu_ldflags ${EMU_LDFLAGS_LIST})
+set(EMU_CXXFLAGS "${_emu_cxxflags}" CACHE INTERNAL "Compile flags of emulated CUDA sources")
+set(EMU_LDFLAGS "${_emu_ldflags}" CACHE INTERNAL "Link flags of emulated programs")
+
+# Rewrites one .cu file; sets <out_var> to the generated .cpp (in the current binary dir, under emu-rewritten/).
+function(emu_rewrite_source out_var target src)
+  get_filename_component(abs "${src}" ABSOLUTE)
+  get_filename_component(name "${src}" NAME)
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/emu-rewritten/${target}/${name}.cpp")
+  add_custom_command(
+    OUTPUT "${out}"
+    COMMAND "$<TARGET_FILE:emu-rewrite>" "${abs}" "${out}"
+    DEPENDS "${abs}" emu-rewrite
+    COMMENT "emu-rewrite ${name}"
+    VERBATIM)
+  set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()
+
+function(emu_add_executable target)
+  if(NOT ARGN)
+    message(FATAL_ERROR "emu_add_executable(${target}): no sources")
+  endif()
+  set(sources)
+  foreach(src IN LISTS ARGN)
+    get_filename_component(ext "${src}" LAST_EXT)
+    if(ext STREQUAL ".cu")
+      emu_rewrite_source(out ${target} "${src}")
+      list(APPEND sources "${out}")
+    else()
+      get_filename_component(abs "${src}" ABSOLUTE)
+      list(APPEND sources "${abs}")
+    endif()
+  endforeach()
+  add_executable(${target} ${sources})
+  target_compile_options(${target} PRIVATE ${EMU_CXXFLAGS_LIST})
+  target_link_options(${target} PRIVATE ${EMU_LDFLAGS_LIST})
+  target_link_libraries(${target} PRIVATE emu_runtime)
+endfunction()

@@ -1,0 +1,10 @@
+// What a .cu file sees of CUDA: the runtime API, the vector types, the device built-ins and kernel launches.
+#pragma once
+#include <cuda_runtime_api.h>
+#include <emu/vector_types.hpp>
+#include <emu/math.hpp>
+#include <emu/intrinsics.hpp>
+#include <emu/launch.hpp>
+
+#include <cstdio>   // device printf is the C library's printf
+#include <cassert>  // device assert: a failure inside a kernel ends the launch with cudaErrorAssert

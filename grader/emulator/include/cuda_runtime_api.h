@@ -1,0 +1,216 @@
+// The CUDA runtime API as the emulator provides it: CUDA's names and numeric values, implemented on the CPU
+// (runtime/runtime_api.cpp). Work submitted to a stream runs at once, so every call is synchronous.
+#pragma once
+#include <cstddef>
+
+enum cudaError {
+#define EMU_CUDA_ERROR(name, value) name = value,
+#include <emu/cuda_error_list.inc>
+#undef EMU_CUDA_ERROR
+};
+typedef enum cudaError cudaError_t;
+
+enum cudaDeviceAttr {
+#define EMU_CUDA_DEVATTR(name, value) name = value,
+#include <emu/cuda_devattr_list.inc>
+#undef EMU_CUDA_DEVATTR
+};
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  cudaFuncAttributeMax
+};
+
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3,
+};
+
+struct CUstream_st;
+struct CUevent_st;
+typedef struct CUstream_st* cudaStream_t;
+typedef struct CUevent_st* cudaEvent_t;
+
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+
+// The fields programs read, with the emulated device's values (runtime_api.cpp). Not CUDA's layout: everything that
+// uses it is compiled against this header.
+struct cudaDeviceProp {
+  char name[256];
+  std::size_t totalGlobalMem;
+  std::size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  std::size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;
+  std::size_t totalConstMem;
+  int major;
+  int minor;
+  std::size_t textureAlignment;
+  int deviceOverlap;
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;
+  int integrated;
+  int canMapHostMemory;
+  int computeMode;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryClockRate;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  std::size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int cooperativeLaunch;
+  std::size_t sharedMemPerBlockOptin;
+  int maxBlocksPerMultiProcessor;
+  std::size_t reservedSharedMemPerBlock;
+};
+
+struct cudaFuncAttributes {
+  std::size_t sharedSizeBytes;
+  std::size_t constSizeBytes;
+  std::size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+};
+
+// ---- errors --------------------------------------------------------------------------------------------------------
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+
+// ---- device --------------------------------------------------------------------------------------------------------
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceReset();
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+
+// ---- memory --------------------------------------------------------------------------------------------------------
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
+cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags);
+cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal);
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream = 0);
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                         std::size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes);
+cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream = 0);
+
+// Typed conveniences CUDA declares in cuda_runtime.h.
+template <class T>
+inline cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
+  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
+template <class T>
+inline cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
+  return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
+}
+template <class T>
+inline cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+
+// __constant__ and __device__ variables are ordinary globals here; symbols are passed by reference, as in CUDA.
+cudaError_t emu_memcpy_symbol(void* dst, const void* src, std::size_t bytes);
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
+                                      cudaMemcpyKind = cudaMemcpyHostToDevice) {
+  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+  return emu_memcpy_symbol(reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset, src, bytes);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
+                                        cudaMemcpyKind = cudaMemcpyDeviceToHost) {
+  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+  return emu_memcpy_symbol(dst, reinterpret_cast<const char*>(&symbol) + offset, bytes);
+}
+
+// ---- streams and events --------------------------------------------------------------------------------------------
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+// ---- kernel attributes ---------------------------------------------------------------------------------------------
+// CUDA takes the kernel's address. The emulator identifies a kernel by its name (the launch knows only the name the
+// rewriter passes), so the address is resolved to its function name once, from the executable's symbols.
+cudaError_t emu_func_set_attribute(const void* func, cudaFuncAttribute attr, int value);
+cudaError_t emu_func_get_attributes(cudaFuncAttributes* attr, const void* func);
+template <class T>
+inline cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
+  return emu_func_set_attribute(reinterpret_cast<const void*>(func), attr, value);
+}
+template <class T>
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
+  return emu_func_get_attributes(attr, reinterpret_cast<const void*>(func));
+}
+template <class T>
+inline cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {
+  return cudaSuccess;
+}

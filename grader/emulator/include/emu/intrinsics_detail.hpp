@@ -1,0 +1,43 @@
+// Entry points of the device built-ins into the runtime (runtime/scheduler.cpp, runtime/collectives.cpp).
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace emu::detail {
+
+enum class ShflMode : int { idx = 0, up = 1, down = 2, bfly = 3 };
+enum class VoteOp : int { ballot = 0, any = 1, all = 2 };
+enum class BarrierOp : int { plain = 0, count = 1, and_ = 2, or_ = 3 };
+
+int barrier(BarrierOp op, int pred, const char* file, int line);
+void syncwarp(unsigned mask, const char* file, int line);
+std::uint64_t shfl(ShflMode mode, unsigned mask, std::uint64_t value, unsigned size, int b, int c, const char* file,
+                   int line);
+unsigned vote(VoteOp op, unsigned mask, int pred, const char* file, int line);
+unsigned activemask(const char* file, int line);
+void yield_thread();
+long long clock_ticks();
+[[noreturn]] void trap(const char* file, int line);
+
+// The type a shuffle moves: CUDA's overloads take int for narrower integers; anything else of at most 8 bytes
+// (float, double, long long, __half, __nv_bfloat16, __half2, …) moves as its own bits.
+template <class T>
+using shfl_type = std::conditional_t<std::is_integral_v<T> && (sizeof(T) < sizeof(int)), int, T>;
+
+template <class T>
+T shfl_as(ShflMode mode, unsigned mask, T var, int b, int c, const char* file, int line) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "a warp shuffle moves at most 8 bytes");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &var, sizeof(T));
+  bits = shfl(mode, mask, bits, sizeof(T), b, c, file, line);
+  T out;
+  std::memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+
+// The `c` operand of PTX shfl.sync as CUDA's own headers build it from `width`.
+constexpr int shfl_c_clamp(int width) { return ((32 - width) << 8) | 0x1f; }
+constexpr int shfl_c_up(int width) { return (32 - width) << 8; }
+
+}  // namespace emu::detail

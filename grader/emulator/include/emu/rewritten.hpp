@@ -1,0 +1,6 @@
+// Included first by every file emu-rewrite produces: CUDA's keywords and runtime API as nvcc makes them implicit in
+// a .cu file (emu/prelude.hpp), and what the rewritten __shared__ declarations call (emu/shared.hpp; launches are in
+// emu/launch.hpp, which the prelude's cuda_runtime.h includes).
+#pragma once
+#include <emu/prelude.hpp>
+#include <emu/shared.hpp>

@@ -1,0 +1,35 @@
+// Source-to-source rewrite of a CUDA .cu file into C++ the host compiler accepts, for the emulator.
+//
+//   k<<<cfg>>>(args)        → ::emu::launch("k", [&](auto&&... emu_a_) { k(emu_a_...); }, cfg)(args)
+//   __shared__ T x[A][B];   → auto& x = ::emu::shared_var<T[A][B]>(<key per declaration>, "x");
+//   extern __shared__ T s[];→ auto* const s = ::emu::dynamic_shared<T>();
+//
+// The rewrite works on tokens (cxxlex), edits only those constructs, and never adds or removes a newline, so every
+// line of the output is the same line of the input; a "#line 1" directive on top names the original file, so the
+// compiler's messages point at the student's file and line.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace emu::rewrite {
+
+struct Problem {
+  int line;
+  int column;
+  std::string message;
+};
+
+struct Result {
+  std::string text;               // the rewritten source (complete even when problems were found)
+  std::vector<Problem> problems;  // constructs the rewriter could not handle; the build should fail on them
+};
+
+// `path` is written into the #line directive (as given). When `source_dir` is not empty, `#include "x"` directives
+// that name a file next to the source become absolute, so the output compiles from any directory.
+Result rewrite(std::string_view source, const std::string& path, const std::string& source_dir = "");
+
+// The header every rewritten file includes first.
+inline constexpr const char* kPreludeHeader = "emu/rewritten.hpp";
+
+}  // namespace emu::rewrite

@@ -1,0 +1,22 @@
+// Error state of the runtime API and the per-kernel attributes, shared by launch.cpp and runtime_api.cpp.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace emu::rt {
+
+// Records `err` as the last error (cudaGetLastError) and returns it; cudaSuccess is returned without recording.
+cudaError_t record_error(cudaError_t err);
+// An error that ends the process's use of the device, as after a kernel fault on a GPU: every later call returns it.
+void make_sticky(cudaError_t err);
+cudaError_t sticky_error();
+
+bool stream_ok(cudaStream_t s);
+
+// "ns::kernel<256>(float*)" and "kernel<BLOCK>" both become "kernel": how launches and function pointers meet.
+std::string kernel_key(const std::string& name);
+// The dynamic shared memory a launch of `kernel` may use without cudaErrorInvalidValue.
+std::size_t max_dynamic_shared(const std::string& kernel);
+
+}  // namespace emu::rt

@@ -1,0 +1,115 @@
+// State of the running launch, shared by the scheduler, the collectives, the launch driver and the signal handlers.
+// One launch runs at a time, on the OS thread that called it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <emu/launch.hpp>   // LaunchConfig, KernelThunk (does not declare the built-in variables)
+#include <emu/vector_types_compat.hpp>
+
+#include "exec.hpp"
+#include "fiber.hpp"
+
+// The built-in variables (threadIdx…), writable under other names for the engine: the same symbols kernels read as
+// const (include/emu/intrinsics.hpp); defined in builtins.cpp.
+extern uint3 emu_builtin_thread_idx __asm__("threadIdx");
+extern uint3 emu_builtin_block_idx __asm__("blockIdx");
+extern dim3 emu_builtin_block_dim __asm__("blockDim");
+extern dim3 emu_builtin_grid_dim __asm__("gridDim");
+
+namespace emu::rt {
+
+enum class TState : std::uint8_t { runnable, barrier, warp, exited };
+enum class Coll : std::uint8_t { shfl, vote, syncwarp, activemask };
+
+// What a blocked thread waits at.
+struct Wait {
+  Coll coll = Coll::syncwarp;
+  int op = 0;              // barrier op, shuffle mode or vote op
+  unsigned mask = 0;
+  int b = 0, c = 0, pred = 0;
+  unsigned size = 0;       // bytes moved by a shuffle
+  std::uint64_t value = 0;
+  const char* file = "";
+  int line = 0;
+};
+
+struct Thread {
+  FiberContext ctx;
+  TState state = TState::runnable;
+  bool started = false;
+  ThreadInfo info;
+  Wait wait;
+  std::uint64_t result = 0;
+};
+
+struct WarpState {
+  unsigned exists = 0;    // lanes that exist (a partial last warp has fewer)
+  unsigned exited = 0;
+  unsigned arrived = 0;   // lanes blocked at a warp collective
+  unsigned at_activemask = 0;   // lanes blocked in __activemask()
+  std::uint32_t epoch = 0;
+};
+
+struct Engine {
+  // launch
+  const char* name = "";
+  emu::detail::KernelThunk thunk = nullptr;
+  void* body = nullptr;
+  Dim3 grid, block;
+  bool running = false;   // a launch is in progress
+  bool aborted = false;
+  int abort_error = 0;
+  // block
+  std::vector<Thread> threads;
+  std::vector<WarpState> warps;
+  std::vector<unsigned> order;
+  unsigned nthreads = 0, live = 0, runnable = 0, at_barrier = 0;
+  std::uint32_t block_epoch = 0;
+  std::uint64_t block_serial = 0;
+  std::uint64_t barrier_intervals = 0;
+  Thread* cur = nullptr;
+  FiberContext sched_ctx;
+};
+
+extern Engine g_engine;
+
+// Runs every block of a validated launch; returns 0 or the cudaError_t that aborted it.
+int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body, Dim3 grid, Dim3 block,
+                   std::size_t shared_bytes);
+
+// Blocks the running thread (its Wait and state already set) until the scheduler resumes it.
+void block_current();
+
+// Completes the warp collective that `t` just joined if every lane of its mask has arrived at a matching one.
+void try_complete_warp(unsigned warp, const Thread& t);
+
+// Gives the lanes waiting in __activemask() their answer once the whole block is blocked. Returns true if any ran.
+bool complete_activemasks();
+
+// Text helpers for diagnostics.
+std::string thread_coords(const Thread& t);   // "(x,y,z)"
+std::string block_coords();                   // "(x,y,z)" of the running block
+std::string thread_set(const std::vector<unsigned>& linear);   // "(0,0,0)-(31,0,0), (40,0,0)"
+std::string lane_set(unsigned lanes);                          // "0-15, 17"
+std::string wait_site(const Thread& t);                        // "__shfl_down_sync(mask 0xffffffff) at f.cu:12"
+
+// Reports a diagnostic about the running block and ends the launch with `cuda_error` (callable from a fiber or from
+// the scheduler).
+void fail_launch(const char* kind, const std::string& message, int cuda_error);
+
+// Environment and settings.
+void load_schedule_from_env();
+void make_order(std::vector<unsigned>& order, unsigned n);
+
+// Signals and watchdog (signals.cpp).
+void install_fault_handlers();
+void watchdog_launch_begin();
+void watchdog_launch_end();
+// Same as symbolize, for an exact instruction address (a faulting pc) rather than a return address.
+std::string symbolize_exact(const void* pc);
+// The function containing `pc`, demangled, "" when unknown.
+std::string function_name(const void* pc);
+
+}  // namespace emu::rt

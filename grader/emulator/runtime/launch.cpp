@@ -1,0 +1,127 @@
+// Launch validation with the CUDA runtime's error codes, then execution; per-kernel attributes.
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "api_state.hpp"
+#include "engine.hpp"
+
+namespace emu::rt {
+namespace {
+
+constexpr std::size_t kDefaultDynamicShared = 48 * 1024;
+constexpr std::size_t kOptinShared = 227 * 1024;
+
+// Keyed by kernel_key(); "*" holds a value set for a function whose name could not be resolved (then it applies to
+// every kernel: looser than CUDA, but only when the executable has no symbols).
+std::map<std::string, int>& dynamic_shared_attr() {
+  static std::map<std::string, int> m;
+  return m;
+}
+
+}  // namespace
+
+std::string kernel_key(const std::string& name) {
+  std::string s = name;
+  // Drop a trailing parameter list.
+  if (!s.empty() && s.back() == ')') {
+    int depth = 0;
+    for (std::size_t i = s.size(); i-- > 0;) {
+      if (s[i] == ')') ++depth;
+      if (s[i] == '(' && --depth == 0) {
+        s.erase(i);
+        break;
+      }
+    }
+  }
+  // Drop template arguments.
+  std::string out;
+  int depth = 0;
+  for (char ch : s) {
+    if (ch == '<') ++depth;
+    else if (ch == '>') --depth;
+    else if (depth == 0) out += ch;
+  }
+  const auto colon = out.rfind("::");
+  if (colon != std::string::npos) out.erase(0, colon + 2);
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  while (!out.empty() && out.front() == ' ') out.erase(0, 1);
+  return out;
+}
+
+std::size_t max_dynamic_shared(const std::string& kernel) {
+  auto& m = dynamic_shared_attr();
+  auto it = m.find(kernel_key(kernel));
+  if (it == m.end()) it = m.find("*");
+  return it == m.end() ? kDefaultDynamicShared : static_cast<std::size_t>(it->second);
+}
+
+}  // namespace emu::rt
+
+cudaError_t emu_func_set_attribute(const void* func, cudaFuncAttribute attr, int value) {
+  using namespace emu::rt;
+  if (sticky_error()) return record_error(sticky_error());
+  if (!func) return record_error(cudaErrorInvalidDeviceFunction);
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+    return (value < -1 || value > 100) ? record_error(cudaErrorInvalidValue) : cudaSuccess;
+  }
+  if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) return record_error(cudaErrorInvalidValue);
+  if (value < 0 || static_cast<std::size_t>(value) > kOptinShared) return record_error(cudaErrorInvalidValue);
+  std::string key = kernel_key(function_name(func));
+  if (key.empty() || key == "??") key = "*";
+  dynamic_shared_attr()[key] = value;
+  return cudaSuccess;
+}
+
+cudaError_t emu_func_get_attributes(cudaFuncAttributes* attr, const void* func) {
+  using namespace emu::rt;
+  if (sticky_error()) return record_error(sticky_error());
+  if (!attr || !func) return record_error(cudaErrorInvalidValue);
+  *attr = cudaFuncAttributes{};
+  attr->maxThreadsPerBlock = 1024;
+  attr->numRegs = 32;
+  attr->ptxVersion = 90;
+  attr->binaryVersion = 90;
+  attr->preferredShmemCarveout = -1;
+  attr->maxDynamicSharedSizeBytes = static_cast<int>(max_dynamic_shared(function_name(func)));
+  return cudaSuccess;
+}
+
+namespace emu::detail {
+
+void run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg) {
+  using namespace emu::rt;
+  if (sticky_error()) {
+    record_error(sticky_error());
+    return;
+  }
+  const unsigned* g = cfg.grid;
+  const unsigned* b = cfg.block;
+  const unsigned long long threads = 1ull * b[0] * b[1] * b[2];
+  const bool bad_block = b[0] == 0 || b[1] == 0 || b[2] == 0 || b[0] > 1024 || b[1] > 1024 || b[2] > 64 ||
+                         threads > 1024;
+  const bool bad_grid = g[0] == 0 || g[1] == 0 || g[2] == 0 || g[0] > 0x7fffffffu || g[1] > 65535 || g[2] > 65535;
+  if (bad_block || bad_grid) {
+    record_error(cudaErrorInvalidConfiguration);
+    return;
+  }
+  if (cfg.shared_bytes > max_dynamic_shared(name)) {
+    record_error(cudaErrorInvalidValue);
+    return;
+  }
+  if (!stream_ok(cfg.stream)) {
+    record_error(cudaErrorInvalidResourceHandle);
+    return;
+  }
+  const int err = execute_launch(name, thunk, body, Dim3{g[0], g[1], g[2]}, Dim3{b[0], b[1], b[2]}, cfg.shared_bytes);
+  if (err) {
+    if (err == cudaErrorNotSupported) {
+      record_error(cudaErrorNotSupported);
+      return;
+    }
+    make_sticky(static_cast<cudaError_t>(err));
+  }
+}
+
+}  // namespace emu::detail

@@ -1,0 +1,125 @@
+// Memory, streams and events of the runtime API; atomics from many blocks.
+#include <vector>
+
+#include "catch_compat.hpp"
+#include "exec_helpers.hpp"
+
+TEST_CASE("cudaMemcpy and cudaMemset check their ranges against the allocation") {
+  exec_test::reset_device();
+  int* d = nullptr;
+  REQUIRE(cudaMalloc(&d, 16 * sizeof(int)) == cudaSuccess);
+  std::vector<int> h(16, 5), back(16, 0);
+  CHECK(cudaMemcpy(d, h.data(), 16 * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemset(d + 8, 0, 8 * sizeof(int)) == cudaSuccess);
+  CHECK(cudaMemcpy(back.data(), d, 16 * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (int i = 0; i < 16; ++i) CHECK(back[i] == (i < 8 ? 5 : 0));
+  std::vector<int> big(17);
+  CHECK(cudaMemcpy(d, big.data(), 17 * sizeof(int), cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+  CHECK(cudaMemcpy(big.data(), d + 1, 16 * sizeof(int), cudaMemcpyDeviceToHost) == cudaErrorInvalidValue);
+  CHECK(cudaMemset(d, 0, 17 * sizeof(int)) == cudaErrorInvalidValue);
+  CHECK(cudaMemcpy(d, h.data(), 4, static_cast<cudaMemcpyKind>(7)) == cudaErrorInvalidMemcpyDirection);
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  CHECK(cudaMemcpyAsync(back.data(), d, 8, cudaMemcpyDeviceToHost, s) == cudaSuccess);
+  CHECK(cudaMemsetAsync(d, 1, 8, s) == cudaSuccess);
+  CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
+  CHECK(cudaStreamDestroy(s) == cudaErrorInvalidResourceHandle);
+  CHECK(cudaFree(d) == cudaSuccess);
+  CHECK(cudaFree(d) == cudaErrorInvalidValue);   // double free
+  CHECK(cudaFree(nullptr) == cudaSuccess);
+  cudaGetLastError();
+}
+
+TEST_CASE("events time work on the host clock; missing records and timing-disabled events are errors") {
+  exec_test::reset_device();
+  cudaEvent_t a, b, untimed;
+  REQUIRE(cudaEventCreate(&a) == cudaSuccess);
+  REQUIRE(cudaEventCreate(&b) == cudaSuccess);
+  REQUIRE(cudaEventCreateWithFlags(&untimed, cudaEventDisableTiming) == cudaSuccess);
+  float ms = -1;
+  CHECK(cudaEventElapsedTime(&ms, a, b) == cudaErrorInvalidResourceHandle);   // not recorded yet
+  CHECK(cudaEventRecord(a) == cudaSuccess);
+  std::vector<float> out(256 * 64);
+  exec_test::launch(64, 256, [&] {
+    float v = static_cast<float>(threadIdx.x);
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    out[blockIdx.x * 256 + threadIdx.x] = v;
+  });
+  CHECK(cudaEventRecord(b, 0) == cudaSuccess);
+  CHECK(cudaEventSynchronize(b) == cudaSuccess);
+  CHECK(cudaEventElapsedTime(&ms, a, b) == cudaSuccess);
+  CHECK(ms > 0.0f);
+  CHECK(ms < 10000.0f);
+  CHECK(cudaEventRecord(untimed) == cudaSuccess);
+  CHECK(cudaEventElapsedTime(&ms, a, untimed) == cudaErrorInvalidResourceHandle);
+  CHECK(cudaEventDestroy(a) == cudaSuccess);
+  CHECK(cudaEventDestroy(b) == cudaSuccess);
+  CHECK(cudaEventDestroy(untimed) == cudaSuccess);
+  CHECK(cudaEventRecord(a) == cudaErrorInvalidResourceHandle);
+  cudaGetLastError();
+}
+
+TEST_CASE("atomics from every thread of many blocks") {
+  exec_test::reset_device();
+  struct Counters {
+    int add_i = 0;
+    unsigned add_u = 0;
+    unsigned long long add_ull = 0;
+    float add_f = 0;
+    double add_d = 0;
+    int sub_i = 0;
+    int max_i = -1000000;
+    unsigned min_u = 0xffffffffu;
+    long long max_ll = 0;
+    unsigned or_u = 0;
+    unsigned and_u = 0xffffffffu;
+    unsigned xor_u = 0;
+    unsigned inc_u = 0;
+    unsigned dec_u = 0;
+    int cas_winner = -1;
+    int exch_i = 0;
+  };
+  Counters* c = nullptr;
+  REQUIRE(cudaMallocManaged(&c, sizeof(Counters)) == cudaSuccess);
+  *c = Counters{};
+  const unsigned blocks = 16, threads = 128, n = blocks * threads;
+  exec_test::launch(blocks, threads, [&] {
+    const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(&c->add_i, 1);
+    atomicAdd(&c->add_u, 2u);
+    atomicAdd(&c->add_ull, 1ull << 33);
+    atomicAdd(&c->add_f, 0.5f);
+    atomicAdd(&c->add_d, 0.25);
+    atomicSub(&c->sub_i, 3);
+    atomicMax(&c->max_i, static_cast<int>(g) - 5);
+    atomicMin(&c->min_u, g + 10);
+    atomicMax(&c->max_ll, static_cast<long long>(g) << 34);
+    atomicOr(&c->or_u, 1u << (g % 32));
+    atomicAnd(&c->and_u, ~(1u << (g % 16)));
+    atomicXor(&c->xor_u, 1u << (g % 4));
+    atomicInc(&c->inc_u, 99u);       // wraps to 0 after 99
+    atomicDec(&c->dec_u, 9u);        // from 0 wraps to 9
+    atomicCAS(&c->cas_winner, -1, static_cast<int>(g));
+    atomicExch(&c->exch_i, static_cast<int>(g));
+  });
+  REQUIRE(cudaGetLastError() == cudaSuccess);
+  CHECK(c->add_i == static_cast<int>(n));
+  CHECK(c->add_u == 2 * n);
+  CHECK(c->add_ull == static_cast<unsigned long long>(n) << 33);
+  CHECK(c->add_f == 0.5f * n);
+  CHECK(c->add_d == 0.25 * n);
+  CHECK(c->sub_i == -3 * static_cast<int>(n));
+  CHECK(c->max_i == static_cast<int>(n) - 6);
+  CHECK(c->min_u == 10u);
+  CHECK(c->max_ll == static_cast<long long>(n - 1) << 34);
+  CHECK(c->or_u == 0xffffffffu);
+  CHECK(c->and_u == 0xffff0000u);
+  CHECK(c->xor_u == 0u);               // each bit flipped n/4 = 512 times
+  CHECK(c->inc_u == n % 100);
+  CHECK(c->dec_u == (10 - n % 10) % 10);
+  CHECK(c->cas_winner == 0);           // forward order: thread 0 of block 0 swaps first
+  CHECK(c->exch_i == static_cast<int>(n - 1));
+  CHECK(cudaFree(c) == cudaSuccess);
+}

@@ -1,0 +1,143 @@
+// The harness executable's main: plain Catch2 when run by hand, and the runner protocol of docs/architecture.md
+// (--wb-list, --wb-run NAME --wb-result FILE --wb-seed S, one nonce line on stdin) when run by `workbook grade`.
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#if !__has_include(<catch2/catch_test_macros.hpp>)
+// Catch2 2.x is header-only: its implementation is compiled here, without its main, and Session is declared only here.
+// The emulator traps faults itself (guard pages of fiber stacks) and the runner reports a crashed process, so Catch2's
+// own signal handlers, which would replace the emulator's during each test, are left out.
+#define CATCH_CONFIG_NO_POSIX_SIGNALS
+#define CATCH_CONFIG_RUNNER
+#endif
+
+#include "protocol.hpp"
+#include "state.hpp"
+#include "wb_test.hpp"
+
+#if WB_CATCH2_MAJOR == 3
+#include <catch2/catch_session.hpp>
+#endif
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+int list_tests() {
+  nlohmann::json out = nlohmann::json::array();
+  std::vector<std::string> seen;
+  for (const auto& t : wb::registered_tests()) {
+    // Catch2 selects names case-insensitively, so two names equal but for case could not be run one at a time.
+    if (std::find(seen.begin(), seen.end(), lower(t.name)) != seen.end()) {
+      std::fprintf(stderr, "harness: two tests are named \"%s\" (ignoring case)\n", t.name.c_str());
+      return 2;
+    }
+    seen.push_back(lower(t.name));
+    out.push_back({{"name", t.name}, {"tags", t.tags}});
+  }
+  std::cout << out.dump(2) << std::endl;
+  return 0;
+}
+
+std::vector<const char*> c_args(const std::vector<std::string>& args) {
+  std::vector<const char*> v;
+  for (const auto& a : args) v.push_back(a.c_str());
+  return v;
+}
+
+int run_catch(Catch::Session& session, const std::vector<std::string>& args) {
+  auto argv = c_args(args);
+  int rc = session.applyCommandLine(static_cast<int>(argv.size()), argv.data());
+  if (rc != 0) return rc;
+  return session.run();
+}
+
+std::vector<std::string> after_test() {
+  try {
+    return wb::state::backend_after_test();
+  } catch (const std::exception& e) {
+    return {std::string("checking the device after the test failed: ") + e.what()};
+  } catch (...) {
+    return {"checking the device after the test failed with an unknown exception"};
+  }
+}
+
+int run_one(const wb::Options& o, const std::string& nonce, std::uint64_t seed) {
+  wb::TestOutcome out;
+  out.name = *o.run;
+  const auto& tests = wb::registered_tests();
+  bool known = std::any_of(tests.begin(), tests.end(), [&](const wb::TestEntry& t) { return t.name == out.name; });
+  if (!known) {
+    out.failures.push_back("no hidden test is named \"" + out.name + "\" in this harness");
+  } else {
+    Catch::Session session;
+    std::vector<std::string> args = o.catch_args;
+    args.push_back(out.name);  // registered names are valid test specs that match only themselves (name_problem)
+    try {
+      run_catch(session, args);
+    } catch (const std::exception& e) {
+      out.failures.push_back(std::string("the test run was aborted: ") + e.what());
+    } catch (...) {
+      out.failures.push_back("the test run was aborted by an unknown exception");
+    }
+    const auto& seen = wb::state::observed();
+    out.ran = seen.started == std::vector<std::string>{out.name} && seen.ended == std::vector<std::string>{out.name};
+    out.assertions = seen.assertions;
+    out.failures.insert(out.failures.end(), seen.failures.begin(), seen.failures.end());
+    for (auto& f : after_test()) out.failures.push_back(std::move(f));
+    if (!out.ran)
+      out.failures.push_back("the test \"" + out.name + "\" did not run to its end (" +
+                             std::to_string(seen.started.size()) + " test cases started, " +
+                             std::to_string(seen.ended.size()) + " ended)");
+    else if (out.assertions == 0)
+      out.failures.push_back("the test made no checks, so it cannot count as passed");
+    out.passed = out.ran && seen.failed == 0 && out.assertions > 0 && out.failures.empty();
+  }
+  std::string error;
+  if (!wb::write_result_file(*o.result, wb::result_json(nonce, seed, out), &error)) {
+    std::fprintf(stderr, "harness: %s\n", error.c_str());
+    return 2;
+  }
+  return out.passed ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The nonce comes first, before any code under test runs; stdin is then closed to that code.
+  std::string nonce;
+  if (wb::wants_run(argc, argv)) {
+    if (!std::getline(std::cin, nonce)) nonce.clear();
+    if (!nonce.empty() && nonce.back() == '\r') nonce.pop_back();
+    if (std::freopen("/dev/null", "r", stdin) == nullptr) std::fclose(stdin);
+  }
+
+  wb::Options o = wb::parse_options(argc, argv);
+  if (!o.error.empty()) {
+    std::fprintf(stderr, "harness: %s\n", o.error.c_str());
+    return 2;
+  }
+  const std::uint64_t seed = o.seed ? *o.seed : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  wb::state::set_seed(seed);
+
+  if (o.list) return list_tests();
+  if (o.run) return run_one(o, nonce, seed);
+
+  std::fprintf(stderr, "harness: seed %llu (replay with --wb-seed %llu)\n", static_cast<unsigned long long>(seed),
+               static_cast<unsigned long long>(seed));
+  Catch::Session session;
+  int rc = run_catch(session, o.catch_args);
+  for (const auto& f : after_test()) {
+    std::fprintf(stderr, "harness: %s\n", f.c_str());
+    rc = rc == 0 ? 1 : rc;
+  }
+  return rc;
+}

@@ -1,0 +1,48 @@
+// The harness side of the runner protocol (docs/architecture.md, "Hidden tests and the harness protocol"), kept free of
+// Catch2 so it can be unit-tested on its own.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace wb {
+
+struct Options {
+  bool list = false;                    // --wb-list
+  std::optional<std::string> run;       // --wb-run NAME
+  std::optional<std::string> result;    // --wb-result FILE
+  std::optional<std::uint64_t> seed;    // --wb-seed S
+  std::vector<std::string> catch_args;  // everything else, argv[0] first, for Catch2
+  std::string error;                    // non-empty when the command line is unusable
+};
+
+Options parse_options(int argc, char** argv);
+
+// True when argv asks for --wb-run; main() reads the nonce before anything else in that case.
+bool wants_run(int argc, char** argv);
+
+// "[rmsnorm][edge]" -> {"rmsnorm", "edge"}; empty on a malformed tag string.
+std::vector<std::string> parse_tags(const std::string& tags);
+
+// Empty when a test name can be given to Catch2 verbatim as a test spec and matches only itself; otherwise why not.
+// Catch2 treats , [ ] * ~ " \ as spec syntax, trims spaces and compares names case-insensitively.
+std::string name_problem(const std::string& name);
+
+struct TestOutcome {
+  std::string name;
+  bool ran = false;        // the requested test case started and ended
+  bool passed = false;
+  std::uint64_t assertions = 0;
+  std::vector<std::string> failures;
+};
+
+nlohmann::json result_json(const std::string& nonce, std::uint64_t seed, const TestOutcome& outcome);
+
+// Writes via a temporary file and rename, so the runner never reads half a result.
+bool write_result_file(const std::string& path, const nlohmann::json& result, std::string* error);
+
+}  // namespace wb

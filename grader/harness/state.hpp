@@ -1,0 +1,27 @@
+// Harness-internal state shared by main, the listener and the backend hooks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wb::state {
+
+void set_seed(std::uint64_t seed);
+void set_current_test(const std::string& name);
+
+// What the listener saw during one Catch2 run.
+struct Observed {
+  std::vector<std::string> started;   // names of test cases that started
+  std::vector<std::string> ended;     // names of test cases that ended
+  std::uint64_t assertions = 0;       // assertions of the ended test cases (passed + failed)
+  std::uint64_t failed = 0;
+  std::vector<std::string> failures;  // one message per failed assertion, in order
+};
+Observed& observed();
+
+// Backend hook, run after the test case: problems the test itself could not see (an emulator diagnostic no launch
+// check collected, an asynchronous CUDA error still pending). Each returned string fails the test.
+std::vector<std::string> backend_after_test();
+
+}  // namespace wb::state

@@ -1,0 +1,27 @@
+// Hidden tests of the performance exercise: the same contract as the core exercise, so the same cases, plus row
+// lengths that break vector loads and register caching assumptions.
+#include "common/entry_points.hpp"
+#include "common/f32_cases.hpp"
+
+namespace {
+void run(const wb04::F32Case& c) {
+  wb04::run_f32_case(
+      "launch_rmsnorm_fast",
+      [](const float* in, const float* w, float* out, int M, int N, float eps) {
+        launch_rmsnorm_fast(in, w, out, M, N, eps, cudaStream_t{});
+      },
+      c);
+}
+}  // namespace
+
+WB04_F32_CASES("rmsnorm_fast", run)
+
+WB_TEST("rmsnorm_fast: hidden size 4097 (rows not 16-byte aligned)", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(5, 4097, "N not a multiple of 4: every row after the first starts at a different alignment"));
+}
+WB_TEST("rmsnorm_fast: hidden size 6 (shorter than two float4)", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(9, 6, "rows shorter than two 4-element vectors, starting at alternating alignments"));
+}
+WB_TEST("rmsnorm_fast: hidden size 12290", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(2, 12290, "a wide row that is not a multiple of 4, 8 or the block size"));
+}

@@ -1,0 +1,122 @@
+#include "catch.hpp"
+
+#include "fixture.hpp"
+#include "review/comments.hpp"
+#include "review/errors.hpp"
+#include "review/markers.hpp"
+#include "review/static_compile.hpp"
+#include "review/subprocess.hpp"
+
+using namespace workbook::review;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string with_inv(const std::string& fill) {
+    std::string s = make_starter(fixture::kSolution, "k.cu").text;
+    s.replace(s.find("inv = ______;"), 13, "inv = " + fill + ";");
+    return s;
+}
+
+std::vector<Comment> comments_for(const std::string& fill) {
+    const auto lesson = nlohmann::json::parse(fixture::kLesson);
+    const std::string starter = make_starter(fixture::kSolution, "k.cu").text;
+    EditCheck ec = edit_check_text(starter, with_inv(fill), "k.cu", {"sum", "inv"});
+    REQUIRE(ec.ok);
+    return apply_review_rules(lesson["exercises"][0]["review"], ec.fills, "k.cu", "k");
+}
+
+}  // namespace
+
+TEST_CASE("review rules comment on fills; an accident rule vetoes", "[comments]") {
+    CHECK(comments_for("rsqrtf(sq / N + eps)").empty());
+
+    auto hard = comments_for("rsqrtf(sq / 4096 + eps)");
+    REQUIRE(hard.size() == 1);
+    CHECK(hard[0].veto);
+    CHECK(hard[0].veto_kind == "accident");
+    CHECK(hard[0].line == 12);
+    CHECK(hard[0].file == "k.cu");
+
+    auto no_eps = comments_for("1.0f / sqrtf(sq / N)");
+    REQUIRE(no_eps.size() == 2);
+    CHECK(no_eps[0].text == "Where does eps go?");
+    CHECK_FALSE(no_eps[0].veto);
+    CHECK(no_eps[1].text == "rsqrtf computes 1/sqrt in one instruction.");
+
+    // An untouched blank gets no comments: the unfilled-blank message covers it.
+    CHECK(comments_for("______").empty());
+}
+
+TEST_CASE("review_comments reads the files and validates rules", "[comments]") {
+    fs::path root = fixture::make_repo();
+    const auto lesson = nlohmann::json::parse(fixture::kLesson);
+    fixture::write(root / "pristine/k.cu", make_starter(fixture::kSolution, "k.cu").text);
+    fixture::write(root / "student/k.cu", with_inv("rsqrtf(sq / 1024 + eps)"));
+    auto c = review_comments(lesson, "k", root / "student/k.cu", root / "pristine/k.cu");
+    REQUIRE(c.size() == 1);
+    CHECK(c[0].veto);
+    CHECK_NOTHROW(validate_review_rules(lesson));
+    auto bad = lesson;
+    bad["exercises"][0]["review"][0]["pattern"] = "(unclosed";
+    CHECK_THROWS_AS(validate_review_rules(bad), UserError);
+    bad = lesson;
+    bad["exercises"][0]["review"][0]["blank"] = "nope";
+    CHECK_THROWS_WITH(validate_review_rules(bad),
+                      "lesson.json: review rule 1 of exercise 'k' names blank 'nope', which the exercise does not have.");
+    fs::remove_all(root);
+}
+
+TEST_CASE("the ptxas report is parsed per kernel", "[static_compile]") {
+    const std::string out = R"(ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function '_Z5plainPf' for 'sm_90'
+ptxas info    : Function properties for _Z5plainPf
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 8 registers, used 0 barriers
+ptxas info    : Compile time = 3.376 ms
+ptxas info    : Compiling entry function '_Z1kILi256EEvPKfPfi' for 'sm_90'
+ptxas info    : Function properties for _Z1kILi256EEvPKfPfi
+    160 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads
+ptxas info    : Used 32 registers, used 1 barriers, 160 bytes cumulative stack size, 1024 bytes smem, 384 bytes cmem[0]
+)";
+    auto k = parse_ptxas(out);
+    REQUIRE(k.size() == 2);
+    CHECK(k[0].name == "plain(float*)");
+    CHECK(k[0].registers == 8);
+    CHECK(k[0].smem_bytes == 0);
+    CHECK(k[1].name == "void k<256>(float const*, float*, int)");
+    CHECK(k[1].registers == 32);
+    CHECK(k[1].barriers == 1);
+    CHECK(k[1].smem_bytes == 1024);
+    CHECK(k[1].stack_frame == 160);
+    CHECK(k[1].spill_stores == 8);
+    CHECK(k[1].spill_loads == 4);
+    CHECK(format_kernel(k[1]) ==
+          "void k<256>(float const*, float*, int): 32 registers, 12 bytes spilled, 1024 bytes static shared memory, "
+          "160 bytes stack, 1 barrier");
+    CHECK(compiler_diagnostics("bad.cu(1): error: identifier \"x\" is undefined\n  int main( { x }\n\n\n\nptxas info    : x\n") ==
+          "bad.cu:1: error: identifier \"x\" is undefined\n  int main( { x }");
+}
+
+TEST_CASE("nvcc compiles a kernel and reports its resources, or says it did not run", "[static_compile]") {
+    fs::path root = fixture::make_repo();
+    fixture::write(root / "ok.cu", "__global__ void scale(float* x, float a) { x[threadIdx.x] *= a; }\n");
+    fixture::write(root / "bad.cu", "__global__ void scale(float* x) {\n  x[0] = y;\n}\n");
+    auto none = nvcc_static_compile("/nonexistent/nvcc", root / "ok.cu", root / "work");
+    CHECK_FALSE(none.ran);
+    if (find_nvcc().empty()) {
+        WARN("nvcc not found: only the no-nvcc path was checked");
+    } else {
+        auto ok = nvcc_static_compile("", root / "ok.cu", root / "work");
+        REQUIRE(ok.ran);
+        CHECK(ok.ok);
+        REQUIRE(ok.kernels.size() == 1);
+        CHECK(ok.kernels[0].name == "scale(float*, float)");
+        CHECK(ok.kernels[0].registers > 0);
+        auto bad = nvcc_static_compile("", root / "bad.cu", root / "work");
+        CHECK(bad.ran);
+        CHECK_FALSE(bad.ok);
+        CHECK(bad.output.find("bad.cu:2: error") != std::string::npos);
+    }
+    fs::remove_all(root);
+}

@@ -1,0 +1,88 @@
+#include "catch.hpp"
+
+#include "fixture.hpp"
+#include "review/errors.hpp"
+#include "review/sync.hpp"
+#include "tools/hint.hpp"
+#include "tools/reset.hpp"
+#include "tools/state.hpp"
+
+using namespace workbook;
+namespace fs = std::filesystem;
+
+TEST_CASE("hints are revealed one level at a time and recorded", "[hint]") {
+    fs::path root = fixture::make_repo();
+    auto L = review::resolve_lesson(root, "04");
+    review::sync_lesson(L, false);
+
+    // The first unfilled blank in file order is "sum".
+    auto h1 = tools::reveal_hint(L, "k");
+    CHECK(h1.blank == "sum");
+    CHECK(h1.level == 1);
+    CHECK(h1.newly_revealed);
+    REQUIRE(h1.shown.size() == 1);
+    CHECK(h1.shown[0] == "sum of squares");
+    CHECK(tools::format_hint(h1, "04").find("make hint-04 EX=k") != std::string::npos);
+
+    auto h2 = tools::reveal_hint(L, "k");
+    CHECK(h2.blank == "sum");
+    CHECK(h2.level == 2);
+    CHECK(h2.shown.back() == "each thread strides over the row");
+    CHECK(tools::hints_used(root, "04") == nlohmann::json::parse(R"({"k": {"sum": 2}})"));
+
+    // A named blank has its own progression; --level jumps ahead but never back.
+    auto i3 = tools::reveal_hint(L, "k", "inv", 3);
+    CHECK(i3.level == 3);
+    CHECK(i3.shown.size() == 3);
+    auto i1 = tools::reveal_hint(L, "k", "inv", 1);
+    CHECK_FALSE(i1.newly_revealed);
+    CHECK(i1.level == 3);
+    CHECK(i1.shown.size() == 1);
+    CHECK(tools::reveal_hint(L, "k", "inv").level == 4);
+    auto i4 = tools::reveal_hint(L, "k", "inv");
+    CHECK(i4.level == 4);
+    CHECK_FALSE(i4.newly_revealed);
+    CHECK(tools::format_hint(i4, "04").find("last level") != std::string::npos);
+    CHECK(tools::hints_used(root, "04-demo") == nlohmann::json::parse(R"({"k": {"sum": 2, "inv": 4}})"));
+
+    CHECK_THROWS_WITH(tools::reveal_hint(L, "nope"), "Unknown exercise 'nope'; this lesson has: k.");
+    CHECK_THROWS_WITH(tools::reveal_hint(L, "k", "zz"), "Exercise 'k' has no blank 'zz'; its blanks are: sum, inv.");
+
+    // A corrupt state file is set aside, not lost.
+    fixture::write(root / ".workbook/state.json", "{not json");
+    auto again = tools::reveal_hint(L, "k", "sum");
+    CHECK(again.level == 1);
+    CHECK(again.note.find("was unreadable; it was moved to .workbook/backups/") == 0);
+    fs::remove_all(root);
+}
+
+TEST_CASE("reset keeps a backup of the student's file", "[reset]") {
+    fs::path root = fixture::make_repo();
+    auto L = review::resolve_lesson(root, "04");
+    review::sync_lesson(L, false);
+    const fs::path file = root / "exercises/04-demo/k.cu";
+    const std::string starter = fixture::read(file);
+
+    auto same = tools::reset_exercise(L, "k");
+    CHECK_FALSE(same.changed);
+    CHECK(same.backup.empty());
+
+    fixture::write(file, "my work in progress\n");
+    auto r = tools::reset_exercise(L, "k");
+    CHECK(r.changed);
+    REQUIRE_FALSE(r.backup.empty());
+    CHECK(fixture::read(r.backup) == "my work in progress\n");
+    CHECK(r.backup.string().find(".workbook/backups/") != std::string::npos);
+    CHECK(fixture::read(file) == starter);
+    CHECK(r.message.find("Saved your version to .workbook/backups/") == 0);
+
+    // Two resets in the same second keep both backups.
+    fixture::write(file, "second attempt\n");
+    auto r2 = tools::reset_exercise(L, "k");
+    CHECK(r2.backup != r.backup);
+    CHECK(fixture::read(r.backup) == "my work in progress\n");
+    CHECK(fixture::read(r2.backup) == "second attempt\n");
+
+    CHECK_THROWS_AS(tools::reset_exercise(L, "missing"), review::UserError);
+    fs::remove_all(root);
+}

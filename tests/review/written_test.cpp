@@ -1,0 +1,115 @@
+#include "catch.hpp"
+
+#include "fixture.hpp"
+#include "review/errors.hpp"
+#include "review/written.hpp"
+
+using namespace workbook::review;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kTemplate = R"(# Lesson 04 answers
+
+## Explanation
+<!-- Explain how your kernel works. -->
+_Your answer here._
+
+## Q1
+> Why is eps added inside the square root?
+
+_Your answer here._
+)";
+
+const nlohmann::json& rubric() {
+    static const nlohmann::json r = nlohmann::json::parse(fixture::kRubric);
+    return r;
+}
+
+const WrittenScore& item(const std::vector<WrittenScore>& v, const std::string& id) {
+    for (const auto& w : v)
+        if (w.id == id) return w;
+    FAIL("no item " << id);
+    return v.front();
+}
+
+}  // namespace
+
+TEST_CASE("the template's placeholders score zero", "[written]") {
+    auto scores = score_answers(rubric(), kTemplate, nlohmann::json::parse(fixture::kLesson));
+    REQUIRE(scores.size() == 2);
+    for (const auto& w : scores) {
+        CHECK(w.score == 0);
+        CHECK(w.placeholder);
+        CHECK(w.provisional);
+    }
+    // The quoted question mentions eps and the square root, but it is not the student's answer.
+    CHECK(item(scores, "Q1").found.empty());
+    CHECK(item(scores, "Q1").max_score == 2);
+    CHECK(item(scores, "Q1").group == "question");
+    CHECK(item(scores, "Q1").exercise == "k");
+    CHECK(item(scores, "explanation").group == "explanation");
+}
+
+TEST_CASE("empty and missing answers score zero", "[written]") {
+    auto none = score_answers(rubric(), "");
+    CHECK(item(none, "Q1").score == 0);
+    CHECK(item(none, "Q1").feedback.find("No \"## Q1\" section") == 0);
+    auto blank = score_answers(rubric(), "## Q1\n\n\n## Explanation\n");
+    CHECK(item(blank, "Q1").score == 0);
+    CHECK(item(blank, "Q1").placeholder);
+}
+
+TEST_CASE("a good answer scores by matched concept weight, rounded down to 0.5", "[written]") {
+    std::string good = R"(## Explanation
+Each block does a reduction of the squares with warp shuffles, then normalizes the row.
+
+## Q1: eps
+> Why is eps added inside the square root?
+
+Adding eps inside the square root keeps the result numerically stable: for an all-zero row
+the mean of squares is 0 and without eps we would divide by zero.
+)";
+    auto s = score_answers(rubric(), good);
+    CHECK(item(s, "explanation").score == 1);
+    const auto& q1 = item(s, "Q1");
+    CHECK(q1.score == 2);
+    CHECK(q1.missing.empty());
+    CHECK(q1.feedback.find("Provisional") == 0);
+
+    // Only "stable" (weight 2 of 4): 2 x 0.5 = 1.
+    std::string partial = "## Q1\nIt makes the computation more stable when values are small, which matters a lot.\n";
+    auto p = score_answers(rubric(), partial);
+    CHECK(item(p, "Q1").score == 1);
+    REQUIRE(item(p, "Q1").missing.size() == 2);
+    CHECK(item(p, "Q1").missing[0] == "eps inside the square root");
+
+    // One concept of weight 1 of 4: 2 x 0.25 = 0.5.
+    auto q = score_answers(rubric(), "## Q1\nIf the input row is all zero we would otherwise divide by zero there.\n");
+    CHECK(item(q, "Q1").score == 0.5);
+}
+
+TEST_CASE("Chinese answers match their phrasings; short answers score zero", "[written]") {
+    std::string zh = "## Q1\n把 eps 放在根号内可以保证数值稳定，否则全零的行会出现除以零的情况，结果变成 NaN 或无穷大，整个输出都会出错。"
+                     "这也是 vLLM 等推理框架的做法。\n";
+    auto s = score_answers(rubric(), zh);
+    CHECK(item(s, "Q1").score == 2);
+    auto short_answer = score_answers(rubric(), "## Q1\nstability\n");
+    CHECK(item(short_answer, "Q1").score == 0);
+    CHECK(item(short_answer, "Q1").too_short);
+}
+
+TEST_CASE("score_written finds the lesson's rubric; bad rubrics are refused", "[written]") {
+    fs::path root = fixture::make_repo();
+    fixture::write(root / "exercises/04-demo/answers.md", kTemplate);
+    auto s = score_written(nlohmann::json::parse(fixture::kLesson), root / "exercises/04-demo/answers.md", root);
+    CHECK(s.size() == 2);
+    auto missing = score_written(nlohmann::json::parse(fixture::kLesson), root / "nowhere/answers.md", root);
+    CHECK(missing.size() == 2);
+    fs::remove(root / "grader/rubrics/04-demo-written.json");
+    CHECK_THROWS_AS(score_written(nlohmann::json::parse(fixture::kLesson), root / "exercises/04-demo/answers.md", root),
+                    UserError);
+    CHECK_THROWS_AS(validate_rubric(nlohmann::json::parse(R"({"items": [{"id": "Q1", "points": 2, "concepts": [
+        {"patterns": ["(unclosed"]}]}]})"), "r.json"), UserError);
+    fs::remove_all(root);
+}
