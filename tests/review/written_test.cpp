@@ -85,7 +85,7 @@ the mean of squares is 0 and without eps we would divide by zero.
     CHECK(item(p, "Q1").missing[0] == "eps inside the square root");
 
     // One concept of weight 1 of 4: 2 x 0.25 = 0.5.
-    auto q = score_answers(rubric(), "## Q1\nIf the input row is all zero we would otherwise divide by zero there.\n");
+    auto q = score_answers(rubric(), "## Q1\nAn all-zero input row would otherwise make us divide by zero there.\n");
     CHECK(item(q, "Q1").score == 0.5);
 }
 

@@ -272,7 +272,10 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 run.written.push_back({w.id, w.group, w.exercise.empty() && core ? core->name : w.exercise, w.feedback,
                                        w.score, w.max_score});
         } catch (const review::UserError& ue) {
-            return usage_error(ue.what());
+            // The answers file was checked above, so this is the grader's rubric: the items score 0, visibly.
+            run.notes.push_back(std::string("the written answers could not be scored: ") + ue.what());
+            for (const auto& w : L.written)
+                run.written.push_back({w.id, w.group, w.exercise, std::string("not scored: ") + ue.what(), 0, w.points});
         }
     }
     try {

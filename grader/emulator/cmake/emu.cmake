@@ -14,9 +14,10 @@ include_guard(GLOBAL)
 get_filename_component(EMU_ROOT_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(EMU_INCLUDE_DIR "${EMU_ROOT_DIR}/include" CACHE INTERNAL "Emulator headers (cuda_runtime.h, emu/…)")
 
-# -O1: see runtime/NOTES-memcheck.md for the measurements behind the choice.
+# -O0: see runtime/NOTES-memcheck.md for the measurements behind the choice (and why not -O1: its scalar
+# replacement of aggregates turns a 16-byte vector load into four 4-byte loads, hiding misaligned vector accesses).
 set(EMU_CXXFLAGS_LIST
-    -std=c++17 -g -O1
+    -std=c++17 -g -O0
     -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
     -fsanitize=undefined -fno-sanitize=alignment,vptr -fno-sanitize-recover=undefined
     -Wno-unknown-pragmas

@@ -121,6 +121,19 @@ class Rewriter {
     return s;
   }
 
+  // Like join, but spaced as people write it ("ns::k<256, float>"): the kernel's name in messages.
+  std::string compact(std::size_t from, std::size_t to) const {
+    std::string s;
+    auto wordy = [](const Token& t) {
+      return t.kind == Kind::identifier || t.kind == Kind::keyword || t.kind == Kind::number;
+    };
+    for (std::size_t k = from; k <= to && k < sig_.size(); ++k) {
+      if (k > from && ((wordy(tok(k - 1)) && wordy(tok(k))) || is(tok(k - 1), ","))) s += ' ';
+      s += tok(k).text;
+    }
+    return s;
+  }
+
   bool opens_namespace(std::size_t k) const {
     std::size_t j = k;
     while (j > 0 && (tok(j - 1).kind == Kind::identifier || is(tok(j - 1), "::"))) --j;
@@ -216,7 +229,7 @@ class Rewriter {
     }
     if (close == std::string::npos) return problem(open, "'<<<' without a matching '>>>'");
     if (!tok_is(close + 1, "(")) return problem(close, "expected the kernel's arguments '(…)' after '>>>'");
-    std::string callee = join(first, open - 1);
+    std::string callee = compact(first, open - 1);
     replace(first, open - 1,
             "::emu::launch(\"" + escape(callee) + "\", [&](auto&&... emu_a_) { " + callee + "(emu_a_...); }, ");
     replace(open, open, "");

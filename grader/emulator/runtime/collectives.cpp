@@ -79,7 +79,7 @@ void join(Thread& t) {
   --e.runnable;
   ws.arrived |= 1u << t.info.lane;
   if ((ws.arrived & t.wait.mask) == t.wait.mask) try_complete_warp(t.info.warp, t);
-  if (t.state != TState::runnable) fiber_switch(t.ctx, e.sched_ctx);
+  if (t.state != TState::runnable) switch_away(t);
 }
 
 // PTX ISA, shfl.sync: the source lane j of `lane`, or `lane` itself when j falls outside the lane's segment/range.
@@ -226,7 +226,7 @@ unsigned activemask(const char* file, int line) {
   t.state = TState::warp;
   --e.runnable;
   e.warps[t.info.warp].at_activemask |= 1u << t.info.lane;
-  fiber_switch(t.ctx, e.sched_ctx);
+  switch_away(t);
   return static_cast<unsigned>(t.result);
 }
 

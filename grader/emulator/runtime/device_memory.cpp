@@ -164,7 +164,37 @@ void global_access(std::uintptr_t a, std::size_t size, unsigned flags, const voi
         700 /* cudaErrorIllegalAddress */);
 }
 
-void device_launch_end() { heap().last = nullptr; }
+// Writes the hooks never saw (g++ does not instrument the store of a struct returned by a call, such as
+// `out[i] = __float2bfloat16(v)`; memset/memcpy calls in kernels) still land in a guard zone when they overrun a
+// buffer: the guards are checked, and repaired, after every launch.
+void device_launch_end() {
+  Heap& h = heap();
+  h.last = nullptr;
+  for (auto& [begin, al] : h.allocs) {
+    if (!al.live) continue;
+    auto* front = reinterpret_cast<unsigned char*>(al.chunk_begin);
+    auto* back = reinterpret_cast<unsigned char*>(al.end);
+    const std::size_t front_n = al.begin - al.chunk_begin, back_n = al.chunk_end - al.end;
+    std::size_t first_back = back_n, last_front = front_n;
+    for (std::size_t i = 0; i < back_n && first_back == back_n; ++i)
+      if (back[i] != kGuardByte) first_back = i;
+    for (std::size_t i = front_n; i-- > 0 && last_front == front_n;)
+      if (front[i] != kGuardByte) last_front = i;
+    if (first_back == back_n && last_front == front_n) continue;
+    std::string where_ = first_back != back_n
+                             ? std::to_string(first_back) + " bytes after the end"
+                             : std::to_string(front_n - last_front) + " bytes before the start";
+    rt::report({"out-of-bounds",
+                std::string("Invalid __global__ write in kernel ") + rt::kernel_name() +
+                    ", found after the launch\n    Memory " + where_ + " of " + alloc_desc(al) +
+                    " was overwritten\n    (the write was not seen as it happened, so its thread and line are "
+                    "unknown)\n    hint: a store past the end of the buffer; often a struct-valued store such as "
+                    "`out[i] = __float2bfloat16(v)` or a memcpy/memset with an index or size too large",
+                rt::Severity::error});
+    std::memset(front, kGuardByte, front_n);
+    std::memset(back, kGuardByte, back_n);
+  }
+}
 
 }  // namespace emu::mc
 

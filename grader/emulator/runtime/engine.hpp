@@ -70,6 +70,7 @@ struct Engine {
   std::uint64_t block_serial = 0;
   std::uint64_t barrier_intervals = 0;
   Thread* cur = nullptr;
+  unsigned pos = 0;        // index in `order` of the running thread during a pass
   FiberContext sched_ctx;
 };
 
@@ -78,6 +79,10 @@ extern Engine g_engine;
 // Runs every block of a validated launch; returns 0 or the cudaError_t that aborted it.
 int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body, Dim3 grid, Dim3 block,
                    std::size_t shared_bytes);
+
+// Leaves the running fiber `t` (its state already updated): switches straight to the next runnable thread of this
+// pass, or back to the scheduler when the pass is over. One switch per blocking call instead of two.
+void switch_away(Thread& t);
 
 // Blocks the running thread (its Wait and state already set) until the scheduler resumes it.
 void block_current();

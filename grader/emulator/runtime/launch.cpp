@@ -43,10 +43,12 @@ std::string kernel_key(const std::string& name) {
     else if (ch == '>') --depth;
     else if (depth == 0) out += ch;
   }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  // Drop qualifiers and a return type ("void (anonymous namespace)::k").
   const auto colon = out.rfind("::");
   if (colon != std::string::npos) out.erase(0, colon + 2);
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  while (!out.empty() && out.front() == ' ') out.erase(0, 1);
+  const auto space = out.rfind(' ');
+  if (space != std::string::npos) out.erase(0, space + 1);
   return out;
 }
 

@@ -35,6 +35,8 @@ inline void access(const void* p, std::size_t size, unsigned flags, const void* 
 extern std::uint64_t g_hook_calls;
 
 // ---- shared arena (shared_arena.cpp) --------------------------------------------------------------------------
+// Every block starts with its shared memory filled with this byte (uninitialized floats read as NaN).
+constexpr unsigned char kSharedGarbage = 0xff;
 struct SharedVarInfo {
   const char* name;   // "smem", or "dynamic shared memory"
   std::size_t offset; // of the variable's first byte in the arena

@@ -79,7 +79,7 @@ void fiber_main(void* arg) {
   --e.live;
   --e.runnable;
   e.warps[t.info.warp].exited |= 1u << t.info.lane;
-  fiber_switch(t.ctx, e.sched_ctx);
+  switch_away(t);
   std::abort();  // an exited fiber is never resumed
 }
 
@@ -232,12 +232,15 @@ void run_block(Engine& e) {
   e.barrier_intervals = 0;
   make_order(e.order, n);
   for (;;) {
+    // One pass: the first runnable thread starts it; each thread that blocks hands over to the next (switch_away).
     for (unsigned k = 0; k < n; ++k) {
       Thread& t = e.threads[e.order[k]];
       if (t.state != TState::runnable) continue;
+      e.pos = k;
       run_thread(e, t);
-      if (e.aborted) return;
+      break;
     }
+    if (e.aborted) return;
     if (e.live == 0) return;
     if (e.runnable > 0) continue;
     if (complete_activemasks()) continue;
@@ -256,8 +259,12 @@ void make_order(std::vector<unsigned>& order, unsigned n) {
   order.resize(n);
   for (unsigned i = 0; i < n; ++i) order[i] = g_schedule == Schedule::reverse ? n - 1 - i : i;
   if (g_schedule != Schedule::random) return;
-  // Fresh per block and per barrier interval, reproducible from the seed.
-  std::uint64_t s = g_seed ^ (g_engine.block_serial * 0x9e3779b97f4a7c15ull) ^ (g_engine.barrier_intervals << 32);
+  // Fresh per block and per barrier interval, and the same for the same seed, block index and interval, so a run that
+  // exposed a bug can be repeated.
+  const Dim3 b = g_engine.threads.empty() ? Dim3{} : g_engine.threads[0].info.block;
+  const std::uint64_t block = b.x + 65536ull * (b.y + 65536ull * b.z);
+  std::uint64_t s = g_seed ^ (block * 0x9e3779b97f4a7c15ull) ^ (g_engine.barrier_intervals << 48);
+  splitmix(s);
   for (unsigned i = n; i > 1; --i) {
     const unsigned j = static_cast<unsigned>(splitmix(s) % i);
     std::swap(order[i - 1], order[j]);
@@ -285,6 +292,24 @@ void block_current() {
   Engine& e = g_engine;
   Thread& t = *e.cur;
   --e.runnable;
+  switch_away(t);
+}
+
+void switch_away(Thread& t) {
+  Engine& e = g_engine;
+  if (!e.aborted) {
+    for (unsigned k = e.pos + 1; k < e.nthreads; ++k) {
+      Thread& next = e.threads[e.order[k]];
+      if (next.state != TState::runnable) continue;
+      e.pos = k;
+      e.cur = &next;
+      next.started = true;
+      emu_builtin_thread_idx = uint3{next.info.thread.x, next.info.thread.y, next.info.thread.z};
+      fiber_switch(t.ctx, next.ctx);
+      return;
+    }
+  }
+  e.pos = e.nthreads;
   fiber_switch(t.ctx, e.sched_ctx);
 }
 
@@ -473,7 +498,7 @@ void yield_thread() {
   if (!g_in_kernel) return;
   Engine& e = g_engine;
   // Stays runnable: the scheduler moves on to the next thread and comes back on its next pass.
-  fiber_switch(e.cur->ctx, e.sched_ctx);
+  switch_away(*e.cur);
 }
 
 [[noreturn]] void trap(const char* file, int line) {

@@ -36,7 +36,7 @@ constexpr std::size_t kDynBase = 256 * 1024, kDynCap = 256 * 1024;
 constexpr std::size_t kArenaSize = 512 * 1024 + 4096;
 constexpr std::size_t kRedzone = 32;
 constexpr std::size_t kStaticLimit = 48 * 1024;  // what a CUDA kernel may declare statically
-constexpr unsigned char kGarbage = 0xff;         // uninitialized shared memory reads as NaN / -1
+constexpr unsigned char kGarbage = kSharedGarbage;
 
 struct Var {
   const char* name;

@@ -43,13 +43,13 @@ WB_TEST("block_reduce: N not a multiple of 32", "[block_reduce][edge]") {
 WB_TEST("block_reduce: N one more than the block", "[block_reduce][edge]") {
   run(3, 257, 256, "257 elements over 256 threads: thread 0 alone has a second element");
 }
-WB_TEST("block_reduce: N equal to the block size, every block size", "[block_reduce][edge]") {
+WB_TEST("block_reduce: N equal to the block size (every block size)", "[block_reduce][edge]") {
   for (int b : kBlockSizes) run(2, b, b, "one element per thread, for each block size");
 }
-WB_TEST("block_reduce: N smaller than a warp, every block size", "[block_reduce][edge]") {
+WB_TEST("block_reduce: N smaller than a warp (every block size)", "[block_reduce][edge]") {
   for (int b : kBlockSizes) run(3, 5, b, "5 elements: most lanes and all warps but the first have nothing to add");
 }
-WB_TEST("block_reduce: N = 1, every block size", "[block_reduce][edge]") {
+WB_TEST("block_reduce: N = 1 (every block size)", "[block_reduce][edge]") {
   for (int b : kBlockSizes) run(3, 1, b, "a single element: every thread must still receive it as the total");
 }
 WB_TEST("block_reduce: N smaller than the block", "[block_reduce][edge]") {

@@ -94,8 +94,8 @@ WB_TEST("rmsnorm_half: bf16 odd hidden size 8199", "[rmsnorm_half][edge]") {
   run(Half::bf16, 3, 8199, "a long odd bf16 row");
 }
 WB_TEST("rmsnorm_half: fp16 a single row", "[rmsnorm_half][edge]") { run(Half::fp16, 1, 4096, "M = 1"); }
-WB_TEST("rmsnorm_half: bf16 4096 rows of 8", "[rmsnorm_half][edge]") {
-  run(Half::bf16, 4096, 8, "many short rows: every row must land in its own place");
+WB_TEST("rmsnorm_half: bf16 1024 rows of 8", "[rmsnorm_half][edge]") {
+  run(Half::bf16, 1024, 8, "many short rows: every row must land in its own place");
 }
 WB_TEST("rmsnorm_half: bf16 NaN in one row does not leak into the others", "[rmsnorm_half][edge]") {
   run(Half::bf16, 5, 768, "one NaN input in row 1: only row 1 may be NaN",

@@ -27,16 +27,16 @@ enum class Rounding { nearest, toward_zero, down, up };
 
 // Turns a round-to-nearest result `r` whose exact value is r + err (err exact, |err| <= half an ulp of r) into the
 // result of a directed rounding: one step toward the exact value when rounding to nearest went the wrong way.
-template <class F>
-inline F directed(F r, F err, Rounding mode) {
-  if (err == F(0) || std::isnan(r)) return r;
+template <class F, class E>
+inline F directed(F r, E err, Rounding mode) {
+  if (err == E(0) || std::isnan(r)) return r;
   const F inf = std::numeric_limits<F>::infinity();
   switch (mode) {
     case Rounding::nearest: return r;
-    case Rounding::down: return err < 0 ? std::nextafter(r, -inf) : r;
-    case Rounding::up: return err > 0 ? std::nextafter(r, inf) : r;
+    case Rounding::down: return err < E(0) ? std::nextafter(r, -inf) : r;
+    case Rounding::up: return err > E(0) ? std::nextafter(r, inf) : r;
     case Rounding::toward_zero:
-      return ((r > 0 && err < 0) || (r < 0 && err > 0)) ? std::nextafter(r, F(0)) : r;
+      return ((r > 0 && err < E(0)) || (r < 0 && err > E(0))) ? std::nextafter(r, F(0)) : r;
   }
   return r;
 }
@@ -80,7 +80,7 @@ inline float mul(float a, float b, Rounding mode) {
   const float r = float(exact);
   if (std::isinf(r) && std::isfinite(exact)) return overflowed(r, mode);
   if (!std::isfinite(r)) return r;
-  return directed(r, float(exact - double(r)), mode);
+  return directed(r, exact - double(r), mode);  // in double: a product below float's range still has a sign
 }
 inline double mul(double a, double b, Rounding mode) {
   const double p = a * b;

@@ -2,6 +2,10 @@
 // kernels run clean.
 #include <stdexcept>
 
+// The build defines NDEBUG (RelWithDebInfo); device asserts are what is tested here.
+#undef NDEBUG
+#include <cassert>
+
 #include "catch_compat.hpp"
 #include "exec_helpers.hpp"
 

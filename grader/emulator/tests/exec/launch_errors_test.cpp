@@ -4,6 +4,7 @@
 
 #include "catch_compat.hpp"
 #include "exec_helpers.hpp"
+#include "api_state.hpp"
 #include "exec.hpp"
 
 namespace {
@@ -13,6 +14,8 @@ int g_ran = 0;
 __global__ void set_ran_kernel(int value) { g_ran = value; }
 __global__ void big_shared_kernel(int value) { g_ran = value; }
 __global__ void other_kernel(int value) { g_ran = value; }
+template <int N>
+__global__ void templated_kernel(int value) { g_ran = value + N; }
 
 // What the rewriter makes of `K<<<grid, block, smem>>>(7)`.
 template <class K>
@@ -71,6 +74,22 @@ TEST_CASE("dynamic shared memory over 48 KiB needs cudaFuncSetAttribute, and nev
   REQUIRE(cudaFuncGetAttributes(&attr, big_shared_kernel) == cudaSuccess);
   CHECK(attr.maxDynamicSharedSizeBytes == 100 * 1024);
   CHECK(attr.maxThreadsPerBlock == 1024);
+}
+
+TEST_CASE("kernel attributes meet launches by the kernel's name, templates included") {
+  using emu::rt::kernel_key;
+  CHECK(kernel_key("rmsnorm_kernel<BLOCK_SIZE>") == "rmsnorm_kernel");
+  CHECK(kernel_key("ns::inner::k") == "k");
+  CHECK(kernel_key("void (anonymous namespace)::rmsnorm_kernel<256>(float const*, float*, int)") ==
+        "rmsnorm_kernel");
+  CHECK(kernel_key("templated_kernel<(int)3>(int)") == "templated_kernel");
+
+  exec_test::reset_device();
+  CHECK(launch_named("templated_kernel<3>", templated_kernel<3>, 1, 32, 60 * 1024) == cudaErrorInvalidValue);
+  REQUIRE(cudaFuncSetAttribute(templated_kernel<3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 60 * 1024) ==
+          cudaSuccess);
+  CHECK(launch_named("templated_kernel<3>", templated_kernel<3>, 1, 32, 60 * 1024) == cudaSuccess);
+  CHECK(g_ran == 10);
 }
 
 TEST_CASE("a launch on a destroyed stream is cudaErrorInvalidResourceHandle") {

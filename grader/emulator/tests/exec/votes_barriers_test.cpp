@@ -41,8 +41,13 @@ TEST_CASE("activemask leaves out lanes that exited and lanes a partial warp lack
   unsigned seen = 0;
   launch(1, 40, [&] {
     if (threadIdx.x == 35 || threadIdx.x == 33) return;
-    __syncwarp(__activemask());
-    if (threadIdx.x == 32) seen = __activemask();
+    const unsigned m = __activemask();
+    __syncwarp(m);
+    if (threadIdx.x == 32) seen = m;
+    if (threadIdx.x == 0) {
+      // Inside a branch only the lanes that took it are active.
+      CHECK(__activemask() == 1u);
+    }
   });
   REQUIRE(cudaGetLastError() == cudaSuccess);
   CHECK(seen == (0xffu & ~((1u << 1) | (1u << 3))));

@@ -122,7 +122,8 @@ TEST_CASE("conversion special values, spelled out", "[conversion][types][bf16][h
   REQUIRE(__half_as_ushort(__float2half(5.9604645e-08f)) == 0x0001u);
   REQUIRE(__half_as_ushort(__float2half(std::ldexp(1.0f, -25))) == 0x0000u);
   REQUIRE(__half_as_ushort(__float2half(std::nextafter(std::ldexp(1.0f, -25), 1.0f))) == 0x0001u);
-  REQUIRE(__half_as_ushort(__float2half(-std::ldexp(3.0f, -26))) == 0x8002u);  // 1.5 ulp -> 2 (even)
+  REQUIRE(__half_as_ushort(__float2half(-std::ldexp(3.0f, -25))) == 0x8002u);  // 1.5 ulp -> 2 (even)
+  REQUIRE(__half_as_ushort(__float2half(-std::ldexp(3.0f, -26))) == 0x8001u);  // 0.75 ulp -> 1
   REQUIRE(__half_as_ushort(__float2half(-0.0f)) == 0x8000u);
   // bf16: ties to even at 1 + 2^-8 (-> 1.0) and 1 + 3·2^-8 (-> 1 + 2^-6).
   REQUIRE(__bfloat16_as_ushort(__float2bfloat16(1.00390625f)) == 0x3f80u);

@@ -109,11 +109,17 @@ class BlockReduce {
             : (FULL_TILE ? BLOCK_THREADS : num_valid) - warp_offset;
     T warp_aggregate = WarpReduceT::reduce_shfl(input, op, warp_num_valid, file, line);
 
+    // A race reported on the next line or on the read below means one TempStorage was used twice with no
+    // __syncthreads() between the uses: this write of the next reduction can overwrite a warp aggregate that
+    // thread 0 is still reading for the previous one.
     if (lane_id == 0) new (aggregates() + warp_id) T(warp_aggregate);
     __syncthreads(file, line);
     if (linear_tid_ == 0) {
-      for (int w = 1; w < WARPS; ++w)
-        if (FULL_TILE || w * LOGICAL_WARP_SIZE < num_valid) warp_aggregate = op(warp_aggregate, aggregates()[w]);
+      for (int w = 1; w < WARPS; ++w) {
+        if (!(FULL_TILE || w * LOGICAL_WARP_SIZE < num_valid)) continue;
+        const T other = aggregates()[w];  // written by lane 0 of warp w before the barrier above
+        warp_aggregate = op(warp_aggregate, other);
+      }
     }
     return warp_aggregate;
   }

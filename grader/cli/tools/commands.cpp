@@ -1,0 +1,239 @@
+// CLI11 wiring of the student and instructor tools: options in, library calls, messages out. The work itself is in
+// the other files of this folder (and review/), which know nothing of the command line.
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "grade/context.hpp"
+#include "grade/grade.hpp"
+#include "interfaces.hpp"
+#include "review/errors.hpp"
+#include "review/files.hpp"
+#include "review/manifest.hpp"
+#include "review/sync.hpp"
+#include "tools/grade_class.hpp"
+#include "tools/gradescope.hpp"
+#include "tools/hint.hpp"
+#include "tools/report.hpp"
+#include "tools/reset.hpp"
+#include "tools/solutions_branch.hpp"
+#include "tools/status.hpp"
+#include "tools/student_edition.hpp"
+#include "tools/watch.hpp"
+
+namespace fs = std::filesystem;
+
+namespace workbook::tools {
+namespace {
+
+// The repository root; tools that need the build (watch, class grading) ask for the config too.
+Context context(bool need_config) {
+    std::string err;
+    auto ctx = find_context(need_config, &err);
+    if (!ctx) throw review::UserError(err);
+    return *ctx;
+}
+
+fs::path from_cwd(const std::string& p) { return fs::absolute(fs::path(p)).lexically_normal(); }
+
+}  // namespace
+
+void add_hint_command(CLI::App& app) {
+    struct Opt {
+        std::string lesson, ex, blank;
+        int level = 0;
+    };
+    auto o = std::make_shared<Opt>();
+    auto* cmd = app.add_subcommand("hint", "Reveal the next hint level for a blank (concept area, direction, key line, full answer)");
+    cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
+    cmd->add_option("--ex", o->ex, "Exercise (its file's stem, e.g. rmsnorm)")->required();
+    cmd->add_option("--blank", o->blank, "Blank id (default: the first unfilled blank)");
+    cmd->add_option("--level", o->level, "Show every level up to this one (1-4)");
+    cmd->callback([o] {
+        const Context ctx = context(false);
+        const auto L = review::resolve_lesson(ctx.root, o->lesson);
+        std::cout << format_hint(reveal_hint(L, o->ex, o->blank, o->level), L.number);
+    });
+}
+
+void add_status_command(CLI::App& app) {
+    auto lesson = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("status", "Progress per exercise: untouched, in progress, passing; hints used");
+    cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
+    cmd->callback([lesson] {
+        const Context ctx = context(false);
+        std::vector<std::string> ids = lesson->empty() ? review::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
+        for (const auto& id : ids) {
+            const auto L = review::resolve_lesson(ctx.root, id);
+            std::cout << format_status(L, lesson_status(L));
+        }
+    });
+}
+
+void add_reset_command(CLI::App& app) {
+    auto lesson = std::make_shared<std::string>();
+    auto ex = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("reset", "Restore an exercise's starter, after saving your version under .workbook/backups/");
+    cmd->add_option("lesson", *lesson, "Lesson number or id, e.g. 04")->required();
+    cmd->add_option("--ex", *ex, "Exercise (its file's stem)")->required();
+    cmd->callback([lesson, ex] {
+        const Context ctx = context(false);
+        std::cout << reset_exercise(review::resolve_lesson(ctx.root, *lesson), *ex).message << "\n";
+    });
+}
+
+void add_report_command(CLI::App& app) {
+    struct Opt {
+        std::string lesson, submission, results, out;
+    };
+    auto o = std::make_shared<Opt>();
+    auto* cmd = app.add_subcommand("report", "Write a Markdown submission report (code, where it ran, results, answers, hints)");
+    cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
+    cmd->add_option("--submission", o->submission, "Folder with the files (default: exercises/<lesson>)");
+    cmd->add_option("--results", o->results, "results.json to report on (default: build/results/<n>/results.json)");
+    cmd->add_option("--out", o->out, "Where to write it (default: build/results/<n>/report.md)");
+    cmd->callback([o] {
+        const Context ctx = context(false);
+        const auto L = review::resolve_lesson(ctx.root, o->lesson);
+        ReportInput in;
+        if (!o->submission.empty()) in.submission = from_cwd(o->submission);
+        if (!o->results.empty()) in.results = from_cwd(o->results);
+        if (!o->out.empty()) in.out = from_cwd(o->out);
+        std::cout << "Report written to " << review::display_path(write_report(L, in), fs::current_path()) << "\n";
+    });
+}
+
+void add_watch_command(CLI::App& app) {
+    auto opt = std::make_shared<grade::GradeOptions>();
+    auto* cmd = app.add_subcommand("watch", "Re-grade whenever an exercise file or answers.md is saved");
+    cmd->add_option("lesson", opt->lesson, "Lesson number or id, e.g. 04")->required();
+    cmd->add_option("--ex", opt->exercise, "Watch and grade this exercise alone");
+    cmd->add_option("--backend", opt->backend, "auto (default), gpu, emu or static")
+        ->check(CLI::IsMember({"auto", "gpu", "emu", "static"}));
+    cmd->callback([opt] {
+        const Context ctx = context(true);
+        const auto L = review::resolve_lesson(ctx.root, opt->lesson);
+        const auto manifest = review::load_json(L.manifest());
+        WatchOptions w;
+        for (const auto& e : review::exercises_of(manifest))
+            if (opt->exercise.empty() || e.name == opt->exercise) w.files.push_back(L.exercises_dir() / e.file);
+        if (w.files.empty()) review::find_exercise(manifest, opt->exercise);  // throws the "unknown exercise" sentence
+        w.files.push_back(L.exercises_dir() / manifest.value("answers_file", std::string("answers.md")));
+        w.manual_command = "make grade-" + L.number + (opt->exercise.empty() ? "" : " EX=" + opt->exercise);
+        w.grade = [&ctx, opt] {
+            grade::GradeOutcome out = grade::run_grade(ctx, *opt);
+            if (!out.error.empty()) std::cerr << "workbook: " << out.error << "\n";
+        };
+        watch(w, std::cout);
+    });
+}
+
+void add_sync_command(CLI::App& app) {
+    auto lesson = std::make_shared<std::string>();
+    auto check = std::make_shared<bool>(false);
+    auto* cmd = app.add_subcommand("sync", "Write the starters and pristine copies from the marked solutions (instructors)");
+    cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
+    cmd->add_flag("--check", *check, "Only check that they are in sync; exit 1 listing what differs");
+    cmd->callback([lesson, check] {
+        const Context ctx = context(false);
+        std::vector<std::string> ids = lesson->empty() ? review::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
+        bool all_in_sync = true;
+        for (const auto& id : ids) {
+            const auto L = review::resolve_lesson(ctx.root, id);
+            if (lesson->empty() && !fs::exists(L.solutions_dir())) continue;  // a student edition has none
+            const review::SyncReport r = review::sync_lesson(L, *check);
+            if (*check) {
+                for (const auto& p : r.problems) std::cout << p << "\n";
+                if (r.in_sync) std::cout << L.id << ": starters and pristine copies match the solutions.\n";
+                all_in_sync &= r.in_sync;
+            } else {
+                for (const auto& a : r.actions) std::cout << a << "\n";
+            }
+        }
+        if (!all_in_sync) {
+            std::cout << "Run `workbook sync` (make sync) to regenerate them from solutions/.\n";
+            throw CLI::RuntimeError(1);
+        }
+    });
+}
+
+void add_class_command(CLI::App& app) {
+    struct Opt {
+        std::string lesson, submissions, out, backend = "auto";
+    };
+    auto o = std::make_shared<Opt>();
+    auto* cmd = app.add_subcommand("grade-class", "Grade a folder of submissions (one subfolder per student) into a gradebook");
+    cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
+    cmd->add_option("--submissions", o->submissions, "Folder with one subfolder per student")->required();
+    cmd->add_option("--out", o->out, "Output folder (default: build/results/<n>/class)");
+    cmd->add_option("--backend", o->backend, "auto (default), gpu, emu or static")
+        ->check(CLI::IsMember({"auto", "gpu", "emu", "static"}));
+    cmd->callback([o] {
+        const Context ctx = context(true);
+        const auto L = review::resolve_lesson(ctx.root, o->lesson);
+        const fs::path out = o->out.empty() ? L.results_dir() / "class" : from_cwd(o->out);
+        GradeOneFn one = [&ctx, &L, o](const fs::path& submission, const fs::path& results_out) {
+            grade::GradeOptions g;
+            g.lesson = L.id;
+            g.submission = submission.string();
+            g.backend = o->backend;
+            g.json_out = results_out.string();
+            g.print_report = false;
+            g.write_default_results = false;
+            grade::GradeOutcome r = grade::run_grade(ctx, g);
+            return OneGrade{r.exit_code, r.error, r.results};
+        };
+        auto rows = grade_class(from_cwd(o->submissions), out, L.id, one, std::cout);
+        for (const auto& r : rows)
+            if (!r.error.empty()) throw CLI::RuntimeError(1);  // the gradebook is written; some hand-ins need a look
+    });
+}
+
+void add_gradescope_command(CLI::App& app) {
+    auto lesson = std::make_shared<std::string>();
+    auto out = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("gradescope", "Build a Gradescope autograder bundle (.zip)");
+    cmd->add_option("lesson", *lesson, "Lesson number or id, e.g. 04")->required();
+    cmd->add_option("--out", *out, "The .zip to write (default: build/gradescope-<n>.zip)");
+    cmd->callback([lesson, out] {
+        const Context ctx = context(false);
+        const auto L = review::resolve_lesson(ctx.root, *lesson);
+        const fs::path zip = out->empty() ? ctx.root / "build" / ("gradescope-" + L.number + ".zip") : from_cwd(*out);
+        BundleResult r = write_gradescope_bundle(L, zip);
+        if (!r.backup.empty()) std::cout << "The previous bundle was saved to " << r.backup.string() << "\n";
+        std::cout << "Gradescope bundle: " << r.zip.string() << " (setup.sh, run_autograder and " << r.files
+                  << " repository files; no solutions). Upload it as the assignment's autograder.\n";
+    });
+}
+
+void add_solutions_branch_command(CLI::App& app) {
+    auto branch = std::make_shared<std::string>("solutions");
+    auto* cmd = app.add_subcommand("solutions-branch", "Create or update the git branch `solutions` (exercises filled in)");
+    cmd->add_option("--branch", *branch, "Branch name (default: solutions)");
+    cmd->callback([branch] {
+        const Context ctx = context(false);
+        BranchResult r = update_solutions_branch(ctx.root, *branch);
+        if (!r.changed)
+            std::cout << "Branch '" << r.branch << "' is already up to date (" << r.commit.substr(0, 12) << ").\n";
+        else
+            std::cout << (r.created ? "Created" : "Updated") << " branch '" << r.branch << "' at " << r.commit.substr(0, 12)
+                      << " with " << r.files.size() << " solution files in exercises/; your working tree was not touched.\n";
+    });
+}
+
+void add_student_edition_command(CLI::App& app) {
+    auto out = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("student-edition", "Copy the repository without solutions and instructor-only files");
+    cmd->add_option("--out", *out, "New folder to create (default: <repository>-student beside the repository)");
+    cmd->callback([out] {
+        const Context ctx = context(false);
+        const fs::path dest = out->empty() ? ctx.root.parent_path() / (ctx.root.filename().string() + "-student")
+                                           : from_cwd(*out);
+        EditionResult r = make_student_edition(ctx.root, dest);
+        std::cout << "Student edition: " << r.out.string() << " (" << r.files << " files; no solutions/, tests/, .ci/ or "
+                  << "instructor guide).\n";
+    });
+}
+
+}  // namespace workbook::tools

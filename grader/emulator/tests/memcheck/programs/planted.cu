@@ -1,0 +1,402 @@
+// Planted bugs, each next to its fixed version, built like a student's file (emu_add_executable) and run by the real
+// engine: `planted <case>` runs one case and exits 0 when the emulator reported exactly what it should (the bug with
+// its file:line, thread and block; nothing for the fixed version, whose results are also checked).
+#include <cuda_bf16.h>
+#include <emu/api.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Comments of the form `@name` tag the lines the reports must name (found at run time in this very file).
+__global__ void broadcast_kernel(const float* in, float* out, bool barrier) {
+  __shared__ float value;
+  if (threadIdx.x == 0) value = in[blockIdx.x];  // @bcast-write
+  if (barrier) __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = value;  // @bcast-read
+}
+
+__global__ void block_sum_kernel(const float* in, float* out, bool barrier) {
+  __shared__ float partial[32];
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = v;  // @partial-write
+  if (barrier) __syncthreads();
+  if (threadIdx.x == 0) {
+    float total = 0.f;
+    for (unsigned w = 0; w < blockDim.x / 32; ++w) total += partial[w];  // @partial-read
+    out[blockIdx.x] = total;
+  }
+}
+
+__global__ void one_slot_kernel(float* out, bool only_first) {
+  __shared__ float slot;
+  if (!only_first || threadIdx.x == 0) slot = float(threadIdx.x);  // @slot-write
+  __syncthreads();
+  out[threadIdx.x] = slot;
+}
+
+__global__ void partial_fill_kernel(float* out, unsigned filled) {
+  __shared__ float buf[64];
+  if (threadIdx.x < filled) buf[threadIdx.x] = 1.f;
+  __syncthreads();
+  out[threadIdx.x] = buf[63 - threadIdx.x];  // @uninit-read
+}
+
+__global__ void copy_kernel(const float* in, float* out, int n, bool inclusive) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (inclusive ? i <= n : i < n) out[i] = in[i];  // @copy
+}
+
+__global__ void shared_stage_kernel(float* out, unsigned limit) {
+  __shared__ float stage[32];
+  float* p = stage;
+  if (threadIdx.x < limit) p[threadIdx.x] = float(threadIdx.x);  // @stage-write
+  __syncthreads();
+  if (threadIdx.x < 32) out[threadIdx.x] = stage[threadIdx.x];
+}
+
+__global__ void float4_sum_kernel(const float* in, float* out) {
+  const float4 v = reinterpret_cast<const float4*>(in)[threadIdx.x];  // @float4-load
+  out[threadIdx.x] = v.x + v.y + v.z + v.w;
+}
+
+struct alignas(16) Pack8 {
+  __nv_bfloat16 h[8];
+};
+
+__global__ void pack_first_kernel(const __nv_bfloat16* in, float* out) {
+  const Pack8 p = reinterpret_cast<const Pack8*>(in)[threadIdx.x];  // @pack-load
+  out[threadIdx.x] = __bfloat162float(p.h[0]);
+}
+
+__global__ void tree_sum_kernel(const float* in, float* out) {
+  __shared__ float buf[256];
+  buf[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) buf[threadIdx.x] += buf[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = buf[0];
+}
+
+__global__ void bf16_neighbours_kernel(__nv_bfloat16* out) {
+  __shared__ __nv_bfloat16 vals[256];
+  vals[threadIdx.x] = __float2bfloat16(float(threadIdx.x));
+  __syncthreads();
+  out[threadIdx.x] = vals[threadIdx.x ^ 1u];
+}
+
+__global__ void to_bf16_kernel(const float* in, __nv_bfloat16* out, int n, bool inclusive) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (inclusive ? i <= n : i < n) out[i] = __float2bfloat16(in[i % n]);
+}
+
+__global__ void histogram_kernel(const int* in, int* bins) {
+  __shared__ int local[4];
+  if (threadIdx.x < 4) local[threadIdx.x] = 0;
+  __syncthreads();
+  atomicAdd(&local[in[threadIdx.x] % 4], 1);
+  __syncthreads();
+  if (threadIdx.x < 4) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
+}
+
+// ---- harness ---------------------------------------------------------------------------------------------------
+
+int g_failures = 0;
+
+void expect(bool ok, const std::string& what) {
+  if (!ok) {
+    std::fprintf(stderr, "EXPECTATION FAILED: %s\n", what.c_str());
+    ++g_failures;
+  }
+}
+
+// "<this file>:<line>" of the line tagged `@marker`.
+std::string here(const std::string& marker) {
+  FILE* f = std::fopen(__FILE__, "r");
+  if (!f) return "(cannot read " + std::string(__FILE__) + ")";
+  char buf[512];
+  int line = 0, found = 0;
+  while (!found && std::fgets(buf, sizeof buf, f)) {
+    ++line;
+    if (std::strstr(buf, ("// @" + marker + "\n").c_str())) found = line;
+  }
+  std::fclose(f);
+  return std::string(__FILE__) + ":" + std::to_string(found);
+}
+
+// Exactly one diagnostic of `kind` mentioning every needle.
+void expect_one(const std::string& kind, const std::vector<std::string>& needles) {
+  std::vector<std::string> ds = emu::take_diagnostics();
+  expect(ds.size() == 1, "one diagnostic, got " + std::to_string(ds.size()));
+  for (const auto& d : ds) {
+    expect(d.rfind("[" + kind + "]", 0) == 0, "kind " + kind + " in: " + d);
+    for (const auto& n : needles) expect(d.find(n) != std::string::npos, "'" + n + "' in: " + d);
+  }
+}
+
+void expect_none() {
+  std::vector<std::string> ds = emu::take_diagnostics();
+  for (const auto& d : ds) expect(false, "no diagnostic, got: " + d);
+}
+
+template <class T>
+T* device(const std::vector<T>& host) {
+  T* p = nullptr;
+  cudaMalloc(&p, host.size() * sizeof(T));
+  cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return p;
+}
+
+template <class T>
+std::vector<T> back(const T* p, std::size_t n) {
+  std::vector<T> h(n);
+  cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost);
+  return h;
+}
+
+cudaError_t finish() {
+  cudaError_t e = cudaDeviceSynchronize();
+  cudaGetLastError();
+  return e;
+}
+
+void broadcast(bool bug) {
+  float* in = device(std::vector<float>{5.f, 6.f});
+  float* out = device(std::vector<float>(128, 0.f));
+  broadcast_kernel<<<2, 64>>>(in, out, !bug);
+  expect(finish() == cudaSuccess, "the racy launch still completes");
+  if (bug) {
+    expect_one("race", {"Write access at " + here("bcast-write") + " by thread (0,0,0)",
+                        "Read access at " + here("bcast-read"), "in block (0,0,0)", "on __shared__ value",
+                        "__syncthreads()"});
+  } else {
+    expect_none();
+    auto h = back(out, 128);
+    expect(h[0] == 5.f && h[63] == 5.f && h[64] == 6.f && h[127] == 6.f, "broadcast values");
+  }
+}
+
+void cross_warp(bool bug) {
+  std::vector<float> ones(256, 1.f);
+  float* in = device(ones);
+  float* out = device(std::vector<float>(1, 0.f));
+  block_sum_kernel<<<1, 256>>>(in, out, !bug);
+  expect(finish() == cudaSuccess, "launch completes");
+  if (bug) {
+    std::vector<std::string> ds = emu::take_diagnostics();
+    bool race = false;
+    for (const auto& d : ds) {
+      if (d.rfind("[race]", 0) == 0 && d.find(here("partial-write")) != std::string::npos &&
+          d.find(here("partial-read")) != std::string::npos && d.find("__syncthreads()") != std::string::npos)
+        race = true;
+      else if (d.rfind("[uninitialized-shared]", 0) != 0)
+        expect(false, "unexpected: " + d);
+    }
+    expect(race, "a race between the partial write and the cross-warp read");
+  } else {
+    expect_none();
+    expect(back(out, 1)[0] == 256.f, "block sum");
+  }
+}
+
+void waw(bool bug) {
+  float* out = device(std::vector<float>(64, -1.f));
+  one_slot_kernel<<<1, 64>>>(out, !bug);
+  expect(finish() == cudaSuccess, "launch completes");
+  if (bug) {
+    expect_one("race", {"Write access at " + here("slot-write"), "and Write access at " + here("slot-write"),
+                        "[63 hazards"});
+  } else {
+    expect_none();
+  }
+}
+
+void uninit(bool bug) {
+  float* out = device(std::vector<float>(64, 0.f));
+  partial_fill_kernel<<<1, 64>>>(out, bug ? 60 : 64);
+  expect(finish() == cudaSuccess, "launch completes");
+  if (bug) {
+    expect_one("uninitialized-shared", {"at " + here("uninit-read"), "by thread (0,0,0)", "bytes 252..255 of 256",
+                                        "[4 reads"});
+  } else {
+    expect_none();
+  }
+}
+
+void oob_global(bool bug) {
+  const int n = 1000;
+  float* in = device(std::vector<float>(n, 2.f));
+  float* out = device(std::vector<float>(n + 24, 0.f));
+  copy_kernel<<<4, 256>>>(in, out, n, bug);
+  cudaError_t e = finish();
+  if (bug) {
+    expect(e == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
+    expect_one("out-of-bounds", {"Invalid __global__ read of size 4 bytes", "at " + here("copy"),
+                                 "by thread (232,0,0) in block (3,0,0)", "0 bytes after the end",
+                                 "of 4000 bytes made at " + std::string(__FILE__)});
+    cudaDeviceReset();
+  } else {
+    expect(e == cudaSuccess, "success");
+    expect_none();
+  }
+}
+
+// A struct-valued store the instrumentation cannot see; the guard check after the launch still finds it.
+void oob_bf16_store(bool bug) {
+  const int n = 100;
+  float* in = device(std::vector<float>(n, 1.f));
+  __nv_bfloat16* out = device(std::vector<__nv_bfloat16>(n));
+  to_bf16_kernel<<<1, 128>>>(in, out, n, bug);
+  finish();
+  if (bug) {
+    expect_one("out-of-bounds", {"Invalid __global__ write in kernel to_bf16_kernel, found after the launch",
+                                 "0 bytes after the end of an allocation", "of 200 bytes"});
+  } else {
+    expect_none();
+  }
+}
+
+// Under any schedule a missing barrier shows up: as a race, and where readers ran first, as uninitialized reads.
+void broadcast_any_order() {
+  float* in = device(std::vector<float>{5.f, 6.f});
+  float* out = device(std::vector<float>(128, 0.f));
+  broadcast_kernel<<<2, 64>>>(in, out, false);
+  expect(finish() == cudaSuccess, "the racy launch still completes");
+  bool race = false;
+  for (const auto& d : emu::take_diagnostics()) {
+    if (d.rfind("[race]", 0) == 0 && d.find(here("bcast-write")) != std::string::npos &&
+        d.find(here("bcast-read")) != std::string::npos)
+      race = true;
+    else if (d.rfind("[uninitialized-shared]", 0) != 0 || d.find(here("bcast-read")) == std::string::npos)
+      expect(false, "unexpected: " + d);
+  }
+  expect(race, "a race between the broadcast write and the reads");
+}
+
+void oob_shared(bool bug) {
+  float* out = device(std::vector<float>(64, 0.f));
+  shared_stage_kernel<<<1, 64>>>(out, bug ? 33 : 32);
+  cudaError_t e = finish();
+  if (bug) {
+    expect(e == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
+    expect_one("out-of-bounds", {"Invalid __shared__ write of size 4 bytes", "at " + here("stage-write"),
+                                 "by thread (32,0,0)", "0 bytes past the end of __shared__ stage (128 bytes)"});
+    cudaDeviceReset();
+  } else {
+    expect(e == cudaSuccess, "success");
+    expect_none();
+  }
+}
+
+void use_after_free() {
+  float* in = device(std::vector<float>(64, 1.f));
+  float* out = device(std::vector<float>(64, 0.f));
+  cudaFree(in);
+  copy_kernel<<<1, 64>>>(in, out, 64, false);
+  expect(finish() == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
+  expect_one("use-after-free", {"at " + here("copy"), "by thread (0,0,0)", "released by cudaFree"});
+  cudaDeviceReset();
+}
+
+void misaligned_float4(bool bug) {
+  float* buf = device(std::vector<float>(68, 1.f));
+  float* out = device(std::vector<float>(16, 0.f));
+  float4_sum_kernel<<<1, 16>>>(bug ? buf + 1 : buf, out);
+  cudaError_t e = finish();
+  if (bug) {
+    expect(e == cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress");
+    expect_one("misaligned", {"Invalid __global__ read of size 16 bytes", "at " + here("float4-load"),
+                              "by thread (0,0,0)", "byte 4 of an allocation"});
+    cudaDeviceReset();
+  } else {
+    expect(e == cudaSuccess, "success");
+    expect_none();
+    expect(back(out, 16)[15] == 4.f, "float4 sums");
+  }
+}
+
+void misaligned_struct(bool bug) {
+  __nv_bfloat16* buf = device(std::vector<__nv_bfloat16>(72, __float2bfloat16(1.f)));
+  float* out = device(std::vector<float>(8, 0.f));
+  pack_first_kernel<<<1, 8>>>(bug ? buf + 3 : buf, out);
+  cudaError_t e = finish();
+  if (bug) {
+    expect(e == cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress");
+    expect_one("misaligned", {"Invalid __global__ read of size 16 bytes", "at " + here("pack-load"),
+                              "byte 6 of an allocation"});
+    cudaDeviceReset();
+  } else {
+    expect(e == cudaSuccess, "success");
+    expect_none();
+  }
+}
+
+void correct_kernels() {
+  std::vector<float> x(512);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i % 7);
+  float* in = device(x);
+  float* sums = device(std::vector<float>(2, 0.f));
+  tree_sum_kernel<<<2, 256>>>(in, sums);
+  expect(finish() == cudaSuccess, "tree launch");
+  auto s = back(sums, 2);
+  float want0 = 0, want1 = 0;
+  for (int i = 0; i < 256; ++i) want0 += x[i], want1 += x[256 + i];
+  expect(s[0] == want0 && s[1] == want1, "tree sums");
+
+  __nv_bfloat16* b = device(std::vector<__nv_bfloat16>(256));
+  bf16_neighbours_kernel<<<1, 256>>>(b);
+  expect(finish() == cudaSuccess, "bf16 launch");
+  expect(__bfloat162float(back(b, 256)[6]) == 7.f, "bf16 neighbour value");
+
+  std::vector<int> keys(128);
+  for (int i = 0; i < 128; ++i) keys[i] = i;
+  int* k = device(keys);
+  int* bins = device(std::vector<int>(4, 0));
+  histogram_kernel<<<3, 128>>>(k, bins);
+  expect(finish() == cudaSuccess, "histogram launch");
+  expect(back(bins, 4)[2] == 96, "histogram bins");
+  expect_none();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s <case>\n", argv[0]);
+    return 2;
+  }
+  const std::string c = argv[1];
+  if (c == "broadcast") broadcast(true);
+  else if (c == "broadcast-fixed") broadcast(false);
+  else if (c == "cross-warp") cross_warp(true);
+  else if (c == "cross-warp-fixed") cross_warp(false);
+  else if (c == "waw") waw(true);
+  else if (c == "waw-fixed") waw(false);
+  else if (c == "uninit") uninit(true);
+  else if (c == "uninit-fixed") uninit(false);
+  else if (c == "oob-global") oob_global(true);
+  else if (c == "oob-global-fixed") oob_global(false);
+  else if (c == "oob-shared") oob_shared(true);
+  else if (c == "oob-shared-fixed") oob_shared(false);
+  else if (c == "use-after-free") use_after_free();
+  else if (c == "oob-bf16-store") oob_bf16_store(true);
+  else if (c == "oob-bf16-store-fixed") oob_bf16_store(false);
+  else if (c == "broadcast-any-order") broadcast_any_order();
+  else if (c == "misaligned-float4") misaligned_float4(true);
+  else if (c == "misaligned-float4-fixed") misaligned_float4(false);
+  else if (c == "misaligned-struct") misaligned_struct(true);
+  else if (c == "misaligned-struct-fixed") misaligned_struct(false);
+  else if (c == "correct") correct_kernels();
+  else {
+    std::fprintf(stderr, "unknown case %s\n", c.c_str());
+    return 2;
+  }
+  std::printf("%s: %s\n", c.c_str(), g_failures ? "FAILED" : "ok");
+  return g_failures ? 1 : 0;
+}
