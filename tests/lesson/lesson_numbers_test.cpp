@@ -10,6 +10,8 @@
 #endif
 
 #include <algorithm>
+#include <cstdio>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -105,6 +107,20 @@ TEST_CASE("every marked number in the lesson agrees with its computation", "[num
     }
 }
 
+TEST_CASE("no line starts with a marker", "[numbers]") {
+    // A line that starts with `<!--` opens a raw HTML block in CommonMark: the rest of that line would lose its
+    // Markdown (code, math) and split the paragraph on GitHub.
+    static const std::regex starts_with_comment(R"(^[ \t]*<!--)");
+    for (const auto& f : marked_files()) {
+        std::ifstream in(f);
+        std::string line;
+        for (int n = 1; std::getline(in, line); ++n) {
+            INFO(label(f) << ":" << n << ": " << line);
+            CHECK_FALSE(std::regex_search(line, starts_with_comment));
+        }
+    }
+}
+
 TEST_CASE("every computed number appears in the text", "[numbers]") {
     std::set<std::string> used;
     for (const auto& m : all_marks()) used.insert(m.id);
@@ -112,4 +128,50 @@ TEST_CASE("every computed number appears in the text", "[numbers]") {
         INFO("calc:" << id << " = " << lesson_test::format(value) << " is computed but marked nowhere");
         CHECK(used.count(id) == 1);
     }
+}
+
+TEST_CASE("the figures show the computed numbers", "[numbers]") {
+    const auto v = lesson_test::computed_values();
+    auto read = [](const fs::path& p) {
+        std::ifstream in(p);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    };
+    auto i = [&](const char* id) { return std::to_string(static_cast<long long>(std::llround(v.at(id)))); };
+
+    const std::string pbt = read(kRoot / "lessons" / "04-rmsnorm" / "figures" / "prefix-body-tail.svg");
+    for (const std::string& s :
+         {"starting " + i("pbt_misalign") + " bytes past", "prefix: " + i("pbt_prefix") + " elements",
+          "(" + i("pbt_prefix_bytes") + " bytes)", "body: " + i("pbt_body_vecs") + " packs of 8 = " + i("pbt_body_elems"),
+          "tail: " + i("pbt_tail"), i("pbt_prefix") + " + " + i("pbt_body_elems") + " + " + i("pbt_tail") + " = 5125"}) {
+        INFO("prefix-body-tail.svg should contain: " << s);
+        CHECK(pbt.find(s) != std::string::npos);
+    }
+
+    // Every bar carries a tooltip "<dtype> <M>×<N> <kernel>: <TB/s> TB/s" with the measured value.
+    const std::string bars = read(kRoot / "lessons" / "04-rmsnorm" / "figures" / "h200-bandwidth.svg");
+    const std::pair<const char*, const char*> kernels[] = {
+        {"torch", "torch F.rms_norm"}, {"triton", "Triton, row in registers"}, {"cuda", "CUDA two-pass fp32 / bf16 vec8"}};
+    int bars_checked = 0;
+    for (const auto& [id, value] : v) {
+        if (id.rfind("bw_", 0) != 0) continue;
+        const std::string key = id.substr(3);                 // fp32_16384x1024_torch
+        const std::string dtype = key.substr(0, 4);
+        const auto last = key.rfind('_');
+        std::string shape = key.substr(5, last - 5);          // 16384x1024
+        shape.replace(shape.find('x'), 1, "×");
+        const std::string kernel = key.substr(last + 1);
+        for (const auto& [k, name] : kernels) {
+            if (kernel != k) continue;
+            char tb[32];
+            std::snprintf(tb, sizeof tb, "%.2f", value);
+            const std::string title = dtype + " " + shape + " " + name + ": " + tb + " TB/s";
+            INFO("h200-bandwidth.svg should contain the tooltip: " << title);
+            CHECK(bars.find(title) != std::string::npos);
+            ++bars_checked;
+        }
+    }
+    CHECK(bars_checked == 27);
+    CHECK(bars.find("4.25 TB/s") != std::string::npos);
 }

@@ -313,8 +313,16 @@ void performance_section(Values& v) {
     v["cliff_used_pct"] = 100.0 * cliff_n / next_pow2(cliff_n);
     v["cliff_waste_pct"] = 100.0 * (next_pow2(cliff_n) - cliff_n) / next_pow2(cliff_n);
     const int iters = (cliff_n + block - 1) / block;
+    v["cliff_stride_iters_2048"] = (2048 + block - 1) / block;
     v["cliff_stride_iters"] = iters;
     v["cliff_stride_util_pct"] = 100.0 * cliff_n / (iters * block);
+    // rmsnorm_fast's launcher: the smallest (threads, items) tile of its list that holds the row.
+    const int tiles[][2] = {{256, 1}, {256, 2}, {256, 4}, {256, 8}, {512, 8}, {1024, 8}, {1024, 16}};
+    for (const auto& t : tiles)
+        if (t[0] * t[1] >= cliff_n) {
+            v["fast_tile_2176"] = t[0] * t[1];
+            break;
+        }
     v["idle_8_256"] = 256 - 8;
     v["idle_768_1024"] = 1024 - 768;
 

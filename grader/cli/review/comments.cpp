@@ -115,7 +115,7 @@ std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const st
     } catch (const UserError&) {
         return {};
     }
-    std::string lesson_id = lesson_json.is_object() ? lesson_json.value("id", std::string()) : std::string();
+    const std::string lesson_id = manifest_lesson_id(lesson_json);
     for (const auto& id : lesson_ids(root)) {
         if (!lesson_id.empty() && id != lesson_id) continue;
         fs::path pristine = root / "grader" / "pristine" / id / ex.file;

@@ -60,6 +60,13 @@ nlohmann::json load_json(const fs::path& file) {
     }
 }
 
+std::string manifest_lesson_id(const nlohmann::json& lesson) {
+    if (!lesson.is_object()) return "";
+    for (const char* k : {"slug", "id"})
+        if (lesson.contains(k) && lesson[k].is_string()) return lesson[k].get<std::string>();
+    return "";
+}
+
 static std::vector<std::string> blank_ids(const nlohmann::json& blanks) {
     std::vector<std::string> ids;
     if (!blanks.is_array()) return ids;

@@ -42,6 +42,9 @@ std::filesystem::path find_repo_root(const std::filesystem::path& start);
 // A JSON file, with a UserError naming the file and the parse error's position.
 nlohmann::json load_json(const std::filesystem::path& file);
 
+// The lesson's id as lesson.json states it ("slug" or "id": "04-rmsnorm"), or "" when it does not.
+std::string manifest_lesson_id(const nlohmann::json& lesson);
+
 // Exercises of lesson.json, in manifest order. Accepts "exercises" as an array of objects (name/id, file, blanks as
 // ids or {"id": …} objects, review) or as an object keyed by exercise name.
 std::vector<ExerciseInfo> exercises_of(const nlohmann::json& lesson);

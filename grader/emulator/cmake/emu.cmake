@@ -23,7 +23,7 @@ set(EMU_CXXFLAGS_LIST
     -Wno-unknown-pragmas
     -I${EMU_INCLUDE_DIR}
     CACHE INTERNAL "Compile flags of emulated CUDA sources (list)")
-set(EMU_LDFLAGS_LIST -fsanitize=undefined -pthread CACHE INTERNAL "Link flags of emulated programs (list)")
+set(EMU_LDFLAGS_LIST -fsanitize=undefined -pthread -ldl CACHE INTERNAL "Link flags of emulated programs (list)")
 string(JOIN " " _emu_cxxflags ${EMU_CXXFLAGS_LIST})
 string(JOIN " " _emu_ldflags ${EMU_LDFLAGS_LIST})
 set(EMU_CXXFLAGS "${_emu_cxxflags}" CACHE INTERNAL "Compile flags of emulated CUDA sources")

@@ -1,5 +1,6 @@
 // What a .cu file sees of CUDA: the runtime API, the vector types, the device built-ins and kernel launches.
 #pragma once
+#include <emu/keywords.hpp>
 #include <cuda_runtime_api.h>
 #include <emu/vector_types.hpp>
 #include <emu/math.hpp>

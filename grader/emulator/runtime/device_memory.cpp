@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <utility>
 #include <map>
 
 #include "memcheck.hpp"
@@ -37,7 +38,9 @@ struct Heap {
   std::map<std::uintptr_t, Alloc> allocs;  // by begin; live and quarantined
   std::deque<std::uintptr_t> quarantine;   // freed, oldest first
   std::uintptr_t next = 0, committed = 0;
-  const Alloc* last = nullptr;             // the allocation the previous access hit
+  // The live allocations recent accesses hit, most recent first: a kernel touches a few buffers, in turns.
+  static constexpr int kCache = 4;
+  const Alloc* recent[kCache] = {};
 };
 
 Heap& heap() {
@@ -121,10 +124,23 @@ std::string alloc_desc(const Alloc& al) {
 
 void global_access(std::uintptr_t a, std::size_t size, unsigned flags, const void* pc) {
   Heap& h = heap();
-  const Alloc* al = h.last;
-  if (!(al && a >= al->begin && a + size <= al->end && al->live)) {
+  const Alloc* al = nullptr;
+  for (int k = 0; k < Heap::kCache; ++k) {
+    const Alloc* c = h.recent[k];
+    if (c && a >= c->begin && a + size <= c->end) {
+      al = c;
+      if (k) {
+        std::swap(h.recent[k], h.recent[0]);
+      }
+      break;
+    }
+  }
+  if (!al) {
     al = containing(h, a);
-    if (al && al->live && a >= al->begin && a + size <= al->end) h.last = al;
+    if (al && al->live && a >= al->begin && a + size <= al->end) {
+      for (int k = Heap::kCache - 1; k > 0; --k) h.recent[k] = h.recent[k - 1];
+      h.recent[0] = al;
+    }
   }
   const bool starts_inside = al && a >= al->begin && a < al->end;
   if (starts_inside && al->live && (flags & kNaturalAlign) && size > 1 && (a & (size - 1)) != 0) {
@@ -169,7 +185,7 @@ void global_access(std::uintptr_t a, std::size_t size, unsigned flags, const voi
 // buffer: the guards are checked, and repaired, after every launch.
 void device_launch_end() {
   Heap& h = heap();
-  h.last = nullptr;
+  for (auto& r : h.recent) r = nullptr;
   for (auto& [begin, al] : h.allocs) {
     if (!al.live) continue;
     auto* front = reinterpret_cast<unsigned char*>(al.chunk_begin);
@@ -232,7 +248,7 @@ bool device_free(void* p) {
   if (it == h.allocs.end() || !it->second.live) return false;
   Alloc& al = it->second;
   al.live = false;
-  h.last = nullptr;
+  for (auto& r : h.recent) r = nullptr;
   // Give the memory back; the addresses stay reserved (and unreadable) so a later use is recognized.
   const std::uintptr_t lo = page_up(al.begin), hi = page_down(al.end);
   if (hi > lo) {

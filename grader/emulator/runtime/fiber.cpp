@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-#if !defined(__x86_64__)
+#if !defined(__x86_64__) || defined(EMU_FIBER_UCONTEXT)
 #include <ucontext.h>
 #endif
 
@@ -65,7 +65,7 @@ bool fiber_guard_hit(const void* addr, unsigned* index) {
   return false;
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(EMU_FIBER_UCONTEXT)
 
 // Callee-saved registers, then MXCSR and the x87 control word (the SysV ABI makes their control bits callee-saved).
 // The trampoline's undefined return address ends unwinding and backtraces at the fiber's first frame.

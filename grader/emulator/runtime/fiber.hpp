@@ -6,9 +6,9 @@
 
 namespace emu::rt {
 
-// Saved execution state. On x86-64 only the stack pointer: everything else the switch saves lives on that stack.
+// Saved execution state (define EMU_FIBER_UCONTEXT to use the portable ucontext switch on x86-64 too). On x86-64 only the stack pointer: everything else the switch saves lives on that stack.
 struct FiberContext {
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(EMU_FIBER_UCONTEXT)
   void* sp = nullptr;
 #else
   void* uc = nullptr;   // ucontext_t*, owned by the fiber pool

@@ -46,6 +46,8 @@ struct Cell {
   std::uint8_t flags;
 };
 
+Cell* g_cells = nullptr;  // set by on_launch_begin, before any shared access
+
 Cell* cells() {
   static Cell* c = [] {
     // Arena size is fixed by shared_arena.cpp; the shadow covers the whole mapped range.
@@ -231,7 +233,7 @@ void shared_access(std::uintptr_t a, std::size_t size, unsigned flags, const voi
 }
 
 void shadow_check(std::size_t off, std::size_t size, unsigned flags, const void* pc) {
-  Cell* cs = cells();
+  Cell* cs = g_cells;
   const rt::ThreadInfo& t = rt::current_thread();
   const std::uint64_t serial = rt::block_serial();
   const std::uint32_t epoch = rt::block_epoch();
@@ -384,7 +386,7 @@ namespace emu::rt {
 
 void on_launch_begin(std::size_t dynamic_shared_bytes) {
   mc::shared_launch_begin(dynamic_shared_bytes);
-  mc::cells();
+  mc::g_cells = mc::cells();
   mc::shadow_launch_begin();
 }
 

@@ -44,7 +44,14 @@ struct SharedVarInfo {
 };
 // The variable whose bytes (or redzone) hold arena offset `off`, or the nearest one before it; false if none.
 bool shared_var_at(std::size_t off, SharedVarInfo* out, bool* in_bounds);
-bool shared_addressable(std::size_t off, std::size_t size);
+extern unsigned char* g_shared_addressable;  // one flag per arena byte: inside a variable of the running launch
+inline bool shared_addressable(std::size_t off, std::size_t size) {
+  if (off + size > g_arena_hi - g_arena_lo) return false;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (!g_shared_addressable[off + i]) return false;
+  }
+  return true;
+}
 std::size_t shared_dynamic_offset();
 std::size_t shared_dynamic_size();
 void shared_launch_begin(std::size_t dynamic_bytes);

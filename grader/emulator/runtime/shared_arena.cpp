@@ -27,6 +27,7 @@ char* g_shared_arena = nullptr;
 namespace emu::mc {
 
 std::uintptr_t g_arena_lo = 0, g_arena_hi = 0;
+unsigned char* g_shared_addressable = nullptr;
 
 namespace {
 
@@ -63,6 +64,7 @@ Arena& arena() {
     }
     auto* arena = new Arena;
     arena->addressable = static_cast<unsigned char*>(std::calloc(kArenaSize, 1));
+    g_shared_addressable = arena->addressable;
     detail::g_shared_arena = static_cast<char*>(p);
     g_arena_lo = reinterpret_cast<std::uintptr_t>(p);
     g_arena_hi = g_arena_lo + kArenaSize;
@@ -86,15 +88,6 @@ std::size_t place(Arena& a, std::size_t base, std::size_t cap, std::size_t* used
 }
 
 }  // namespace
-
-bool shared_addressable(std::size_t off, std::size_t size) {
-  const unsigned char* m = arena().addressable;
-  if (off + size > kArenaSize) return false;
-  for (std::size_t i = 0; i < size; ++i) {
-    if (!m[off + i]) return false;
-  }
-  return true;
-}
 
 bool shared_var_at(std::size_t off, SharedVarInfo* out, bool* in_bounds) {
   const Var* best = nullptr;

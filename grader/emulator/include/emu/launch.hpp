@@ -4,7 +4,6 @@
 // calls the kernel with that copy, so every thread gets its own by-value parameters.
 #pragma once
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -52,8 +51,9 @@ class Launch {
 
   template <class... A>
   void operator()(A&&... args) {
-    const std::tuple<std::decay_t<A>...> params(std::forward<A>(args)...);
-    auto body = [this, &params]() { std::apply(fn_, params); };
+    // The by-copy captures are the parameter buffer. A closure rather than std::apply over a tuple: kernels are
+    // built at -O0, where each library layer would be a real, instrumented call for every CUDA thread.
+    auto body = [this, args...]() { fn_(args...); };
     run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
   }
 

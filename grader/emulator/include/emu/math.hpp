@@ -233,9 +233,15 @@ inline int __mulhi(int a, int b) { return (int)(((long long)a * (long long)b) >>
 inline unsigned int __umulhi(unsigned int a, unsigned int b) {
   return (unsigned int)(((unsigned long long)a * (unsigned long long)b) >> 32);
 }
-inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * (__int128)b) >> 64); }
+namespace emu::detail {
+__extension__ typedef __int128 int128;  // __extension__: no -Wpedantic warning in the student's build output
+__extension__ typedef unsigned __int128 uint128;
+}  // namespace emu::detail
+inline long long __mul64hi(long long a, long long b) {
+  return (long long)(((emu::detail::int128)a * (emu::detail::int128)b) >> 64);
+}
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
-  return (unsigned long long)(((unsigned __int128)a * (unsigned __int128)b) >> 64);
+  return (unsigned long long)(((emu::detail::uint128)a * (emu::detail::uint128)b) >> 64);
 }
 inline unsigned int __sad(int x, int y, unsigned int z) { return z + (unsigned int)(x > y ? (long long)x - y : (long long)y - x); }
 inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return z + (x > y ? x - y : y - x); }

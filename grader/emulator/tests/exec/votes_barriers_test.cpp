@@ -1,8 +1,11 @@
 // Votes, __syncthreads_count/and/or, __syncwarp, and the order the schedules run threads in.
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 #include "catch_compat.hpp"
 #include "exec_helpers.hpp"
+#include "exec.hpp"
 
 using exec_test::launch;
 using exec_test::linear_tid;
@@ -169,4 +172,66 @@ TEST_CASE("3-D blocks and grids give every thread its coordinates") {
     CHECK(warpSize == 32);
   });
   for (int h : hits) CHECK(h == 1);
+}
+
+TEST_CASE("the random order is redrawn after each barrier") {
+  exec_test::reset_device();
+  emu::set_schedule(emu::Schedule::random, 7);
+  std::vector<unsigned> first, second;
+  launch(1, 64, [&] {
+    first.push_back(threadIdx.x);
+    __syncthreads();
+    second.push_back(threadIdx.x);
+  });
+  emu::set_schedule(emu::Schedule::forward);
+  REQUIRE(first.size() == 64);
+  REQUIRE(second.size() == 64);
+  CHECK(first != second);
+}
+
+TEST_CASE("ordering epochs the memory checker reads advance at barriers and __syncwarp") {
+  exec_test::reset_device();
+  std::vector<std::uint32_t> block_ep(64), warp_ep(64);
+  std::vector<std::uint64_t> serial(128);
+  launch(2, 64, [&] {
+    const unsigned t = threadIdx.x;
+    const auto& info = emu::rt::current_thread();
+    CHECK(info.linear == t);
+    CHECK(info.warp == t / 32);
+    CHECK(info.lane == t % 32);
+    CHECK(info.block.x == blockIdx.x);
+    CHECK(emu::rt::block_epoch() == 0u);
+    __syncthreads();
+    __syncthreads();
+    if (blockIdx.x == 0) block_ep[t] = emu::rt::block_epoch();
+    __syncwarp();
+    if (blockIdx.x == 0) warp_ep[t] = emu::rt::warp_epoch(t / 32);
+    serial[blockIdx.x * 64 + t] = emu::rt::block_serial();
+    CHECK(std::string(emu::rt::kernel_name()) == "test_kernel");
+    CHECK(emu::rt::block_dim().x == 64);
+    CHECK(emu::rt::grid_dim().x == 2);
+  });
+  for (unsigned t = 0; t < 64; ++t) {
+    CHECK(block_ep[t] == 2u);
+    CHECK(warp_ep[t] == 1u);
+    CHECK(serial[t] == serial[0]);
+    CHECK(serial[64 + t] == serial[64]);
+  }
+  CHECK(serial[0] != serial[64]);
+}
+
+TEST_CASE("__ldg reads, clock64 advances, device printf prints") {
+  exec_test::reset_device();
+  std::vector<int> src{10, 20, 30, 40}, dst(4);
+  bool advanced = true;
+  launch(1, 4, [&] {
+    dst[threadIdx.x] = __ldg(&src[3 - threadIdx.x]);
+    const long long a = clock64();
+    __threadfence();
+    const long long b = clock64();
+    if (b < a) advanced = false;
+    if (threadIdx.x == 0) printf("device printf from thread %u of block %u\n", threadIdx.x, blockIdx.x);
+  });
+  CHECK(dst == std::vector<int>{40, 30, 20, 10});
+  CHECK(advanced);
 }

@@ -1,8 +1,9 @@
 // End-to-end program: cub::BlockReduce and cub::WarpReduce as CUDA code uses them, checked against CPU sums.
-// Covers whole and partial warps (48 threads), 2-D blocks, num_valid, Reduce with cub::Max, the private-storage
-// constructor, and logical warps of 16 lanes. Values are small integers in float, so every order sums exactly and
-// the check is equality. Prints PASS or FAIL.
+// Covers whole and partial warps (48 threads), 2-D blocks, num_valid, Reduce with an operator (cuda::maximum:
+// CUB 3 in CUDA 13 removed cub::Max), the private-storage constructor, and logical warps of 16 lanes. Values are
+// small integers in float, so every order sums exactly and the check is equality. Prints PASS or FAIL.
 #include <cub/cub.cuh>
+#include <cuda/functional>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -30,7 +31,7 @@ __global__ void block_reductions(const float* in, float* out, int num_valid) {
   __syncthreads();  // the TempStorage is reused below
   const float partial = Reduce(storage).Sum(v, num_valid);
   __syncthreads();
-  const float biggest = Reduce(storage).Reduce(v, cub::Max());
+  const float biggest = Reduce(storage).Reduce(v, cuda::maximum<>());
   if (tid == 0) {
     out[3 * blockIdx.x] = sum;
     out[3 * blockIdx.x + 1] = partial;

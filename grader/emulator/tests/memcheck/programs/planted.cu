@@ -59,6 +59,13 @@ __global__ void shared_stage_kernel(float* out, unsigned limit) {
   if (threadIdx.x < 32) out[threadIdx.x] = stage[threadIdx.x];
 }
 
+__global__ void shared_index_kernel(float* out, unsigned limit) {
+  __shared__ float stage[32];
+  if (threadIdx.x < limit) stage[threadIdx.x] = float(threadIdx.x);  // @stage-index
+  __syncthreads();
+  if (threadIdx.x < 32) out[threadIdx.x] = stage[threadIdx.x];
+}
+
 __global__ void float4_sum_kernel(const float* in, float* out) {
   const float4 v = reinterpret_cast<const float4*>(in)[threadIdx.x];  // @float4-load
   out[threadIdx.x] = v.x + v.y + v.z + v.w;
@@ -294,6 +301,22 @@ void oob_shared(bool bug) {
   }
 }
 
+// Indexing the array itself: UBSan's bounds check sees it first; the emulator turns that into the same report.
+void oob_shared_index(bool bug) {
+  float* out = device(std::vector<float>(64, 0.f));
+  shared_index_kernel<<<2, 64>>>(out, bug ? 33 : 32);
+  cudaError_t e = finish();
+  if (bug) {
+    expect(e == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
+    expect_one("out-of-bounds", {"Index 32 out of bounds for type 'float [32]'", "at " + here("stage-index"),
+                                 "by thread (32,0,0) in block (0,0,0)"});
+    cudaDeviceReset();
+  } else {
+    expect(e == cudaSuccess, "success");
+    expect_none();
+  }
+}
+
 void use_after_free() {
   float* in = device(std::vector<float>(64, 1.f));
   float* out = device(std::vector<float>(64, 0.f));
@@ -385,6 +408,8 @@ int main(int argc, char** argv) {
   else if (c == "oob-shared") oob_shared(true);
   else if (c == "oob-shared-fixed") oob_shared(false);
   else if (c == "use-after-free") use_after_free();
+  else if (c == "oob-shared-index") oob_shared_index(true);
+  else if (c == "oob-shared-index-fixed") oob_shared_index(false);
   else if (c == "oob-bf16-store") oob_bf16_store(true);
   else if (c == "oob-bf16-store-fixed") oob_bf16_store(false);
   else if (c == "broadcast-any-order") broadcast_any_order();

@@ -1,0 +1,22 @@
+// CUDA's function and variable qualifiers for the host compiler. Everything runs on the host, so the space
+// qualifiers say nothing to g++. Included by emu/prelude.hpp and by cuda_runtime.h (as CUDA's own cuda_runtime.h
+// defines them for host code that includes it).
+#pragma once
+
+// libstdc++'s <memory> spells an attribute __noinline__; include it before that name becomes a macro.
+#include <memory>
+
+#define __global__
+#define __device__
+#define __host__
+// nvcc's __forceinline__ also implies inline linkage; always_inline is left out because g++ refuses to build a call
+// it cannot inline, which would turn a hint into a compile error that nvcc does not give.
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __device_builtin__
+// g++ knows __restrict__ already.
