@@ -7,8 +7,10 @@
 //
 // What to fill, in file order (all three are in `for_each_in_row`, which both passes use):
 //   prefix_len   how many elements lie before the first 16-byte-aligned address of the row (never more than n);
-//   vector_body  the loop over whole 8-element packs after the prefix, handing each pack's first index to vector_op;
-//   scalar_tail  the loop over the elements after the last whole pack, handing each index to scalar_op.
+//   vector_body  declare `num_vec`, the number of whole 8-element packs after the prefix, and loop over them,
+//                spread over the block, handing each pack's first index to vector_op;
+//   scalar_tail  the loop over the elements after the last whole pack, spread over the block, handing each index to
+//                scalar_op.
 //
 // Entry point:
 //   void launch_rmsnorm_vec(const __nv_bfloat16* input, long long input_row_stride, const __nv_bfloat16* weight,

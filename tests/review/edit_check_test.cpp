@@ -133,3 +133,40 @@ TEST_CASE("unfilled blanks are named with their lines", "[blanks]") {
     // A `______` inside a comment is not a blank.
     CHECK(find_unfilled(filled() + "// ______\n", {"sum", "inv"}).empty());
 }
+
+TEST_CASE("adjacent block blanks split their fills the way the student wrote them", "[edit_check]") {
+    const std::string sol = "void f(int* a, int n) {\n"
+                            "  int i = 0;\n"
+                            "  // BLANK:body\n"
+                            "  for (; i + 4 <= n; i += 4) a[i] = 0;\n"
+                            "  // END BLANK\n"
+                            "  // BLANK:tail\n"
+                            "  for (; i < n; ++i) a[i] = 0;\n"
+                            "  // END BLANK\n"
+                            "}\n";
+    const std::string starter = make_starter(sol, "f.cu").text;
+    const std::vector<std::string> ids = {"body", "tail"};
+
+    // Untouched: each placeholder is its own blank's (unfilled) fill.
+    auto u = edit_check_text(starter, starter, "f.cu", ids);
+    REQUIRE(u.ok);
+    CHECK(u.fills[0].unfilled);
+    CHECK(u.fills[1].unfilled);
+
+    // First filled, second left: the placeholder stays with the second blank.
+    std::string half = replace(starter, "______  // blank: body", "for (; i + 4 <= n; i += 4) a[i] = 1;");
+    auto h = edit_check_text(starter, half, "f.cu", ids);
+    REQUIRE(h.ok);
+    CHECK_FALSE(h.fills[0].unfilled);
+    CHECK(h.fills[1].unfilled);
+    CHECK(find_unfilled(half, ids, starter).size() == 1);
+    CHECK(find_unfilled(half, ids, starter)[0].id == "tail");
+
+    // Both filled with the comments kept: each comment's line starts its blank's code.
+    std::string both = replace(starter, "______  // blank: body", "a[0] = 1;\n  a[1] = 2;  // blank: body");
+    both = replace(both, "______  // blank: tail", "a[2] = 3;  // blank: tail");
+    auto b = edit_check_text(starter, both, "f.cu", ids);
+    REQUIRE(b.ok);
+    CHECK(b.fills[0].tokens == "a [ 0 ] = 1 ; a [ 1 ] = 2 ;");
+    CHECK(b.fills[1].tokens == "a [ 2 ] = 3 ;");
+}

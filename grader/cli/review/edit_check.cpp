@@ -1,6 +1,8 @@
 #include "review/edit_check.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -124,6 +126,78 @@ void slide_runs(const std::vector<Tok>& t, std::vector<long>& match, std::vector
     }
 }
 
+// Adjacent blanks (`______ ______` with nothing between) make the split of their combined fill ambiguous: any
+// balanced cut matches. Choose the cut a person would: a placeholder still present is its own blank's fill, a
+// student's `// blank: <id>` comment marks where that blank's code is, and cuts fall between lines.
+void resplit_adjacent(const std::vector<Tok>& p, const std::vector<Tok>& s, const std::string& student,
+                      const std::vector<std::string>& ids, std::vector<std::pair<std::size_t, std::size_t>>& spans) {
+    std::map<std::string, int> anchor;  // blank id -> student line holding its `// blank: id` comment
+    for (const auto& c : comment_tokens(student)) {
+        auto at = c.text.find("blank:");
+        if (at == std::string::npos) continue;
+        std::string id = c.text.substr(at + 6);
+        id.erase(0, id.find_first_not_of(" \t"));
+        id = id.substr(0, id.find_first_of(" \t\r\n*"));
+        if (!id.empty() && !anchor.count(id)) anchor[id] = c.line;
+    }
+    std::vector<std::size_t> wild;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (p[i].is_blank()) wild.push_back(i);
+    for (std::size_t a = 0; a < wild.size();) {
+        std::size_t b = a + 1;
+        while (b < wild.size() && wild[b] == wild[b - 1] + 1) ++b;
+        const std::size_t g = b - a;
+        if (g < 2 || g > 4) { a = b; continue; }
+        const std::size_t lo = spans[a].first, hi = spans[b - 1].second;
+        // Cut points: where the prefix of the region is balanced.
+        std::vector<std::size_t> cuts;
+        {
+            int depth = 0;
+            for (std::size_t j = lo; j <= hi; ++j) {
+                if (depth == 0) cuts.push_back(j);
+                if (j < hi) depth += is_open(s[j].text) ? 1 : is_close(s[j].text) ? -1 : 0;
+            }
+        }
+        if (cuts.size() > 64) { a = b; continue; }  // long fills: keep the first match rather than search
+        auto piece_cost = [&](std::size_t k, std::size_t from, std::size_t to) {
+            int cost = 0, placeholders = 0;
+            for (std::size_t j = from; j < to; ++j) placeholders += s[j].is_blank();
+            if (placeholders > 1 || (placeholders == 1 && to - from > 1)) cost += 100;
+            const std::string id = a + k < ids.size() ? ids[a + k] : "";
+            auto it = anchor.find(id);
+            if (it != anchor.end()) cost += from < to ? 10 * std::abs(s[from].line - it->second) : 50;
+            if (from > lo && from < hi && s[from].line == s[from - 1].line) cost += 1;
+            return cost;
+        };
+        std::vector<std::size_t> bounds(g + 1), best;
+        int best_cost = -1;
+        bounds[0] = lo;
+        bounds[g] = hi;
+        std::function<void(std::size_t, std::size_t, int)> search = [&](std::size_t k, std::size_t ci, int cost) {
+            if (best_cost >= 0 && cost >= best_cost) return;
+            if (k == g) {
+                best_cost = cost;
+                best = bounds;
+                return;
+            }
+            if (k == g - 1) {
+                search(k + 1, ci, cost + piece_cost(k, bounds[k], hi));
+                return;
+            }
+            for (std::size_t c = ci; c < cuts.size(); ++c) {
+                bounds[k + 1] = cuts[c];
+                search(k + 1, c, cost + piece_cost(k, bounds[k], cuts[c]));
+            }
+        };
+        std::size_t first = 0;
+        while (first < cuts.size() && cuts[first] < lo) ++first;
+        search(0, first, 0);
+        if (!best.empty())
+            for (std::size_t k = 0; k < g; ++k) spans[a + k] = {best[k], best[k + 1]};
+        a = b;
+    }
+}
+
 struct Change {
     int line;
     std::string text;
@@ -238,6 +312,7 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
     EditCheck r;
     std::vector<std::pair<std::size_t, std::size_t>> spans;
     if (wildcard_match(p, s, spans)) {
+        resplit_adjacent(p, s, student, blank_ids.empty() ? pristine_blank_ids(pristine) : blank_ids, spans);
         std::vector<int> blank_lines;
         for (const auto& t : p)
             if (t.is_blank()) blank_lines.push_back(t.line);

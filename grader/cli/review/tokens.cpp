@@ -31,6 +31,32 @@ std::vector<Tok> code_tokens(const std::string& source) {
     return out;
 }
 
+std::vector<Tok> comment_tokens(const std::string& source) {
+    std::vector<Tok> out;
+    for (const auto& t : cxxlex::lex(source)) {
+        if (t.kind != cxxlex::Kind::comment) continue;
+        out.push_back({t.text, t.line, t.offset, t.offset + t.text.size()});
+    }
+    return out;
+}
+
+std::vector<std::string> pristine_blank_ids(const std::string& starter) {
+    std::vector<std::string> ids;
+    for (const auto& t : code_tokens(starter)) {
+        if (!t.is_blank()) continue;
+        std::string line = line_text(starter, t.line);
+        std::string id;
+        auto at = line.find("// blank:");
+        if (at != std::string::npos) {
+            id = line.substr(at + 9);
+            id.erase(0, id.find_first_not_of(' '));
+            id = id.substr(0, id.find_first_of(" \t"));
+        }
+        ids.push_back(id);
+    }
+    return ids;
+}
+
 std::string line_text(const std::string& source, int line) {
     std::size_t pos = 0;
     for (int l = 1; l < line; ++l) {

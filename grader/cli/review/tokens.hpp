@@ -18,6 +18,12 @@ struct Tok {
 
 std::vector<Tok> code_tokens(const std::string& source);
 
+// The comments of `source` (text with their markers), with lines.
+std::vector<Tok> comment_tokens(const std::string& source);
+
+// Ids of a starter's block blanks, from their `______  // blank: <id>` lines, in order; "" for an inline blank.
+std::vector<std::string> pristine_blank_ids(const std::string& starter);
+
 // The source line `line` (1-based) without its indentation and trailing blanks.
 std::string line_text(const std::string& source, int line);
 

@@ -21,6 +21,7 @@ set(EMU_CXXFLAGS_LIST
     -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
     -fsanitize=undefined -fno-sanitize=alignment,vptr -fno-sanitize-recover=undefined
     -Wno-unknown-pragmas
+    -UNDEBUG  # device assert() stays on, whatever the build type adds before these flags
     -I${EMU_INCLUDE_DIR}
     CACHE INTERNAL "Compile flags of emulated CUDA sources (list)")
 set(EMU_LDFLAGS_LIST -fsanitize=undefined -pthread -ldl CACHE INTERNAL "Link flags of emulated programs (list)")

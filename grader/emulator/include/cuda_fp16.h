@@ -84,13 +84,18 @@ struct traits<__half> {
 }  // namespace emu::lowp
 
 // ---- float and double ----------------------------------------------------------------------------------------
-inline __half __float2half(const float a) { return emu::lowp::make<__half>(emu::lowp::from_float<emu::lowp::Half>(a, emu::lowp::Mode::rn)); }
-inline __half __float2half_rn(const float a) { return __float2half(a); }
-inline __half __float2half_rz(const float a) { return emu::lowp::make<__half>(emu::lowp::from_float<emu::lowp::Half>(a, emu::lowp::Mode::rz)); }
-inline __half __float2half_rd(const float a) { return emu::lowp::make<__half>(emu::lowp::from_float<emu::lowp::Half>(a, emu::lowp::Mode::rd)); }
-inline __half __float2half_ru(const float a) { return emu::lowp::make<__half>(emu::lowp::from_float<emu::lowp::Half>(a, emu::lowp::Mode::ru)); }
+namespace emu::lowp {
+inline __half half_from_float(const float a, const Mode m) { return make<__half>(from_float<Half>(a, m)); }
+}  // namespace emu::lowp
+inline __half __float2half(const float a) { return emu::lowp::half_from_float(a, emu::lowp::Mode::rn); }
+inline __half __float2half_rn(const float a) { return emu::lowp::half_from_float(a, emu::lowp::Mode::rn); }
+inline __half __float2half_rz(const float a) { return emu::lowp::half_from_float(a, emu::lowp::Mode::rz); }
+inline __half __float2half_rd(const float a) { return emu::lowp::half_from_float(a, emu::lowp::Mode::rd); }
+inline __half __float2half_ru(const float a) { return emu::lowp::half_from_float(a, emu::lowp::Mode::ru); }
 // Rounds the double once (cvt.rn.f16.f64), not through float.
-inline __half __double2half(const double a) { return emu::lowp::make<__half>(emu::lowp::from_double<emu::lowp::Half>(a, emu::lowp::Mode::rn)); }
+inline __half __double2half(const double a) {
+  return emu::lowp::make<__half>(emu::lowp::from_double<emu::lowp::Half>(a, emu::lowp::Mode::rn));
+}
 inline float __half2float(const __half a) { return emu::lowp::half_to_float(a.__x); }
 
 // ---- pairs ---------------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ __attribute__((always_inline)) inline T rmw(T* address, const void* pc, Op op) {
 
 #define EMU_ATOMIC(ret, name, T, expr)                                          \
   __attribute__((noinline)) ret name(T* address, T val) {                       \
-    return rmw(address, EMU_ATOMIC_PC, [&](T old) -> T { return (expr); });     \
+    return rmw(address, EMU_ATOMIC_PC, [&]([[maybe_unused]] T old) -> T { return (expr); }); \
   }
 
 EMU_ATOMIC(int, atomicAdd, int, static_cast<int>(static_cast<unsigned>(old) + static_cast<unsigned>(val)))

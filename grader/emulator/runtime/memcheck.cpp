@@ -7,6 +7,7 @@
 // epoch changed), or they come from one warp with a __syncwarp between them (the warp epoch changed), or both are
 // atomic. Races and uninitialized reads are collected per pair of code addresses and reported at the end of the
 // launch with a hazard count; they do not stop the kernel (a GPU would not notice either).
+#include <execinfo.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -82,6 +83,7 @@ struct RaceKeyHash {
 
 struct RaceRecord {
   std::uint64_t count = 0;
+  const void* second_at = nullptr;  // the second access's code address, attributed to the student's code
   std::string first_thread, second_thread, block, location;
   bool first_atomic = false, second_atomic = false, same_warp = false;
   std::size_t order = 0;
@@ -89,6 +91,7 @@ struct RaceRecord {
 
 struct UninitRecord {
   std::uint64_t count = 0;
+  const void* at = nullptr;
   std::string thread, block, location;
   std::size_t size = 0;
   std::size_t order = 0;
@@ -122,6 +125,7 @@ void note_race(Hazard hz, const void* first_pc, std::uint32_t first_thread, bool
   RaceRecord& r = c.races[RaceKey{hz, first_pc, pc}];
   r.same_warp = r.count == 0 ? same_warp : r.same_warp && same_warp;  // the hint names the barrier all hazards need
   if (r.count++ == 0) {
+    r.second_at = attribute(pc);
     r.first_thread = first_thread == kNone ? "another thread" : "thread " + thread_str(first_thread);
     r.second_thread = "thread " + dim_str(rt::current_thread().thread);
     r.block = dim_str(rt::current_thread().block);
@@ -136,6 +140,7 @@ void note_uninit(const void* pc, std::size_t off, std::size_t size) {
   Collected& c = collected();
   UninitRecord& r = c.uninit[pc];
   if (r.count++ == 0) {
+    r.at = attribute(pc);
     r.thread = dim_str(rt::current_thread().thread);
     r.block = dim_str(rt::current_thread().block);
     r.location = location_of(off, size);
@@ -182,7 +187,34 @@ std::string thread_str(unsigned linear) {
   return dim_str(d);
 }
 
-std::string where(const void* pc) { return rt::symbolize(pc); }
+namespace {
+
+// Code of the emulator's headers (intrinsics like __ldg, the cub shim, the bf16/half operators) and of the C++
+// library is not where a student looks for a bug.
+bool library_location(const std::string& loc) {
+  return loc.find("grader/emulator/include/") != std::string::npos ||
+         loc.find("grader/emulator/runtime/") != std::string::npos || loc.find("/usr/include/") != std::string::npos ||
+         loc.find("/usr/lib/") != std::string::npos;
+}
+
+}  // namespace
+
+// Called while the access is being checked (its stack is live): the first caller outside library code. Elsewhere
+// (pc not on the current stack) it returns pc.
+const void* attribute(const void* pc) {
+  if (!pc || !library_location(rt::symbolize(pc))) return pc;
+  void* frames[48];
+  const int n = backtrace(frames, 48);
+  int k = 0;
+  while (k < n && frames[k] != pc) ++k;
+  for (int j = k + 1; j < n; ++j) {
+    const std::string loc = rt::symbolize(frames[j]);
+    if (!library_location(loc) && loc.find(':') != std::string::npos && loc.rfind("pc ", 0) != 0) return frames[j];
+  }
+  return pc;
+}
+
+std::string where(const void* pc) { return rt::symbolize(attribute(pc)); }
 
 void fatal(const char* kind, const std::string& body, int cuda_error) {
   rt::report({kind, body, rt::Severity::error});
@@ -337,7 +369,7 @@ void shadow_launch_end() {
   };
   std::map<std::tuple<int, std::string, std::string>, Out> merged;
   for (const auto& [key, r] : c.races) {
-    const std::string a = where(key.first_pc), b = where(key.second_pc);
+    const std::string a = where(key.first_pc), b = where(r.second_at);
     auto k = std::make_tuple(static_cast<int>(key.hazard), a, b);
     auto it = merged.find(k);
     if (it != merged.end()) {
@@ -353,7 +385,7 @@ void shadow_launch_end() {
     merged.emplace(k, Out{r.order, r.count, "race", text, r.same_warp, key.hazard});
   }
   for (const auto& [pc, r] : c.uninit) {
-    const std::string a = where(pc);
+    const std::string a = where(r.at);
     auto k = std::make_tuple(99, a, std::string());
     auto it = merged.find(k);
     if (it != merged.end()) {

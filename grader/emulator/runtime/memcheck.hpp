@@ -68,7 +68,8 @@ void device_launch_end();
 // ---- message helpers (memcheck.cpp) -------------------------------------------------------------------------
 std::string thread_str(unsigned linear);             // "(x,y,z)" of a linear thread index in the running block
 std::string dim_str(const rt::Dim3& d);              // "(x,y,z)"
-std::string where(const void* pc);                   // "file.cu:LINE" (via rt::symbolize)
+std::string where(const void* pc);                   // "file.cu:LINE" of attribute(pc) (via rt::symbolize)
+const void* attribute(const void* pc);               // see memcheck.cpp
 // Reports `kind` with the standard header lines and aborts the launch with `cuda_error`.
 [[noreturn]] void fatal(const char* kind, const std::string& body, int cuda_error);
 

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine.hpp"
 
@@ -107,6 +109,16 @@ void complete_barrier(Engine& e) {
 
 // Every live thread waits at a barrier. Returns true when the barrier completed.
 bool settle_barrier(Engine& e) {
+  if (e.live == e.nthreads) {
+    // The common case, without allocating: everyone is here, at one barrier.
+    const Wait& w0 = e.threads[0].wait;
+    unsigned i = 1;
+    while (i < e.nthreads && same_site(e.threads[i].wait, w0)) ++i;
+    if (i == e.nthreads) {
+      complete_barrier(e);
+      return true;
+    }
+  }
   std::vector<unsigned> waiting, exited;
   for (unsigned i = 0; i < e.nthreads; ++i) {
     if (e.threads[i].state == TState::exited) exited.push_back(i);
@@ -161,28 +173,38 @@ void diagnose_stall(Engine& e) {
     unsigned lane0 = static_cast<unsigned>(__builtin_ctz(ws.arrived));
     const Thread& t = e.threads[w * 32 + lane0];
     const unsigned mask = t.wait.mask;
-    std::string missing_text;
+    // Lanes of the mask that will never join, grouped by why (exited, missing, or where they wait instead).
+    std::vector<std::pair<std::string, unsigned>> missing;
+    auto add_missing = [&missing](const std::string& why, unsigned lane) {
+      for (auto& [text, lanes] : missing)
+        if (text == why) {
+          lanes |= 1u << lane;
+          return;
+        }
+      missing.emplace_back(why, 1u << lane);
+    };
     bool at_barrier = false;
     for (unsigned l = 0; l < 32; ++l) {
       if (!(mask >> l & 1u)) continue;
-      const unsigned bit = 1u << l;
-      if (!(ws.exists & bit)) {
-        missing_text += "\n    lane " + std::to_string(l) + " does not exist (the block has " +
-                        std::to_string(e.nthreads) + " threads)";
+      if (!(ws.exists >> l & 1u)) {
+        add_missing("do not exist (the block has " + std::to_string(e.nthreads) + " threads)", l);
         continue;
       }
       const Thread& o = e.threads[w * 32 + l];
       if (o.state == TState::exited) {
-        missing_text += "\n    lane " + std::to_string(l) + " " + thread_coords(o) + " has exited";
+        add_missing("have exited", l);
       } else if (o.state == TState::barrier) {
         at_barrier = true;
-        missing_text += "\n    lane " + std::to_string(l) + " " + thread_coords(o) + " waits at " +
-                        barrier_name(o.wait.op) + " in " + o.wait.file + ":" + std::to_string(o.wait.line);
+        add_missing(std::string("wait at ") + barrier_name(o.wait.op) + " in " + o.wait.file + ":" +
+                        std::to_string(o.wait.line),
+                    l);
       } else if (o.state == TState::warp &&
                  (o.wait.coll != t.wait.coll || o.wait.op != t.wait.op || o.wait.mask != mask)) {
-        missing_text += "\n    lane " + std::to_string(l) + " " + thread_coords(o) + " waits at " + wait_site(o);
+        add_missing("wait at " + wait_site(o), l);
       }
     }
+    std::string missing_text;
+    for (const auto& [why, lanes] : missing) missing_text += "\n    lanes " + lane_set(lanes) + " " + why;
     std::vector<unsigned> here;
     for (unsigned l = 0; l < 32; ++l)
       if ((ws.arrived >> l & 1u) && e.threads[w * 32 + l].wait.coll == t.wait.coll &&

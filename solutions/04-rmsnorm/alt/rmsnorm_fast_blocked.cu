@@ -7,7 +7,7 @@
 //
 // What to fill, in file order:
 //   cache_row  load this thread's ITEMS elements of the row into `cache` (zero where the column is past N) and
-//              accumulate their squares;
+//              add their squares to local_sq_sum;
 //   write_row  write this thread's output elements from `cache`, without touching memory past the row.
 //
 // Entry point:

@@ -2,7 +2,8 @@
 // ALTERNATIVE ANSWER (alt/rmsnorm_half_operators.cu): the weight product uses the 16-bit type's operator* (as vLLM writes it), which rounds the exact product once: the same Llama order; only the blank differs.
 //
 // What to fill, in file order:
-//   fp32_accumulate  pass 1: the per-thread sum of squares of the row, accumulated in float (not in the 16-bit type);
+//   fp32_accumulate  pass 1: declare `float local_sq_sum` and add to it the squares of this thread's elements of the
+//                    row (columns tid, tid + BLOCK_SIZE, ...), each widened to float before it is squared;
 //   output_cast      pass 2: the output element, rounded to the 16-bit type exactly as the contract below says.
 //
 // Entry points (one kernel template serves both types):

@@ -243,7 +243,9 @@ inline long long __mul64hi(long long a, long long b) {
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
   return (unsigned long long)(((emu::detail::uint128)a * (emu::detail::uint128)b) >> 64);
 }
-inline unsigned int __sad(int x, int y, unsigned int z) { return z + (unsigned int)(x > y ? (long long)x - y : (long long)y - x); }
+inline unsigned int __sad(int x, int y, unsigned int z) {
+  return z + (unsigned int)(x > y ? (long long)x - y : (long long)y - x);
+}
 inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return z + (x > y ? x - y : y - x); }
 inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
 inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }

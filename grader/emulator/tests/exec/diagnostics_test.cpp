@@ -84,7 +84,7 @@ TEST_CASE("a warp collective waiting for lanes that sit at a barrier is a deadlo
   });
   REQUIRE(bad.size() == 1);
   CHECK(any_contains(bad, "[deadlock]"));
-  CHECK(any_contains(bad, "waits at __syncthreads()"));
+  CHECK(any_contains(bad, "lanes 16-31 wait at __syncthreads()"));
   CHECK(any_contains(bad, "__syncwarp(mask 0xffffffff)"));
 
   auto good = diagnose(64, [] {
@@ -117,8 +117,7 @@ TEST_CASE("a shuffle whose mask names an exited lane is reported") {
   });
   REQUIRE(bad.size() == 1);
   CHECK(any_contains(bad, "[shuffle-mask]"));
-  CHECK(any_contains(bad, "31"));
-  CHECK(any_contains(bad, "exited"));
+  CHECK(any_contains(bad, "lanes 31 have exited"));
 }
 
 TEST_CASE("a full mask in a partial warp names lanes that do not exist") {
@@ -161,7 +160,7 @@ TEST_CASE("lanes at different collectives with the same mask are reported") {
   });
   REQUIRE(bad.size() == 1);
   CHECK(any_contains(bad, "[shuffle-mask]"));
-  CHECK(any_contains(bad, "__shfl_sync(mask 0xffffffff)"));
+  CHECK(any_contains(bad, "lanes 16-31 wait at __shfl_sync(mask 0xffffffff)"));
 }
 
 TEST_CASE("an exception thrown by a kernel ends the launch without crossing the fiber") {

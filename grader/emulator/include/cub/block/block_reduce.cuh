@@ -5,8 +5,8 @@
 //
 // CUB's rules, kept here:
 //   * every thread of the block calls Sum/Reduce (it contains a __syncthreads);
-//   * the aggregate is valid in thread 0 only (linear id x + y·X + z·X·Y); other threads get partial values — broadcast
-//     it yourself through shared memory, followed by a __syncthreads, if all threads need it;
+//   * the aggregate is valid in thread 0 only (linear id x + y·X + z·X·Y); other threads get partial values —
+//     broadcast it yourself through shared memory, followed by a __syncthreads, if all threads need it;
 //   * with num_valid, only threads with linear id < num_valid contribute;
 //   * the combination order is CUB's: each warp reduces with shuffle-down offsets 1, 2, 4, 8, 16, lane 0 of every
 //     warp stores its aggregate, __syncthreads, and thread 0 folds warps 1, 2, … into warp 0's aggregate in order.

@@ -54,10 +54,12 @@ class WarpReduce {
                                    : (((1u << LOGICAL_WARP_THREADS) - 1u) << (lane - logical_lane));
     const unsigned mask = segment & detail::existing_lanes_mask();
     // CUB's shfl predicate: a lane combines only a source inside [0, valid_items) of its logical warp.
-    const int last_lane = valid_items < 1 ? 0 : (valid_items > LOGICAL_WARP_THREADS ? LOGICAL_WARP_THREADS : valid_items) - 1;
+    const int valid = valid_items < 1 ? 1 : (valid_items > LOGICAL_WARP_THREADS ? LOGICAL_WARP_THREADS : valid_items);
+    const int last_lane = valid - 1;
     T value = input;
     for (int offset = 1; offset < LOGICAL_WARP_THREADS; offset *= 2) {
-      const T other = detail::shuffle_down(mask, value, unsigned(offset), LOGICAL_WARP_THREADS, last_lane, file, line);
+      const T other =
+          detail::shuffle_down(mask, value, unsigned(offset), LOGICAL_WARP_THREADS, last_lane, file, line);
       if (int(logical_lane) + offset <= last_lane) value = op(value, other);
     }
     return value;

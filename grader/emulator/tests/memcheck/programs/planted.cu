@@ -51,6 +51,11 @@ __global__ void copy_kernel(const float* in, float* out, int n, bool inclusive) 
   if (inclusive ? i <= n : i < n) out[i] = in[i];  // @copy
 }
 
+__global__ void ldg_copy_kernel(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) out[i] = __ldg(&in[i]);  // @ldg
+}
+
 __global__ void shared_stage_kernel(float* out, unsigned limit) {
   __shared__ float stage[32];
   float* p = stage;
@@ -286,6 +291,16 @@ void broadcast_any_order() {
   expect(race, "a race between the broadcast write and the reads");
 }
 
+// The read happens inside the emulator's __ldg: the report names the student's line that called it.
+void oob_through_ldg() {
+  float* in = device(std::vector<float>(64, 2.f));
+  float* out = device(std::vector<float>(65, 0.f));
+  ldg_copy_kernel<<<1, 65>>>(in, out, 64);
+  expect(finish() == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
+  expect_one("out-of-bounds", {"Invalid __global__ read of size 4 bytes", "at " + here("ldg"), "by thread (64,0,0)"});
+  cudaDeviceReset();
+}
+
 void oob_shared(bool bug) {
   float* out = device(std::vector<float>(64, 0.f));
   shared_stage_kernel<<<1, 64>>>(out, bug ? 33 : 32);
@@ -408,6 +423,7 @@ int main(int argc, char** argv) {
   else if (c == "oob-shared") oob_shared(true);
   else if (c == "oob-shared-fixed") oob_shared(false);
   else if (c == "use-after-free") use_after_free();
+  else if (c == "oob-ldg") oob_through_ldg();
   else if (c == "oob-shared-index") oob_shared_index(true);
   else if (c == "oob-shared-index-fixed") oob_shared_index(false);
   else if (c == "oob-bf16-store") oob_bf16_store(true);

@@ -1,0 +1,96 @@
+// Lesson 04 · exercise `fused_add_rmsnorm` — residual add and RMSNorm in one bf16 kernel.
+//
+// In a Transformer block the norm follows a residual add: h = x + residual; y = RMSNorm(h). Done as two kernels, h is
+// written to memory by the first and read back (twice) by the second. Fused, each row is read once in pass 1, where
+// the sum is formed, written back as the new residual, and its squares are accumulated; pass 2 rereads only h.
+//
+// What to fill, in file order:
+//   residual_add  pass 1 body: form h = bf16(float(x) + float(residual)), write it back to residual, and add the
+//                 square of that rounded value to the thread's fp32 sum;
+//   normalize     pass 2 body: the output element, computed from the rounded residual this row now holds.
+//
+// Entry point:
+//   void launch_fused_add_rmsnorm(const __nv_bfloat16* input, __nv_bfloat16* residual, const __nv_bfloat16* weight,
+//                                 __nv_bfloat16* output, int M, int N, float eps, cudaStream_t stream);
+//   input, residual, output: device pointers to M x N bf16, row-major, contiguous; weight: N bf16. residual is
+//   read and overwritten. With bf16(.) rounding to nearest even, for every row r and column j (vLLM semantics):
+//       h[r][j]        = bf16( float(input[r][j]) + float(residual[r][j]) )     -> stored into residual[r][j]
+//       inv_rms[r]     = 1 / sqrt( (sum over k of float(h[r][k])^2) / N + eps )  (accumulated in fp32)
+//       output[r][j]   = bf16( float( bf16(float(h[r][j]) * inv_rms[r]) ) * float(weight[j]) )
+//   The statistic and the output both use the ROUNDED h, the same values the next layer will read from residual.
+//   One block of 256 threads per row, launched on `stream`; returns without waiting.
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+
+namespace {
+
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ __nv_bfloat16 to_bf16(float v) { return __float2bfloat16_rn(v); }
+
+__device__ __forceinline__ float warp_reduce_sum(float val) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        val += __shfl_down_sync(0xffffffffu, val, offset);
+    }
+    return val;
+}
+
+// Block sum; the result is valid in thread 0.
+template <int BLOCK_SIZE>
+__device__ __forceinline__ float block_reduce_sum(float val) {
+    constexpr int NUM_WARPS = (BLOCK_SIZE + 31) / 32;
+    __shared__ float warp_partials[NUM_WARPS];
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+
+    val = warp_reduce_sum(val);
+    if (lane == 0) warp_partials[warp] = val;
+    __syncthreads();
+    val = (threadIdx.x < NUM_WARPS) ? warp_partials[lane] : 0.0f;
+    if (warp == 0) val = warp_reduce_sum(val);
+    __syncthreads();
+    return val;
+}
+
+template <int BLOCK_SIZE>
+__global__ void fused_add_rmsnorm_kernel(const __nv_bfloat16* __restrict__ input, __nv_bfloat16* __restrict__ residual,
+                                         const __nv_bfloat16* __restrict__ weight,
+                                         __nv_bfloat16* __restrict__ output, int M, int N, float eps) {
+    const int row = blockIdx.x;
+    const int tid = threadIdx.x;
+    if (row >= M) return;
+
+    const long long row_offset = static_cast<long long>(row) * N;
+    const __nv_bfloat16* row_in = input + row_offset;
+    __nv_bfloat16* row_res = residual + row_offset;
+    __nv_bfloat16* row_out = output + row_offset;
+
+    // Pass 1: one read of x and of the old residual, one write of the new residual.
+    float local_sq_sum = 0.0f;
+    for (int col = tid; col < N; col += BLOCK_SIZE) {
+        ______  // blank: residual_add
+    }
+
+    const float sq_sum = block_reduce_sum<BLOCK_SIZE>(local_sq_sum);
+    __shared__ float smem_inv_rms;
+    if (tid == 0) {
+        smem_inv_rms = rsqrtf(sq_sum / static_cast<float>(N) + eps);
+    }
+    __syncthreads();
+    const float inv_rms = smem_inv_rms;
+
+    // Pass 2: each thread rereads exactly the residual elements it wrote itself in pass 1, so no barrier is needed
+    // between that write and this read.
+    for (int col = tid; col < N; col += BLOCK_SIZE) {
+        ______  // blank: normalize
+    }
+}
+
+}  // namespace
+
+void launch_fused_add_rmsnorm(const __nv_bfloat16* input, __nv_bfloat16* residual, const __nv_bfloat16* weight,
+                              __nv_bfloat16* output, int M, int N, float eps, cudaStream_t stream) {
+    constexpr int BLOCK_SIZE = 256;
+    if (M <= 0 || N <= 0) return;
+    fused_add_rmsnorm_kernel<BLOCK_SIZE><<<M, BLOCK_SIZE, 0, stream>>>(input, residual, weight, output, M, N, eps);
+}
