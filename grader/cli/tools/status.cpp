@@ -59,6 +59,7 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
         } catch (const review::UserError& e) {
             s.state = "in progress";
             s.detail = e.what();
+            if (!s.detail.empty() && s.detail.back() == '.') s.detail.pop_back();
             out.push_back(s);
             continue;
         }

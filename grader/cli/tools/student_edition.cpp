@@ -26,7 +26,8 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
         // Marker text in a copied file means solution code is about to reach students: stop before writing any.
         std::ifstream in(root / f, std::ios::binary);
         std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        if (f.extension() == ".cu" || f.extension() == ".cuh" || f.extension() == ".h" || f.extension() == ".hpp") {
+        // CUDA sources only: the grader's own headers and docs describe the markers and are not solutions.
+        if (f.extension() == ".cu" || f.extension() == ".cuh") {
             if (text.find("/*BLANK:") != std::string::npos || text.find("// BLANK:") != std::string::npos)
                 throw review::UserError(f.string() + " holds blank markers (solution code); it was not copied and "
                                         "the student edition was not made.");

@@ -13,7 +13,7 @@ struct EditionResult {
 };
 
 // `out` must not exist or be an empty folder, and must lie outside the repository. Afterwards the copy is checked:
-// a blank marker (`/*BLANK:` or `// BLANK:`) in any copied file means a solution leaked, which is a UserError.
+// a blank marker (`/*BLANK:` or `// BLANK:`) in a copied .cu/.cuh file means a solution leaked, which is a UserError.
 EditionResult make_student_edition(const std::filesystem::path& repo_root, const std::filesystem::path& out);
 
 }  // namespace workbook::tools

@@ -214,3 +214,11 @@ template <class T>
 inline cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {
   return cudaSuccess;
 }
+// Occupancy of the emulated device (2048 threads, 32 blocks and 228 KiB of shared memory per SM), from the block size
+// and dynamic shared memory alone: the emulator knows no register counts.
+cudaError_t emu_occupancy(int* blocks, int block_size, std::size_t dynamic_shared);
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T*, int block_size,
+                                                                 std::size_t dynamic_shared) {
+  return emu_occupancy(blocks, block_size, dynamic_shared);
+}

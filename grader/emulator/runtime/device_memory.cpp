@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cinttypes>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -183,6 +184,31 @@ void global_access(std::uintptr_t a, std::size_t size, unsigned flags, const voi
 // Writes the hooks never saw (g++ does not instrument the store of a struct returned by a call, such as
 // `out[i] = __float2bfloat16(v)`; memset/memcpy calls in kernels) still land in a guard zone when they overrun a
 // buffer: the guards are checked, and repaired, after every launch.
+// Host code (outside kernels) touching device memory: on a real system the CPU cannot read cudaMalloc memory and
+// the program crashes there; the emulator says why, then ends the program the same way.
+void host_access(std::uintptr_t a, std::size_t size, unsigned flags, const void* pc) {
+  Heap& h = heap();
+  const Alloc* al = containing(h, a);
+  if (al && al->live && al->host_accessible && a >= al->begin && a + size <= al->end) return;
+  std::string body = std::string("Host code ") + ((flags & kWrite) ? "wrote " : "read ") + std::to_string(size) +
+                     (size == 1 ? " byte" : " bytes") + " of device memory at " + where(pc) + "\n    Address " +
+                     hex(a);
+  if (!al) {
+    body += " is not inside any allocation";
+  } else if (!al->live) {
+    body += " is inside " + alloc_desc(*al) + " that was already released by cudaFree";
+  } else if (a < al->begin || a + size > al->end) {
+    body += " is outside " + alloc_desc(*al);
+  } else {
+    body += " is byte " + std::to_string(a - al->begin) + " of " + alloc_desc(*al) +
+            ", GPU memory\n    hint: the CPU cannot access memory from cudaMalloc (a real program crashes here); copy "
+            "it with cudaMemcpy, or allocate it with cudaMallocManaged";
+  }
+  rt::report({"host-access", body, rt::Severity::error});
+  std::fflush(stderr);
+  std::abort();
+}
+
 void device_launch_end() {
   Heap& h = heap();
   for (auto& r : h.recent) r = nullptr;

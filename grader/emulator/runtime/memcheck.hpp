@@ -31,6 +31,9 @@ inline void access(const void* p, std::size_t size, unsigned flags, const void* 
   else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
 }
 
+// Host code touching device memory that is not host-accessible: reported, then the program aborts.
+void host_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
+
 // Counts hook calls made inside kernels (for the overhead numbers in NOTES-memcheck.md).
 extern std::uint64_t g_hook_calls;
 

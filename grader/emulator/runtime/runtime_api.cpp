@@ -2,6 +2,7 @@
 // events only need to exist and to time things on the host clock.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -111,8 +112,12 @@ cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind k
   if (!valid_kind(kind)) return record_error(cudaErrorInvalidMemcpyDirection);
   if (bytes == 0) return cudaSuccess;
   if (!dst || !src) return record_error(cudaErrorInvalidValue);
-  const bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-  const bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  // cudaMemcpyDefault infers the direction from the pointers: a pointer inside an allocation is a device pointer.
+  const bool inferred = kind == cudaMemcpyDefault;
+  const bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice ||
+                       (inferred && device_range_ok(dst, 1));
+  const bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ||
+                       (inferred && device_range_ok(src, 1));
   if ((dst_dev && !device_range_ok(dst, bytes)) || (src_dev && !device_range_ok(src, bytes)))
     return record_error(cudaErrorInvalidValue);
   std::memmove(dst, src, bytes);
@@ -351,6 +356,17 @@ cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t s) {
   if (!stream_ok(s)) return record_error(cudaErrorInvalidResourceHandle);
   return cudaMemset(ptr, value, bytes);
+}
+
+cudaError_t emu_occupancy(int* blocks, int block_size, std::size_t dynamic_shared) {
+  if (!blocks || block_size <= 0 || block_size > 1024) return record_error(cudaErrorInvalidValue);
+  const cudaDeviceProp& p = props();
+  const int warps = (block_size + 31) / 32;
+  int n = std::min(p.maxBlocksPerMultiProcessor, p.maxThreadsPerMultiProcessor / (warps * 32));
+  const std::size_t per_block = dynamic_shared + p.reservedSharedMemPerBlock;
+  n = std::min<int>(n, static_cast<int>(p.sharedMemPerMultiprocessor / per_block));
+  *blocks = n;
+  return cudaSuccess;
 }
 
 cudaError_t emu_memcpy_symbol(void* dst, const void* src, std::size_t bytes) {

@@ -1,6 +1,7 @@
 // The entry points g++ -fsanitize=thread calls from instrumented code. The student's rewritten .cu is compiled with
 // that flag but linked without libtsan: these definitions are the whole "ThreadSanitizer runtime". Outside kernels
-// they return at once; inside, accesses to device memory and to the __shared__ arena go to the memory checker.
+// they only stop host code from touching GPU memory; inside, accesses to device memory and to the __shared__ arena
+// go to the memory checker.
 // Atomics simply perform the operation (one OS thread runs all fibers, so any order is sequentially consistent).
 //
 // This file itself must not be instrumented (it is part of emu_runtime, built without -fsanitize=thread).
@@ -15,7 +16,12 @@ using emu::mc::kWrite;
 namespace {
 
 inline void hook(const void* p, std::size_t n, unsigned flags, const void* pc) {
-  if (EMU_LIKELY(!emu::rt::g_in_kernel)) return;
+  if (EMU_LIKELY(!emu::rt::g_in_kernel)) {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    if (__builtin_expect(a - emu::mc::g_heap_lo < emu::mc::g_heap_hi - emu::mc::g_heap_lo, 0))
+      emu::mc::host_access(a, n, flags, pc);
+    return;
+  }
   ++emu::mc::g_hook_calls;
   emu::mc::access(p, n, flags, pc);
 }

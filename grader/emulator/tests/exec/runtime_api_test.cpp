@@ -1,4 +1,5 @@
 // Memory, streams and events of the runtime API; atomics from many blocks.
+#include <string>
 #include <vector>
 
 #include "catch_compat.hpp"
@@ -122,4 +123,59 @@ TEST_CASE("atomics from every thread of many blocks") {
   CHECK(c->cas_winner == 0);           // forward order: thread 0 of block 0 swaps first
   CHECK(c->exch_i == static_cast<int>(n - 1));
   CHECK(cudaFree(c) == cudaSuccess);
+}
+
+namespace {
+__constant__ float c_table[4];
+__global__ void c_table_reader(float* out) { out[threadIdx.x] = c_table[threadIdx.x]; }
+}
+
+TEST_CASE("__constant__ symbols are written and read back with cudaMemcpyToSymbol / FromSymbol") {
+  exec_test::reset_device();
+  const float src[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+  REQUIRE(cudaMemcpyToSymbol(c_table, src, sizeof src) == cudaSuccess);
+  CHECK(cudaMemcpyToSymbol(c_table, src, sizeof src, 4) == cudaErrorInvalidValue);   // past the symbol's end
+  cudaGetLastError();
+  std::vector<float> seen(4);
+  exec_test::launch(1, 4, [&] { seen[threadIdx.x] = c_table[3 - threadIdx.x]; });
+  CHECK(seen == std::vector<float>{4.5f, 3.5f, 2.5f, 1.5f});
+  float back[2] = {0, 0};
+  REQUIRE(cudaMemcpyFromSymbol(back, c_table, sizeof back, 2 * sizeof(float)) == cudaSuccess);
+  CHECK(back[0] == 3.5f);
+  CHECK(back[1] == 4.5f);
+}
+
+TEST_CASE("cudaMemcpyDefault checks the side that is device memory; occupancy follows the SM limits") {
+  exec_test::reset_device();
+  int* d = nullptr;
+  REQUIRE(cudaMalloc(&d, 8 * sizeof(int)) == cudaSuccess);
+  std::vector<int> h(9, 3);
+  CHECK(cudaMemcpy(d, h.data(), 8 * sizeof(int), cudaMemcpyDefault) == cudaSuccess);
+  CHECK(cudaMemcpy(d, h.data(), 9 * sizeof(int), cudaMemcpyDefault) == cudaErrorInvalidValue);
+  CHECK(cudaMemcpy(h.data(), d + 4, 5 * sizeof(int), cudaMemcpyDefault) == cudaErrorInvalidValue);
+  cudaGetLastError();
+  CHECK(cudaFree(d) == cudaSuccess);
+  int blocks = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, c_table_reader, 256, 0) == cudaSuccess);
+  CHECK(blocks == 8);    // 2048 threads per SM
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, c_table_reader, 32, 0) == cudaSuccess);
+  CHECK(blocks == 32);   // 32 blocks per SM
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, c_table_reader, 128, 100 * 1024) == cudaSuccess);
+  CHECK(blocks == 2);    // 228 KiB of shared memory per SM
+}
+
+TEST_CASE("cudaMemcpy2D copies rows with pitches, checking each row's range") {
+  exec_test::reset_device();
+  char* d = nullptr;
+  REQUIRE(cudaMalloc(&d, 3 * 8) == cudaSuccess);
+  const char host[3][5] = {"abcd", "efgh", "ijkl"};
+  REQUIRE(cudaMemcpy2D(d, 8, host, 5, 4, 3, cudaMemcpyHostToDevice) == cudaSuccess);
+  char out[3][4];
+  REQUIRE(cudaMemcpy2D(out, 4, d, 8, 4, 3, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(std::string(out[0], 4) == "abcd");
+  CHECK(std::string(out[2], 4) == "ijkl");
+  CHECK(cudaMemcpy2D(d, 8, host, 5, 4, 4, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);   // 4th row is past it
+  CHECK(cudaMemcpy2D(d, 3, host, 5, 4, 1, cudaMemcpyHostToDevice) == cudaErrorInvalidPitchValue);
+  cudaGetLastError();
+  CHECK(cudaFree(d) == cudaSuccess);
 }

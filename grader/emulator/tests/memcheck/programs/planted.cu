@@ -301,6 +301,18 @@ void oob_through_ldg() {
   cudaDeviceReset();
 }
 
+// Host code may read managed memory, but not cudaMalloc memory: that ends the program (exit status and message are
+// checked by CTest).
+void host_read(bool managed) {
+  float* p = nullptr;
+  if (managed) cudaMallocManaged(&p, 16 * sizeof(float));
+  else cudaMalloc(&p, 16 * sizeof(float));
+  cudaMemset(p, 0, 16 * sizeof(float));
+  float v = p[3];  // @host-read
+  expect(v == 0.f, "managed memory reads back");
+  expect_none();
+}
+
 void oob_shared(bool bug) {
   float* out = device(std::vector<float>(64, 0.f));
   shared_stage_kernel<<<1, 64>>>(out, bug ? 33 : 32);
@@ -424,6 +436,8 @@ int main(int argc, char** argv) {
   else if (c == "oob-shared-fixed") oob_shared(false);
   else if (c == "use-after-free") use_after_free();
   else if (c == "oob-ldg") oob_through_ldg();
+  else if (c == "host-read") host_read(false);
+  else if (c == "host-read-managed") host_read(true);
   else if (c == "oob-shared-index") oob_shared_index(true);
   else if (c == "oob-shared-index-fixed") oob_shared_index(false);
   else if (c == "oob-bf16-store") oob_bf16_store(true);
