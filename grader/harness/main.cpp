@@ -60,9 +60,9 @@ int run_catch(Catch::Session& session, const std::vector<std::string>& args) {
   return session.run();
 }
 
-std::vector<std::string> after_test() {
+std::vector<std::string> after_test(bool test_failed) {
   try {
-    return wb::state::backend_after_test();
+    return wb::state::backend_after_test(test_failed);
   } catch (const std::exception& e) {
     return {std::string("checking the device after the test failed: ") + e.what()};
   } catch (...) {
@@ -92,7 +92,7 @@ int run_one(const wb::Options& o, const std::string& nonce, std::uint64_t seed) 
     out.ran = seen.started == std::vector<std::string>{out.name} && seen.ended == std::vector<std::string>{out.name};
     out.assertions = seen.assertions;
     out.failures.insert(out.failures.end(), seen.failures.begin(), seen.failures.end());
-    for (auto& f : after_test()) out.failures.push_back(std::move(f));
+    for (auto& f : after_test(!out.failures.empty())) out.failures.push_back(std::move(f));
     if (!out.ran)
       out.failures.push_back("the test \"" + out.name + "\" did not run to its end (" +
                              std::to_string(seen.started.size()) + " test cases started, " +
@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
                static_cast<unsigned long long>(seed));
   Catch::Session session;
   int rc = run_catch(session, o.catch_args);
-  for (const auto& f : after_test()) {
+  for (const auto& f : after_test(rc != 0)) {
     std::fprintf(stderr, "harness: %s\n", f.c_str());
     rc = rc == 0 ? 1 : rc;
   }

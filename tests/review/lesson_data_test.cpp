@@ -8,6 +8,7 @@
 #include "review/files.hpp"
 #include "review/manifest.hpp"
 #include "review/markers.hpp"
+#include "review/tokens.hpp"
 #include "review/written.hpp"
 
 using namespace workbook::review;
@@ -81,6 +82,103 @@ TEST_CASE("the written rubric: the template scores 0, the solution's answers ful
             for (const auto& w : score_answers(rubric, read_text(ref), manifest)) {
                 INFO(w.id << ": " << w.feedback);
                 CHECK(w.score == w.max_score);
+            }
+        }
+    }
+}
+
+namespace {
+
+// The starter with each blank replaced by `fills[id]` (a block blank's whole placeholder line is replaced).
+std::string fill_starter(const std::string& starter, const std::vector<std::string>& ids, const nlohmann::json& fills) {
+    std::vector<Tok> blanks;
+    for (const auto& t : code_tokens(starter))
+        if (t.is_blank()) blanks.push_back(t);
+    REQUIRE(blanks.size() == ids.size());
+    std::string out = starter;
+    for (std::size_t k = blanks.size(); k-- > 0;) {
+        if (!fills.contains(ids[k])) continue;
+        std::size_t end = blanks[k].end;
+        const std::size_t eol = out.find('\n', end);
+        if (out.compare(end, 11, "  // blank:") == 0) end = eol == std::string::npos ? out.size() : eol;
+        out.replace(blanks[k].begin, end - blanks[k].begin, fills[ids[k]].get<std::string>());
+    }
+    return out;
+}
+
+bool has_veto(const std::vector<Comment>& comments, const std::string& kind) {
+    for (const auto& c : comments)
+        if (c.veto && c.veto_kind == kind) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("the catalogue of wrong answers meets the vetoes it expects", "[lesson_data]") {
+    for (const auto& L : lessons_with_manifest()) {
+        const fs::path catalogue = L.solutions_dir() / "wrong" / "wrong.json";
+        if (!fs::exists(catalogue)) continue;
+        const auto manifest = load_json(L.manifest());
+        for (const auto& w : load_json(catalogue)) {
+            const std::string name = w.value("name", std::string());
+            INFO(L.id << " wrong answer " << name);
+            const ExerciseInfo ex = find_exercise(manifest, w.value("exercise", std::string()));
+            const std::string solution = read_text(L.solutions_dir() / ex.file);
+            const std::string starter = make_starter(solution, ex.file).text;
+            std::string student;
+            if (w.contains("fills")) {
+                student = fill_starter(starter, ex.blanks, w["fills"]);
+            } else if (w.contains("patch")) {
+                student = strip_markers(solution, ex.file).text;
+                for (const auto& p : w["patch"]) {
+                    const std::string find = p["find"], repl = p["replace"];
+                    const auto at = student.find(find);
+                    REQUIRE(at != std::string::npos);
+                    student.replace(at, find.size(), repl);
+                }
+            } else if (w.contains("file")) {
+                student = read_text(L.solutions_dir() / w["file"].get<std::string>());
+            } else {
+                continue;
+            }
+            const std::string veto = w["expect"].value("veto", std::string());
+            EditCheck ec = edit_check_text(starter, student, ex.file, ex.blanks);
+            if (veto == "edit") {
+                CHECK_FALSE(ec.ok);
+                CHECK_FALSE(ec.changes.empty());
+                continue;
+            }
+            REQUIRE(ec.ok);
+            const auto comments = apply_review_rules(ex.review, ec.fills, ex.file, ex.name);
+            if (veto.empty()) {
+                for (const auto& c : comments) {
+                    INFO("unexpected veto: " << c.text);
+                    CHECK_FALSE(c.veto);
+                }
+            } else {
+                CHECK(has_veto(comments, veto));
+            }
+        }
+    }
+}
+
+TEST_CASE("alternative solutions: the edit check agrees with their catalogue", "[lesson_data]") {
+    for (const auto& L : lessons_with_manifest()) {
+        const fs::path catalogue = L.solutions_dir() / "alt" / "alt.json";
+        if (!fs::exists(catalogue)) continue;
+        const auto manifest = load_json(L.manifest());
+        for (const auto& a : load_json(catalogue)) {
+            INFO(L.id << " alternative " << a.value("name", std::string()));
+            const ExerciseInfo ex = find_exercise(manifest, a.value("exercise", std::string()));
+            const std::string starter = make_starter(read_text(L.solutions_dir() / ex.file), ex.file).text;
+            const std::string alt = read_text(L.solutions_dir() / a.value("file", std::string()));
+            EditCheck ec = edit_check_text(starter, alt, ex.file, ex.blanks);
+            CHECK(ec.ok == !a.value("edits_outside_blanks", false));
+            if (ec.ok) {
+                for (const auto& c : apply_review_rules(ex.review, ec.fills, ex.file, ex.name)) {
+                    INFO("veto on a correct answer: " << c.text);
+                    CHECK_FALSE(c.veto);
+                }
             }
         }
     }

@@ -106,6 +106,7 @@ std::optional<Lesson> resolve_lesson(const fs::path& root, const std::string& na
     }
     const json& j = L.raw;
     L.title = str(j, {"title"}, match);
+    // lesson.json may name itself ("slug"/"id"); the folder name stays authoritative for paths.
     L.answers_file = str(j, {"answers_file", "answers"}, "answers.md");
     if (j.contains("exercises") && j["exercises"].is_array())
         for (const auto& e : j["exercises"]) L.exercises.push_back(parse_exercise(e));
@@ -118,7 +119,9 @@ std::optional<Lesson> resolve_lesson(const fs::path& root, const std::string& na
             }
             L.exercises.push_back(e);
         }
-    if (const std::string core = str(j, {"core", "core_exercise"}); !core.empty())
+    std::string core_name = str(j, {"core", "core_exercise"});
+    if (core_name.empty() && j.contains("pass")) core_name = str(j["pass"], {"core"});
+    if (const std::string core = core_name; !core.empty())
         for (auto& e : L.exercises) e.core = e.name == core;
     if (L.exercises.empty()) {
         if (error) *error = (L.dir / "lesson.json").string() + " lists no exercises.";

@@ -1,6 +1,7 @@
 #include "review/edit_check.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -13,7 +14,7 @@ namespace workbook::review {
 namespace {
 
 // Above this many DP cells the file is too far from the starter for a token diff to be worth computing.
-constexpr std::size_t kMaxCells = 25'000'000;
+constexpr std::size_t kMaxCells = 6'000'000;
 constexpr std::size_t kMaxShownChanges = 8;
 
 bool is_open(const std::string& t) { return t == "(" || t == "[" || t == "{"; }
@@ -44,44 +45,53 @@ std::string shorten(const std::string& s, std::size_t max = 70) {
     return s.substr(0, max - 3) + "...";
 }
 
-// Forward DP over (pristine index, student index). prev[p][s] holds the student index the state was reached from
-// (-1: unreachable), so a successful match can be walked back to recover each wildcard's fill.
+// The starter is literal segments separated by wildcards. Each wildcard takes a balanced run of student tokens
+// after which the next segment matches exactly; the search backtracks over the few cut points that qualify and
+// remembers dead ends, so it is linear in practice and needs no table.
 bool wildcard_match(const std::vector<Tok>& p, const std::vector<Tok>& s,
                     std::vector<std::pair<std::size_t, std::size_t>>& fills) {
-    const std::size_t np = p.size(), ns = s.size();
-    if ((np + 1) * (ns + 1) > kMaxCells) return false;
-    std::vector<int> prev((np + 1) * (ns + 1), -1);
-    auto at = [&](std::size_t i, std::size_t j) -> int& { return prev[i * (ns + 1) + j]; };
-    at(0, 0) = 0;
-    for (std::size_t i = 0; i < np; ++i) {
-        for (std::size_t j = 0; j <= ns; ++j) {
-            if (at(i, j) < 0) continue;
-            if (p[i].is_blank()) {
-                std::vector<const std::string*> stack;
-                if (at(i + 1, j) < 0) at(i + 1, j) = static_cast<int>(j);
-                for (std::size_t e = j; e < ns; ++e) {
-                    const std::string& t = s[e].text;
-                    if (is_open(t)) stack.push_back(&t);
-                    else if (is_close(t)) {
-                        if (stack.empty() || *stack.back() != partner(t)) break;
-                        stack.pop_back();
-                    }
-                    if (stack.empty() && at(i + 1, e + 1) < 0) at(i + 1, e + 1) = static_cast<int>(j);
-                }
-            } else if (j < ns && s[j].text == p[i].text && at(i + 1, j + 1) < 0) {
-                at(i + 1, j + 1) = static_cast<int>(j);
+    std::vector<std::pair<std::size_t, std::size_t>> segs;  // [begin, end) in p of each literal segment
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= p.size(); ++i)
+        if (i == p.size() || p[i].is_blank()) {
+            segs.push_back({start, i});
+            start = i + 1;
+        }
+    const std::size_t ns = s.size();
+    auto seg_matches = [&](std::size_t k, std::size_t at) {
+        const auto [b, e] = segs[k];
+        if (at + (e - b) > ns) return false;
+        for (std::size_t i = b; i < e; ++i)
+            if (s[at + i - b].text != p[i].text) return false;
+        return true;
+    };
+    if (!seg_matches(0, 0)) return false;
+    const std::size_t wilds = segs.size() - 1;
+    std::set<std::pair<std::size_t, std::size_t>> dead;
+    std::vector<std::pair<std::size_t, std::size_t>> spans(wilds);
+    std::function<bool(std::size_t, std::size_t)> rec = [&](std::size_t k, std::size_t pos) -> bool {
+        if (k == wilds) return pos == ns;
+        if (dead.count({k, pos})) return false;
+        const std::size_t len = segs[k + 1].second - segs[k + 1].first;
+        std::vector<const std::string*> stack;
+        for (std::size_t e = pos;; ++e) {
+            if (stack.empty() && seg_matches(k + 1, e)) {
+                spans[k] = {pos, e};
+                if (rec(k + 1, e + len)) return true;
+            }
+            if (e >= ns) break;
+            const std::string& t = s[e].text;
+            if (is_open(t)) stack.push_back(&t);
+            else if (is_close(t)) {
+                if (stack.empty() || *stack.back() != partner(t)) break;
+                stack.pop_back();
             }
         }
-    }
-    if (at(np, ns) < 0) return false;
-    fills.clear();
-    std::size_t j = ns;
-    for (std::size_t i = np; i > 0; --i) {
-        std::size_t from = static_cast<std::size_t>(at(i, j));
-        if (p[i - 1].is_blank()) fills.push_back({from, j});
-        j = from;
-    }
-    std::reverse(fills.begin(), fills.end());
+        dead.insert({k, pos});
+        return false;
+    };
+    if (!rec(0, segs[0].second - segs[0].first)) return false;
+    fills = spans;
     return true;
 }
 
@@ -225,11 +235,13 @@ std::vector<std::string> describe_changes(const std::string& psrc, const std::ve
         int first = pre < n ? p[pre].line : (n ? p[n - 1].line : 1);
         return {"line " + std::to_string(first) + " onwards: the file differs from the starter too much to list the changes"};
     }
-    std::vector<unsigned> L((a + 1) * (b + 1), 0);
-    auto l = [&](std::size_t i, std::size_t j) -> unsigned& { return L[i * (b + 1) + j]; };
+    // An LCS is at most min(a, b) <= sqrt(kMaxCells) long, so 16 bits hold it.
+    std::vector<std::uint16_t> L((a + 1) * (b + 1), 0);
+    auto l = [&](std::size_t i, std::size_t j) -> std::uint16_t& { return L[i * (b + 1) + j]; };
     for (std::size_t i = a; i-- > 0;)
         for (std::size_t j = b; j-- > 0;)
-            l(i, j) = same(pre + i, pre + j) ? l(i + 1, j + 1) + 1 : std::max(l(i + 1, j), l(i, j + 1));
+            l(i, j) = same(pre + i, pre + j) ? static_cast<std::uint16_t>(l(i + 1, j + 1) + 1)
+                                             : std::max(l(i + 1, j), l(i, j + 1));
     for (std::size_t i = 0, j = 0; i < a && j < b;) {
         if (same(pre + i, pre + j)) {
             match_p[pre + i] = static_cast<long>(pre + j);

@@ -105,7 +105,9 @@ void run_launch(const char* name, KernelThunk thunk, void* body, const LaunchCon
                          threads > 1024;
   const bool bad_grid = g[0] == 0 || g[1] == 0 || g[2] == 0 || g[0] > 0x7fffffffu || g[1] > 65535 || g[2] > 65535;
   if (bad_block || bad_grid) {
-    record_error(cudaErrorInvalidConfiguration);
+    // CUDA 13 on an H200 answers every bad launch shape with cudaErrorInvalidValue, not
+    // cudaErrorInvalidConfiguration (measured: docs/gpu-runs.md, 2026-11-29).
+    record_error(cudaErrorInvalidValue);
     return;
   }
   if (cfg.shared_bytes > max_dynamic_shared(name)) {

@@ -25,3 +25,6 @@ WB_TEST("rmsnorm_fast: hidden size 6 (shorter than two float4)", "[rmsnorm_fast]
 WB_TEST("rmsnorm_fast: hidden size 12290", "[rmsnorm_fast][edge]") {
   run(wb04::f32_case(2, 12290, "a wide row that is not a multiple of 4, 8 or the block size"));
 }
+WB_TEST("rmsnorm_fast: hidden size 20000 (longer than 16384)", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(2, 20000, "a row longer than the widest row of the lesson: no fixed per-thread capacity may cut it"));
+}

@@ -48,21 +48,25 @@ std::vector<std::uint8_t> DeviceBuffer::download() const {
 }
 
 void check_after_launch(const std::string& entry) {
+  std::string problems;
   cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) FAIL(entry + ": the kernel launch failed: " + cuda_error_text(e));
-  e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) FAIL(entry + ": the kernel failed while running: " + cuda_error_text(e));
+  if (e != cudaSuccess) {
+    problems = entry + ": the kernel launch failed: " + cuda_error_text(e) + "\n";
+  } else if ((e = cudaDeviceSynchronize()) != cudaSuccess) {
+    problems = entry + ": the kernel failed while running: " + cuda_error_text(e) + "\n";
+  }
 #ifdef WORKBOOK_EMU
+  // The emulator runs a launch synchronously and may turn a fault into a launch error; its diagnostics say where.
   std::vector<std::string> diagnostics = emu::take_diagnostics();
   if (!diagnostics.empty()) {
     constexpr std::size_t kShown = 5;
-    std::string text = entry + ": the emulator found " + std::to_string(diagnostics.size()) +
-                       " problem(s) while running the kernel:\n";
-    for (std::size_t i = 0; i < diagnostics.size() && i < kShown; ++i) text += diagnostics[i] + "\n";
-    if (diagnostics.size() > kShown) text += "... and " + std::to_string(diagnostics.size() - kShown) + " more\n";
-    FAIL(text);
+    problems += entry + ": the emulator found " + std::to_string(diagnostics.size()) +
+                " problem(s) while running the kernel:\n";
+    for (std::size_t i = 0; i < diagnostics.size() && i < kShown; ++i) problems += diagnostics[i] + "\n";
+    if (diagnostics.size() > kShown) problems += "... and " + std::to_string(diagnostics.size() - kShown) + " more\n";
   }
 #endif
+  if (!problems.empty()) FAIL(problems);
 }
 
 void expect_report(bool ok, const std::string& report) {
