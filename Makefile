@@ -50,8 +50,11 @@ configure: $(BUILD)/CMakeCache.txt
 
 # What `workbook grade` needs: the CLI, the emulator (runtime + rewriter), the harness and hidden-test objects.
 # Quiet on success; on failure the first errors and the log's path.
+# Without a GPU (or with BACKEND=emu/static) the gpu objects are never linked, so they are not built.
+GRADER_TARGET = $(if $(filter emu static,$(BACKEND)),workbook-grader-emu,$(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU ' && echo workbook-grader || echo workbook-grader-emu))
+
 grader: $(BUILD)/CMakeCache.txt
-	@nice cmake --build $(BUILD) --target workbook-grader -j$(JOBS) > $(BUILD)/.grader-build.log 2>&1 || { \
+	@nice cmake --build $(BUILD) --target $(GRADER_TARGET) -j$(JOBS) > $(BUILD)/.grader-build.log 2>&1 || { \
 	  echo "workbook: building the grader failed. First errors:" >&2; \
 	  grep -E "error|Error|undefined reference|does not match" $(BUILD)/.grader-build.log | grep -v "^gmake" | head -n 15 >&2; \
 	  if grep -q "does not match the source" $(BUILD)/.grader-build.log; then \

@@ -1,10 +1,12 @@
-// Known wrong answer (fault): frees one host buffer twice; glibc aborts the process (or its heap is corrupt).
+// Known wrong answer (fault): overruns a small host buffer and frees it twice, corrupting the heap; glibc aborts the
+// process ("double free detected" / "invalid next size"), or the heap is left broken for whatever runs next.
 #include <cuda_runtime.h>
 #include <cstdlib>
+#include <cstring>
 
-void launch_rmsnorm(const float*, const float*, float*, int M, int N, float, cudaStream_t) {
-    volatile size_t bytes = static_cast<size_t>(M) * N * sizeof(float) + 64;
-    void* scratch = std::malloc(bytes);
+void launch_rmsnorm(const float*, const float*, float*, int, int, float, cudaStream_t) {
+    char* volatile scratch = static_cast<char*>(std::malloc(24));
+    std::memset(scratch, 0x41, 64);  // past the end of the 24-byte block, over the next chunk's header
     std::free(scratch);
     std::free(scratch);
 }
