@@ -34,7 +34,7 @@ inline void access(const void* p, std::size_t size, unsigned flags, const void* 
 // Host code touching device memory that is not host-accessible: reported, then the program aborts.
 void host_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
 
-// Counts hook calls made inside kernels (for the overhead numbers in NOTES-memcheck.md).
+// Counts hook calls made inside kernels (for the overhead numbers in docs/emulator.md).
 extern std::uint64_t g_hook_calls;
 
 // ---- shared arena (shared_arena.cpp) --------------------------------------------------------------------------
