@@ -233,9 +233,10 @@ std::string trim_compiler_output(const std::string& out, const fs::path& base, s
     std::size_t errors = 0;
     bool in_error = false;
     for (const auto& l : lines) {
-        const bool is_error = l.find("error") != std::string::npos &&
-                              (l.find(": error") != std::string::npos || l.find("error:") != std::string::npos ||
-                               l.find(": fatal error") != std::string::npos || l.find("undefined reference") != std::string::npos);
+        const bool is_error = l.find(": error") != std::string::npos || l.find("error:") != std::string::npos ||
+                              l.find(": fatal error") != std::string::npos ||
+                              l.find("undefined reference") != std::string::npos ||
+                              l.find("multiple definition") != std::string::npos;
         const bool is_note = l.find(": note:") != std::string::npos || l.find(": warning:") != std::string::npos ||
                              l.find("In function") != std::string::npos || l.find("In file included") != std::string::npos;
         if (is_error) {

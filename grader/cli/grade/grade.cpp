@@ -260,6 +260,15 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                                                [](const std::string& f) { return f.rfind("-fsanitize=", 0) == 0; });
         auto outcomes = run_tests(test_jobs, run.seed, default_limits(run.backend, has_sanitizer));
         if (interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
+        // The student knows their file as "rmsnorm.cu:6", not by the submission folder's absolute path.
+        const std::string prefix = dir.string() + "/";
+        auto strip = [&](std::string& s) {
+            for (std::size_t p; (p = s.find(prefix)) != std::string::npos;) s.erase(p, prefix.size());
+        };
+        for (auto& o : outcomes) {
+            strip(o.message);
+            strip(o.output);
+        }
         for (auto& o : outcomes)
             for (auto& ex : run.exercises)
                 if (ex.info->name == o.test.exercise) ex.tests.push_back(std::move(o));

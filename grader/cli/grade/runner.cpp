@@ -150,9 +150,11 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
                     " and was stopped";
     } else if (pr.signal) {
         o.message = "crashed (" + signal_name(pr.signal) + ")" + where;
+    } else if (!valid && pr.exit_code == 0) {
+        o.message = "ended without reporting a result" + where + " (did the code call exit()?)";
     } else if (!valid) {
-        o.message = "ended without reporting a result" + where + " (did the code call exit()?); exit status " +
-                    std::to_string(pr.exit_code);
+        // The emulator and the CUDA runtime stop a faulting program with a status and their diagnostics on stderr.
+        o.message = "stopped with exit status " + std::to_string(pr.exit_code) + " before reporting a result" + where;
     } else if (result["status"] == "passed" && pr.exit_code == 0) {
         o.passed = true;
     } else if (result["status"] == "passed") {
