@@ -1,10 +1,6 @@
 // The lesson's metadata against the solutions: every blank of every exercise has four hint levels whose last one is
 // the solution's own fill, every blank is named in the lesson text, and every figure and link the text uses exists.
-#if __has_include(<catch2/catch_test_macros.hpp>)
-#include <catch2/catch_test_macros.hpp>
-#else
-#include <catch2/catch.hpp>
-#endif
+#include "workbook_catch.hpp"
 
 #include <filesystem>
 #include <fstream>

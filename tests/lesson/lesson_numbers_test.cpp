@@ -2,12 +2,7 @@
 // right before it, `<!-- calc:<id> -->0.848528`, and recomputed here. A marked number must equal the computed value
 // rounded to the digits written (half a unit in the last written digit), every marker must name a known id, and
 // every id computed here must appear somewhere in the text, so neither side can drift without a failure.
-#if __has_include(<catch2/catch_test_macros.hpp>)
-#include <catch2/catch_test_macros.hpp>
-#else
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
-#endif
+#include "workbook_catch.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "catch.hpp"
+#include "workbook_catch.hpp"
 
 #include "review/blanks.hpp"
 #include "review/edit_check.hpp"

@@ -1,6 +1,6 @@
 // The real lesson's data, read the way the grader reads it: review rules that compile and never veto the reference
 // solution, a rubric that gives the reference answers full marks and the template none, a hint for every blank.
-#include "catch.hpp"
+#include "workbook_catch.hpp"
 
 #include "review/comments.hpp"
 #include "review/edit_check.hpp"

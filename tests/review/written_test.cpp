@@ -1,4 +1,4 @@
-#include "catch.hpp"
+#include "workbook_catch.hpp"
 
 #include "fixture.hpp"
 #include "review/errors.hpp"

@@ -6,7 +6,7 @@
 #undef NDEBUG
 #include <cassert>
 
-#include "catch_compat.hpp"
+#include "workbook_catch.hpp"
 #include "exec_helpers.hpp"
 
 using exec_test::any_contains;

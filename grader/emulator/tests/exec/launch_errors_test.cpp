@@ -2,7 +2,7 @@
 #include <cstring>
 #include <string>
 
-#include "catch_compat.hpp"
+#include "workbook_catch.hpp"
 #include "exec_helpers.hpp"
 #include "api_state.hpp"
 #include "exec.hpp"

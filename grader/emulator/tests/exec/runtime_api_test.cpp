@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "catch_compat.hpp"
+#include "workbook_catch.hpp"
 #include "exec_helpers.hpp"
 
 TEST_CASE("cudaMemcpy and cudaMemset check their ranges against the allocation") {

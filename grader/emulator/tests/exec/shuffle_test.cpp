@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "catch_compat.hpp"
+#include "workbook_catch.hpp"
 #include "exec_helpers.hpp"
 
 using exec_test::launch;

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "catch_compat.hpp"
+#include "workbook_catch.hpp"
 #include "exec_helpers.hpp"
 #include "exec.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "catch.hpp"
+#include "workbook_catch.hpp"
 #include "memcheck.hpp"
 #include "scenarios.hpp"
 

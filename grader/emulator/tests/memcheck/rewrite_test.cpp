@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "catch.hpp"
+#include "workbook_catch.hpp"
 #include "rewrite.hpp"
 
 namespace {

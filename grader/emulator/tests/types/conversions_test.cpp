@@ -9,7 +9,7 @@
 #include <string>
 
 #include "../gpu/conversion_samples.hpp"
-#include "catch_compat.hpp"
+#include "workbook_catch.hpp"
 #include "reference_round.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "../gpu/conversion_samples.hpp"
-#include "catch_compat.hpp"
+#include "workbook_catch.hpp"
 #include "reference_round.hpp"
 
 namespace {

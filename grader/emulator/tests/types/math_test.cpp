@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "../gpu/conversion_samples.hpp"
-#include "catch_compat.hpp"
+#include "workbook_catch.hpp"
 
 TEST_CASE("bit reinterpretation", "[types][math]") {
   REQUIRE(__float_as_int(1.0f) == 0x3f800000);

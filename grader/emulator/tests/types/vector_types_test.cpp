@@ -2,7 +2,7 @@
 #include <vector_functions.h>
 #include <vector_types.h>
 
-#include "catch_compat.hpp"
+#include "workbook_catch.hpp"
 
 #define EXPECT_LAYOUT(T, size, align) \
   static_assert(sizeof(T) == (size) && alignof(T) == (align), #T " must be " #size " bytes, " #align "-aligned")

@@ -1,7 +1,0 @@
-// Catch2 2.x and 3.x, whichever is installed.
-#pragma once
-#if __has_include(<catch2/catch_test_macros.hpp>)
-#include <catch2/catch_test_macros.hpp>
-#else
-#include <catch2/catch.hpp>
-#endif

@@ -1,3 +1,0 @@
-// Catch2 2.x needs one translation unit to provide main (3.x links Catch2::Catch2WithMain instead).
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
