@@ -166,6 +166,8 @@ int check_solutions(const Options& o) {
       return fail("a solution failed hidden test '" + t.at("name").get<std::string>() + "'", g);
   if (g.exit_code != 0 || !g.results.at("extra_data").at("passed").get<bool>())
     return fail("the solutions do not pass the lesson", g);
+  if (g.output.find("review: ") != std::string::npos)
+    return fail("a review comment fires on a correct solution (wrong advice)", g);
   std::cout << "solutions: every hidden test passed, lesson passed\n";
   return 0;
 }

@@ -78,7 +78,7 @@ std::vector<Comment> apply_review_rules(const nlohmann::json& rules, const std::
         for (const auto& f : fills) {
             if (!r.blank.empty() && f.id != r.blank) continue;
             if (f.unfilled) continue;
-            subject += (any ? "\n" : "") + f.tokens;
+            subject += (any ? "\n" : "") + (f.region_tokens.empty() ? f.tokens : f.region_tokens);
             if (!any) line = f.line;
             any = true;
         }

@@ -346,6 +346,18 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
             }
             r.fills.push_back(std::move(f));
         }
+        // Adjacent blanks (consecutive wildcards in the starter) share one region for the review rules.
+        std::vector<std::size_t> wild;
+        for (std::size_t i = 0; i < p.size(); ++i)
+            if (p[i].is_blank()) wild.push_back(i);
+        for (std::size_t a = 0; a < wild.size() && a < r.fills.size();) {
+            std::size_t b = a + 1;
+            while (b < wild.size() && b < r.fills.size() && wild[b] == wild[b - 1] + 1) ++b;
+            const std::string region = spans[a].first < spans[b - 1].second
+                                           ? join_tokens(s, spans[a].first, spans[b - 1].second) : std::string();
+            for (std::size_t k = a; k < b; ++k) r.fills[k].region_tokens = region;
+            a = b;
+        }
         return r;
     }
     r.ok = false;

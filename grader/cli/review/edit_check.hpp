@@ -15,7 +15,9 @@ struct Fill {
     int line = 0;              // student-file line where the fill starts (the blank's line when empty)
     int end_line = 0;
     std::string text;          // the student's text of the fill, verbatim (comments inside kept)
-    std::string tokens;        // the fill's tokens joined by single spaces (comments dropped): what rules match
+    std::string tokens;        // the fill's tokens joined by single spaces (comments dropped)
+    std::string region_tokens; // what review rules match: the tokens of this fill and of the blanks right next to it
+                               // (nothing between them), whose split between blanks is a guess
     bool unfilled = false;     // the fill is still the `______` placeholder
 };
 
