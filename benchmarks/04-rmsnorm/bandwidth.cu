@@ -140,8 +140,10 @@ int main(int argc, char** argv) {
       CHECK(cudaMemcpy(in[i], hx.data(), n * sizeof(float), cudaMemcpyHostToDevice));
     }
     using Fp32Launch = void (*)(const float*, const float*, float*, int, int, float, cudaStream_t);
-    for (auto [name, fn] : {std::pair<const char*, Fp32Launch>{"rmsnorm (two-pass)", launch_rmsnorm},
-                            std::pair<const char*, Fp32Launch>{"rmsnorm_fast", launch_rmsnorm_fast}}) {
+    for (const auto& kernel : {std::pair<const char*, Fp32Launch>{"rmsnorm (two-pass)", launch_rmsnorm},
+                                  std::pair<const char*, Fp32Launch>{"rmsnorm_fast", launch_rmsnorm_fast}}) {
+      const char* name = kernel.first;
+      const Fp32Launch fn = kernel.second;
       CHECK(cudaMemset(out[0], 0xff, n * sizeof(float)));
       fn(in[0], w, out[0], s.M, s.N, kEps, 0);
       CHECK(cudaDeviceSynchronize());

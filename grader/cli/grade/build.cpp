@@ -73,7 +73,8 @@ Toolchain toolchain(const Context& ctx, Backend backend) {
 
 std::string cmdline(const std::vector<std::string>& argv) { return util::join(argv, " "); }
 
-// Keeps the cache from growing without bound: the newest few builds per exercise and backend survive.
+// Keeps the cache from growing without bound: the newest few builds per exercise and backend survive, and so does
+// anything used in the last ten minutes (another grade running in parallel, e.g. class grading, may be about to run it).
 void prune(const fs::path& dir, std::size_t keep) {
     std::error_code ec;
     std::vector<std::pair<fs::file_time_type, fs::path>> entries;
@@ -81,7 +82,9 @@ void prune(const fs::path& dir, std::size_t keep) {
         if (d.is_directory(ec)) entries.emplace_back(fs::last_write_time(d.path(), ec), d.path());
     if (entries.size() <= keep) return;
     std::sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.first > b.first; });
-    for (std::size_t i = keep; i < entries.size(); ++i) fs::remove_all(entries[i].second, ec);
+    const auto recent = fs::file_time_type::clock::now() - std::chrono::minutes(10);
+    for (std::size_t i = keep; i < entries.size(); ++i)
+        if (entries[i].first < recent) fs::remove_all(entries[i].second, ec);
 }
 
 BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& job, Backend backend,
