@@ -57,6 +57,10 @@ class Rewriter {
         if (!braces.empty()) braces.pop_back();
       } else if (is(t, "<<<")) {
         launch(k);
+      } else if (is(t, "__noinline__") && !(k >= 2 && is(tok(k - 1), "(") && is(tok(k - 2), "("))) {
+        // A qualifier in student code. The prelude defines __noinline__ as plain `noinline`, because newer
+        // libstdc++ headers spell `__attribute__((__noinline__))`; here it stands alone, so spell the attribute.
+        replace(k, k, "__attribute__((noinline))");
       } else if (is(t, "__shared__")) {
         bool ns_scope = !in_macro_;  // a macro is most likely expanded inside a function
         for (bool b : braces) ns_scope = ns_scope && b;

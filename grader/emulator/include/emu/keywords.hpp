@@ -3,8 +3,6 @@
 // defines them for host code that includes it).
 #pragma once
 
-// libstdc++'s <memory> spells an attribute __noinline__; include it before that name becomes a macro.
-#include <memory>
 
 #define __global__
 #define __device__
@@ -12,7 +10,9 @@
 // nvcc's __forceinline__ also implies inline linkage; always_inline is left out because g++ refuses to build a call
 // it cannot inline, which would turn a hint into a compile error that nvcc does not give.
 #define __forceinline__ inline
-#define __noinline__ __attribute__((noinline))
+// libstdc++ (g++ 13) spells `__attribute__((__noinline__))` in many headers, so the macro must expand to the bare
+// attribute name. A standalone `__noinline__ void f()` in a .cu file is spelled out by emu-rewrite instead.
+#define __noinline__ noinline
 #define __launch_bounds__(...)
 #define __align__(n) alignas(n)
 #define __constant__
