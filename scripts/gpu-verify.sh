@@ -13,9 +13,16 @@ mkdir -p "$out"
 log() { echo "[$(date +%T)] $*" | tee -a "$out/summary.txt"; }
 
 if ls .deps/*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/deps && for f in .deps/*.deb; do dpkg -x "$f" /tmp/deps; done
+  # Unpacked, not installed (no registry there); a package the machine already has (its own Catch2, say) is skipped.
+  mkdir -p /tmp/deps
+  for f in .deps/*.deb; do
+    pkg=$(basename "$f" | cut -d_ -f1)
+    case $pkg in
+      catch2) ls /usr/include/catch2 /usr/local/include/catch2 >/dev/null 2>&1 && continue ;;
+    esac
+    dpkg -x "$f" /tmp/deps
+  done
   export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-  export CPATH=/tmp/deps/usr/include
 fi
 log "GPU: $(nvidia-smi -L | head -1); nvcc: $(nvcc --version | tail -1)"
 

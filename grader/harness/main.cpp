@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#if !__has_include(<catch2/catch_test_macros.hpp>)
+#if defined(WORKBOOK_CATCH2_MAJOR) ? WORKBOOK_CATCH2_MAJOR == 2 : !__has_include(<catch2/catch_test_macros.hpp>)
 // Catch2 2.x is header-only: its implementation is compiled here, without its main, and Session is declared only here.
 // The emulator traps faults itself (guard pages of fiber stacks) and the runner reports a crashed process, so Catch2's
 // own signal handlers, which would replace the emulator's during each test, are left out.

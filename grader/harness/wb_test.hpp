@@ -2,7 +2,9 @@
 // Works with Catch2 2.x (single header) and 3.x (split headers).
 #pragma once
 
-#if __has_include(<catch2/catch_test_macros.hpp>)
+// WORKBOOK_CATCH2_MAJOR comes from the build (the Catch2 that CMake found); a machine can have both versions'
+// headers, and compiling against one while linking the other fails.
+#if defined(WORKBOOK_CATCH2_MAJOR) ? WORKBOOK_CATCH2_MAJOR == 3 : __has_include(<catch2/catch_test_macros.hpp>)
 #include <catch2/catch_test_macros.hpp>
 #define WB_CATCH2_MAJOR 3
 #else
