@@ -80,6 +80,12 @@ int run_one(const wb::Options& o, const std::string& nonce, std::uint64_t seed) 
   } else {
     Catch::Session session;
     std::vector<std::string> args = o.catch_args;
+    // The listener is the result channel; Catch2's console report would only repeat its messages on stdout, where a
+    // student's own prints belong. Unless the caller chose an output, the report goes nowhere.
+    if (std::none_of(args.begin(), args.end(), [](const std::string& a) { return a == "-o" || a == "--out"; })) {
+      args.push_back("--out");
+      args.push_back("/dev/null");
+    }
     args.push_back(out.name);  // registered names are valid test specs that match only themselves (name_problem)
     try {
       run_catch(session, args);

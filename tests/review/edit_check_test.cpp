@@ -170,3 +170,14 @@ TEST_CASE("adjacent block blanks split their fills the way the student wrote the
     CHECK(b.fills[0].tokens == "a [ 0 ] = 1 ; a [ 1 ] = 2 ;");
     CHECK(b.fills[1].tokens == "a [ 2 ] = 3 ;");
 }
+
+TEST_CASE("a removed barrier after a filled blank is named, not confused with the fill's brackets", "[edit_check]") {
+    // The fill `1.0f / sqrtf(...)` has `( ) ;` like the deleted `__syncthreads();`: a plain token LCS pairs them and
+    // reports the blank's line as changed; the diff must name the barrier line only.
+    std::string s = replace(filled(), "  __syncthreads();\n", "");
+    EditCheck r = edit_check_text(starter(), s, "k.cu", {"sum", "inv"});
+    REQUIRE_FALSE(r.ok);
+    INFO(r.diff);
+    REQUIRE(r.changes.size() == 1);
+    CHECK(r.changes[0] == "line 10: `__syncthreads();` was removed");
+}

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <sstream>
 #include "report.hpp"
 
 #include <cstdio>
@@ -8,6 +10,25 @@
 namespace workbook::grade {
 
 namespace {
+
+// The lines of a test program's output worth showing a student: its own prints. Drops the emulator's diagnostics
+// ("=========" lines, repeated in the failure message) and Catch2's console banner and summary.
+std::string program_lines(const std::string& output) {
+    std::string kept;
+    std::istringstream in(output);
+    std::string l;
+    bool any_own = false;
+    while (std::getline(in, l)) {
+        const bool noise = l.rfind("=====", 0) == 0 || l.rfind("~~~~~", 0) == 0 || l.rfind("-----", 0) == 0 ||
+                           l.rfind("test cases:", 0) == 0 || l.rfind("assertions:", 0) == 0 ||
+                           l.find("is a Catch") != std::string::npos || l.find("Randomness seeded to") != std::string::npos;
+        if (noise) continue;
+        const bool header = l.rfind("--- program output", 0) == 0;
+        if (!header && l.find_first_not_of(" \t") != std::string::npos) any_own = true;
+        kept += l + "\n";
+    }
+    return any_own ? kept : std::string();
+}
 
 struct Style {
     bool on;
@@ -124,15 +145,23 @@ std::string format_report(const Run& run, bool color) {
             line("  " + pad(ex.info->name + tag, 26) + pad(g.name, 8) + pad(status, 20 + (color ? 9 : 0)) + pts(g.earned) + " / " + pts(g.points));
         }
         // The first failures with the listener's own words; the rest are counted.
+        // A failure whose message repeats one already shown (one bug usually fails many tests) is named, not
+        // repeated; program output is shown only where it holds the program's own lines, not just the emulator's
+        // diagnostics (already in the message) or Catch2's banner.
         int shown = 0, failed = 0;
+        std::vector<std::string> messages_shown;
         for (const auto& t : ex.tests) {
             if (t.passed) continue;
             ++failed;
             if (shown >= 3) continue;
             ++shown;
-            line("    " + st.bad("✗ ") + t.test.name + " [" + t.test.group + "]");
+            const bool repeat = std::find(messages_shown.begin(), messages_shown.end(), t.message) != messages_shown.end();
+            line("    " + st.bad("✗ ") + t.test.name + " [" + t.test.group + "]" + (repeat ? " — the same failure as above" : ""));
+            if (repeat) continue;
+            messages_shown.push_back(t.message);
             o += util::indent(util::trim_lines(t.message, 12), "        ");
-            if (!t.output.empty()) o += util::indent(util::trim_lines(t.output, 16, true), "        ");
+            const std::string own = program_lines(t.output);
+            if (!own.empty()) o += util::indent(util::trim_lines(own, 12, true), "        ");
         }
         if (failed > shown) line("    … and " + std::to_string(failed - shown) + " more failed tests (all in results.json)");
     }

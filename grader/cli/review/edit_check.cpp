@@ -221,8 +221,12 @@ std::vector<std::string> describe_changes(const std::string& psrc, const std::ve
     auto same = [&](std::size_t i, std::size_t j) { return !p[i].is_blank() && p[i].text == s[j].text; };
     std::size_t pre = 0;
     while (pre < n && pre < m && same(pre, pre)) ++pre;
+    // The common suffix is trimmed only when no blank lies past the prefix: otherwise the end of a fill (`... ) ;`)
+    // can pass for the end of the starter's next statement and drag the alignment off.
+    bool blank_after_prefix = false;
+    for (std::size_t k = pre; k < n; ++k) blank_after_prefix = blank_after_prefix || p[k].is_blank();
     std::size_t suf = 0;
-    while (suf < n - pre && suf < m - pre && same(n - 1 - suf, m - 1 - suf)) ++suf;
+    while (!blank_after_prefix && suf < n - pre && suf < m - pre && same(n - 1 - suf, m - 1 - suf)) ++suf;
     const std::size_t a = n - pre - suf, b = m - pre - suf;
 
     std::vector<long> match_p(n, -1), match_s(m, -1);
@@ -235,23 +239,61 @@ std::vector<std::string> describe_changes(const std::string& psrc, const std::ve
         int first = pre < n ? p[pre].line : (n ? p[n - 1].line : 1);
         return {"line " + std::to_string(first) + " onwards: the file differs from the starter too much to list the changes"};
     }
-    // An LCS is at most min(a, b) <= sqrt(kMaxCells) long, so 16 bits hold it.
-    std::vector<std::uint16_t> L((a + 1) * (b + 1), 0);
-    auto l = [&](std::size_t i, std::size_t j) -> std::uint16_t& { return L[i * (b + 1) + j]; };
-    for (std::size_t i = a; i-- > 0;)
-        for (std::size_t j = b; j-- > 0;)
-            l(i, j) = same(pre + i, pre + j) ? static_cast<std::uint16_t>(l(i + 1, j + 1) + 1)
-                                             : std::max(l(i + 1, j), l(i, j + 1));
+    // An LCS (a match scores kMatch) in which a wildcard may also take a bracket-balanced run of student tokens as
+    // its fill (each taken token scores 1), provided the starter token right after the blank matches right after
+    // the fill. Without the fill, tokens of a fill pair up with look-alike tokens of a removed line (`rsqrtf(...)`
+    // taking the `( ) ;` of a deleted `__syncthreads();`) and the diff names the wrong lines; with the anchor and
+    // the lower score, a fill never swallows code added after the blank. Scores stay below 5 (a + b), in 32 bits.
+    constexpr std::uint32_t kMatch = 4;
+    constexpr std::size_t kMaxFill = 256;
+    std::vector<std::uint32_t> L((a + 2) * (b + 1), 0);
+    auto l = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return L[i * (b + 1) + j]; };
+    auto depth_step = [&](std::size_t j) { return is_open(s[pre + j].text) ? 1 : is_close(s[pre + j].text) ? -1 : 0; };
+    // The fills of wildcard i that end right before a token matching p[i + 1]: (end, score).
+    auto anchored_fills = [&](std::size_t i, std::size_t j, auto&& visit) {
+        if (i + 1 >= a) return;
+        int depth = 0;
+        for (std::size_t k = j; k < b && k - j <= kMaxFill; ++k) {
+            if (depth == 0 && k > j && same(pre + i + 1, pre + k))
+                if (visit(k, l(i + 2, k + 1) + kMatch + static_cast<std::uint32_t>(k - j))) return;
+            depth += depth_step(k);
+            if (depth < 0) break;
+        }
+    };
+    for (std::size_t i = a; i-- > 0;) {
+        for (std::size_t j = b + 1; j-- > 0;) {
+            std::uint32_t best = l(i + 1, j);
+            if (j < b) best = std::max(best, l(i, j + 1));
+            if (j < b && same(pre + i, pre + j)) best = std::max(best, l(i + 1, j + 1) + kMatch);
+            if (p[pre + i].is_blank())
+                anchored_fills(i, j, [&](std::size_t, std::uint32_t v) { best = std::max(best, v); return false; });
+            l(i, j) = best;
+        }
+    }
     for (std::size_t i = 0, j = 0; i < a && j < b;) {
-        if (same(pre + i, pre + j)) {
+        if (same(pre + i, pre + j) && l(i, j) == l(i + 1, j + 1) + kMatch) {
             match_p[pre + i] = static_cast<long>(pre + j);
             match_s[pre + j] = static_cast<long>(pre + i);
             ++i, ++j;
-        } else if (l(i + 1, j) >= l(i, j + 1)) {
-            ++i;
-        } else {
-            ++j;
+            continue;
         }
+        if (p[pre + i].is_blank()) {
+            long end = -1;
+            anchored_fills(i, j, [&](std::size_t k, std::uint32_t v) {
+                if (v == l(i, j)) end = static_cast<long>(k);
+                return end >= 0;
+            });
+            if (end >= 0) {  // the fill is s[j, end); p[i + 1] matches s[end]
+                const std::size_t k = static_cast<std::size_t>(end);
+                match_p[pre + i + 1] = static_cast<long>(pre + k);
+                match_s[pre + k] = static_cast<long>(pre + i + 1);
+                i += 2;
+                j = k + 1;
+                continue;
+            }
+        }
+        if (l(i + 1, j) >= l(i, j + 1)) ++i;
+        else ++j;
     }
 
     slide_runs(s, match_s, match_p, false);
