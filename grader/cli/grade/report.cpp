@@ -89,7 +89,11 @@ std::string make_verdict(const Run& run) {
             for (const auto& g : ex.groups)
                 if (g.state == "not_run") ++not_run;
         if (not_run) why.push_back(std::to_string(not_run) + " test group" + (not_run == 1 ? "" : "s") + " not run");
-        if (!run.vetoes.empty()) why.push_back("vetoed: " + run.vetoes.front().reason);
+        if (!run.vetoes.empty()) {
+            std::string reason = run.vetoes.front().reason;  // a sentence; the verdict joins clauses with ';'
+            while (!reason.empty() && (reason.back() == '.' || reason.back() == ' ')) reason.pop_back();
+            why.push_back("vetoed: " + reason);
+        }
         const bool whole = run.only_exercise.empty() || (run.lesson.core_exercise() && run.only_exercise == run.lesson.core_exercise()->name);
         if (whole && run.core_score + 1e-9 < run.lesson.min_score)
             why.push_back("core " + pts(run.core_score) + " / " + pts(run.core_max) + " is below " + pts(run.lesson.min_score));

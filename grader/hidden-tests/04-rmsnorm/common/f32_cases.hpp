@@ -60,8 +60,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
     RUN(wb04::f32_case(3, 16384, "the widest row of the lesson: 64 elements per thread")); }                         \
   WB_TEST(EX ": a single row", "[" EX "][edge]") {                                                                   \
     RUN(wb04::f32_case(1, 4096, "M = 1: a grid of one block")); }                                                    \
-  WB_TEST(EX ": 1024 rows of 8", "[" EX "][edge]") {                                                                 \
-    RUN(wb04::f32_case(1024, 8, "many short rows: most threads idle, and every row must land in its own place")); }  \
+  WB_TEST(EX ": 4096 rows of 8", "[" EX "][edge]") {                                                                 \
+    RUN(wb04::f32_case(4096, 8, "many short rows: most threads idle, and every row must land in its own place")); }  \
   WB_TEST(EX ": NaN in one row does not leak into the others", "[" EX "][edge]") {                                   \
     RUN(wb04::f32_case(5, 768, "one NaN input in row 2: only row 2 may be NaN",                                      \
                        wb04::with_value(wb04::normal_inputs(), 2, 100, wb04::kNaN))); }                              \
