@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Prints the known-answers tables of docs/grading.md from the lists and two result files.
+
+  scripts/grading-table.py CTEST_LOG GPU_RESULTS > table.md
+
+CTEST_LOG: the output of `ctest` (lines "grading.04-rmsnorm.<wrong|alt>.<exercise>.<name> ... Passed").
+GPU_RESULTS: known-results.txt written by scripts/gpu-verify.sh ("ok|FAILED <wrong|alt> <name>" per line).
+"""
+import json
+import re
+import sys
+from pathlib import Path
+
+root = Path(__file__).resolve().parent.parent / "solutions" / "04-rmsnorm"
+wrong = json.loads((root / "wrong" / "wrong.json").read_text())
+alt = json.loads((root / "alt" / "alt.json").read_text())
+
+emu = {}
+for line in open(sys.argv[1]):
+    m = re.search(r"grading\.04-rmsnorm\.(wrong|alt)\.([a-z_0-9]+)\.(\S+) \.+\s*(\*\*\*Failed|Passed|\*\*\*Timeout)", line)
+    if m:
+        kind, name, ok = m.group(1), m.group(3), m.group(4) == "Passed"
+        emu[(kind, name)] = ("rejected as expected" if kind == "wrong" else "passes every test") if ok else "UNEXPECTED"
+gpu = {}
+for line in open(sys.argv[2]):
+    status, kind, name = line.split()
+    if status == "ok":
+        gpu[(kind, name)] = "rejected as expected" if kind == "wrong" else "passes every test"
+    else:
+        gpu[(kind, name)] = "passes on the GPU (see above)" if kind == "wrong" else "FAILS on the GPU"
+
+
+def cell(text):
+    return text.replace("|", "\\|")
+
+
+def kind_of(entry):
+    return "blank fill" if "fills" in entry else "edit outside the blanks" if "patch" in entry else "whole file"
+
+
+print("| exercise | wrong answer | kind | why it is wrong | must fail | emu | H200 |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
+for e in wrong:
+    x = e["expect"]
+    groups = ", ".join(x.get("fails_groups", [])) + (f" + veto ({x['veto']})" if x.get("veto") else "")
+    print(f"| {e['exercise']} | `{e['name']}` | {kind_of(e)} | {cell(x.get('reason', ''))} | {groups} | "
+          f"{emu.get(('wrong', e['name']), 'not run')} | {gpu.get(('wrong', e['name']), 'not run')} |")
+print()
+print("| exercise | correct alternative | why it is correct | emu | H200 |")
+print("| --- | --- | --- | --- | --- |")
+for e in alt:
+    print(f"| {e['exercise']} | `{e['name']}` | {cell(e.get('why', ''))} | "
+          f"{emu.get(('alt', e['name']), 'not run')} | {gpu.get(('alt', e['name']), 'not run')} |")
