@@ -7,6 +7,8 @@
 // text replaced (fills not named keep the solution's text), so it differs from the starter only inside blanks.
 #include <nlohmann/json.hpp>
 
+#include "review/markers.hpp"
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -14,7 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <regex>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -42,48 +44,12 @@ void write_file(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
-// Replaces the text of each marked blank by fills[id] when given (inline /*BLANK:id*/…/*END*/ and the
-// `// BLANK:id` … `// END BLANK` line form), and drops the markers.
-std::string apply_fills(const std::string& solution, const json& fills) {
-  std::string out;
-  std::istringstream lines(solution);
-  std::string line;
-  static const std::regex open_line(R"(^\s*//\s*BLANK:([A-Za-z0-9_]+)\s*$)");
-  static const std::regex close_line(R"(^\s*//\s*END BLANK\s*$)");
-  static const std::regex inline_blank(R"(/\*BLANK:([A-Za-z0-9_]+)\*/([\s\S]*?)/\*END\*/)");
-  std::string block_id, block_text, indent;
-  bool in_block = false;
-  while (std::getline(lines, line)) {
-    std::smatch m;
-    if (!in_block && std::regex_match(line, m, open_line)) {
-      in_block = true;
-      block_id = m[1];
-      block_text.clear();
-      indent = line.substr(0, line.find_first_not_of(" \t"));
-      continue;
-    }
-    if (in_block && std::regex_match(line, close_line)) {
-      in_block = false;
-      out += fills.contains(block_id) ? indent + fills[block_id].get<std::string>() + "\n" : block_text;
-      continue;
-    }
-    if (in_block) {
-      block_text += line + "\n";
-      continue;
-    }
-    std::string rebuilt;
-    auto begin = line.cbegin();
-    for (std::sregex_iterator it(line.begin(), line.end(), inline_blank), end; it != end; ++it) {
-      rebuilt.append(begin, line.cbegin() + it->position());
-      const std::string id = (*it)[1];
-      rebuilt += fills.contains(id) ? fills[id].get<std::string>() : (*it)[2].str();
-      begin = line.cbegin() + it->position() + it->length();
-    }
-    rebuilt.append(begin, line.cend());
-    out += rebuilt + "\n";
-  }
-  if (in_block) throw std::runtime_error("unterminated `// BLANK:" + block_id + "`");
-  return out;
+// The solution with the blanks named in `fills` (a JSON object id -> text) filled differently, markers removed: what a
+// student who wrote those fills would hand in. The marker syntax is read by the grader's own parser.
+std::string apply_fills(const std::string& solution, const json& fills, const std::string& label) {
+  std::map<std::string, std::string> by_id;
+  for (const auto& [id, text] : fills.items()) by_id[id] = text.get<std::string>();
+  return workbook::review::fill_blanks(solution, by_id, label).text;
 }
 
 std::string apply_patch(std::string text, const json& patch) {
@@ -105,7 +71,8 @@ fs::path make_submission(const Options& o, const std::string& exercise, const st
   for (const auto& e : fs::directory_iterator(o.root / "solutions" / o.lesson)) {
     if (!e.is_regular_file()) continue;
     const auto file = e.path().filename();
-    if (file.extension() == ".cu") write_file(dir / file, apply_fills(read_file(e.path()), json::object()));
+    if (file.extension() == ".cu")
+      write_file(dir / file, workbook::review::strip_markers(read_file(e.path()), file.string()).text);
     else if (file == "answers.md") fs::copy_file(e.path(), dir / file);
   }
   if (exercise_text) write_file(dir / (exercise + ".cu"), *exercise_text);
@@ -192,8 +159,10 @@ int check_wrong(const Options& o) {
   const json e = find_entry(base / "wrong" / "wrong.json", o.name);
   const std::string ex = e.at("exercise");
   std::string text;
-  if (e.contains("fills")) text = apply_fills(read_file(base / (ex + ".cu")), e["fills"]);
-  else if (e.contains("patch")) text = apply_fills(apply_patch(read_file(base / (ex + ".cu")), e["patch"]), json::object());
+  const std::string label = ex + ".cu";
+  if (e.contains("fills")) text = apply_fills(read_file(base / label), e["fills"], label);
+  else if (e.contains("patch"))
+    text = workbook::review::strip_markers(apply_patch(read_file(base / label), e["patch"]), label).text;
   else text = read_file(base / e.at("file").get<std::string>());
   Grade g = run_grade(o, "--ex " + ex + " --submission '" + make_submission(o, ex, &text).string() + "'");
   const json& expect = e.at("expect");

@@ -26,6 +26,18 @@ TEST_CASE("markers turn a solution into its starter and into a clean solution", 
     CHECK(s.text.find("  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += ") != std::string::npos);
 }
 
+TEST_CASE("fill_blanks replaces the named blanks and keeps the others' solution text", "[sync]") {
+    Converted f = fill_blanks(fixture::kSolution, {{"inv", "1.0f / (sqrtf(sq / N) + eps)"}, {"sum", "sq = 0.f;"}}, "k.cu");
+    CHECK(f.text.find("BLANK") == std::string::npos);
+    CHECK(f.text.find("inv = 1.0f / (sqrtf(sq / N) + eps);") != std::string::npos);
+    CHECK(f.text.find("  sq = 0.f;\n  if (threadIdx.x == 0)") != std::string::npos);  // block: one line, marker's indent
+    CHECK(f.text.find("sq += in[row * N + i]") == std::string::npos);
+
+    Converted one = fill_blanks(fixture::kSolution, {{"inv", "rsqrtf(sq + eps)"}}, "k.cu");
+    CHECK(one.text.find("inv = rsqrtf(sq + eps);") != std::string::npos);
+    CHECK(one.text.find("sq += in[row * N + i] * in[row * N + i];") != std::string::npos);
+}
+
 TEST_CASE("malformed markers are refused with file and line", "[sync]") {
     CHECK_THROWS_WITH(make_starter("a\n// BLANK:x\nb\n", "f.cu"), "f.cu:2: block blank is never closed with '// END BLANK'.");
     CHECK_THROWS_WITH(make_starter("x = /*BLANK:y*/1;\n", "f.cu"),

@@ -48,7 +48,9 @@ std::vector<std::string> split_lines(const std::string& text, bool& trailing_new
     return lines;
 }
 
-Converted convert(const std::string& solution, const std::string& label, bool to_starter) {
+// to_starter: every blank becomes `______`; otherwise a blank keeps its text unless `fills` names it.
+Converted convert(const std::string& solution, const std::string& label, bool to_starter,
+                  const std::map<std::string, std::string>& fills = {}) {
     bool trailing_newline = true;
     std::vector<std::string> lines = split_lines(solution, trailing_newline);
     Converted out;
@@ -67,10 +69,9 @@ Converted convert(const std::string& solution, const std::string& label, bool to
             in_block = true;
             block_line = lineno;
             out.blanks.push_back({id, lineno, true});
-            if (to_starter) {
-                std::string indent = line.substr(0, line.find_first_not_of(" \t"));
-                body += indent + kBlank + "  // blank: " + id + "\n";
-            }
+            const std::string indent = line.substr(0, line.find_first_not_of(" \t"));
+            if (to_starter) body += indent + kBlank + "  // blank: " + id + "\n";
+            else if (auto f = fills.find(id); f != fills.end()) body += indent + f->second + "\n";
             continue;
         }
         if (t == kBlockClose) {
@@ -81,7 +82,7 @@ Converted convert(const std::string& solution, const std::string& label, bool to
         if (in_block) {
             if (line.find(kInlineOpen) != std::string::npos)
                 fail(label, lineno, "an inline blank inside a block blank.");
-            if (!to_starter) body += line + "\n";
+            if (!to_starter && !fills.count(out.blanks.back().id)) body += line + "\n";
             continue;
         }
         std::string rewritten;
@@ -109,7 +110,8 @@ Converted convert(const std::string& solution, const std::string& label, bool to
                 fail(label, lineno, "inline blanks cannot be nested.");
             out.blanks.push_back({id, lineno, false});
             rewritten += line.substr(pos, open - pos);
-            rewritten += to_starter ? std::string(kBlank) : content;
+            auto f = fills.find(id);
+            rewritten += to_starter ? std::string(kBlank) : f != fills.end() ? f->second : content;
             pos = close + std::string(kInlineClose).size();
         }
         body += rewritten + "\n";
@@ -128,6 +130,11 @@ Converted make_starter(const std::string& solution, const std::string& label) {
 
 Converted strip_markers(const std::string& solution, const std::string& label) {
     return convert(solution, label, false);
+}
+
+Converted fill_blanks(const std::string& solution, const std::map<std::string, std::string>& fills,
+                      const std::string& label) {
+    return convert(solution, label, false, fills);
 }
 
 }  // namespace workbook::review

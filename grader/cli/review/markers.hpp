@@ -5,6 +5,7 @@
 //   block:  `  // BLANK:id` … `  // END BLANK`   -> `  ______  // blank: id`
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,10 @@ Converted make_starter(const std::string& solution, const std::string& label);
 
 // The solution as a student would have written it: marker comments gone, filled code kept.
 Converted strip_markers(const std::string& solution, const std::string& label);
+
+// A student's file that fills some blanks differently: like strip_markers, but the text of each blank named in
+// `fills` is replaced (a block blank by one line, at the indentation of its marker). Used for known wrong answers.
+Converted fill_blanks(const std::string& solution, const std::map<std::string, std::string>& fills,
+                      const std::string& label);
 
 }  // namespace workbook::review
