@@ -4,12 +4,23 @@
 #   2. grades the solutions on the `gpu` backend,
 #   3. grades every known wrong answer and every correct alternative on `gpu` (tests/grading/known_answers),
 #   4. runs the bandwidth benchmark and the launch-error probe.
-# Writes logs and a summary to $OUT (default: ./gpu-verify-out). Usage: scripts/gpu-verify.sh [jobs]
+# Usage: scripts/gpu-verify.sh [jobs] [list]
+#   jobs   known answers graded at once (default 12), spread over every GPU of the machine
+#   list   a file of "wrong NAME" / "alt NAME" lines, graded first (default: every entry of wrong.json and alt.json)
+#   KNOWN_ONLY=1        grade only the list's entries
+#   SKIP="solutions bench"  leave out those steps (to finish an earlier run that hit its time limit)
+#   KNOWN_DEADLINE_S=N  start no known answer later than N seconds after the script began (for a call with a time
+#                       limit); the ones not started are listed as "SKIPPED", never as graded
+# Writes at most six files to $OUT (default: ./gpu-verify-out); the build logs stay in /tmp/gpu-verify-logs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu-verify-out}
 jobs=${1:-12}
-mkdir -p "$out"
+list=${2:-}
+logs=/tmp/gpu-verify-logs
+mkdir -p "$out" "$logs"
+export KNOWN_DEADLINE=$(( $(date +%s) + ${KNOWN_DEADLINE_S:-100000} ))
+export NGPU=$(nvidia-smi -L | wc -l)
 log() { echo "[$(date +%T)] $*" | tee -a "$out/summary.txt"; }
 
 if ls .deps/*.deb >/dev/null 2>&1; then
@@ -18,38 +29,52 @@ if ls .deps/*.deb >/dev/null 2>&1; then
   for f in .deps/*.deb; do
     pkg=$(basename "$f" | cut -d_ -f1)
     case $pkg in
-      catch2) ls /usr/include/catch2 /usr/local/include/catch2 >/dev/null 2>&1 && continue ;;
+      catch2) [ -d /usr/include/catch2 ] || [ -d /usr/local/include/catch2 ] && continue ;;
     esac
     dpkg -x "$f" /tmp/deps
   done
   export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 fi
-log "GPU: $(nvidia-smi -L | head -1); nvcc: $(nvcc --version | tail -1)"
+log "GPUs: $NGPU × $(nvidia-smi -L | head -1 | cut -d'(' -f1); nvcc: $(nvcc --version | tail -1)"
 
-cmake -S . -B build -DCMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:-}" > "$out/configure.log" 2>&1 || { log "configure failed"; tail -20 "$out/configure.log"; exit 1; }
-cmake --build build -j"$(nproc)" --target workbook-grader known_answers > "$out/build.log" 2>&1 || { log "build failed"; grep -m20 error "$out/build.log"; exit 1; }
+cmake -S . -B build -DCMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:-}" > "$logs/configure.log" 2>&1 || { log "configure failed"; tail -20 "$logs/configure.log" | tee -a "$out/summary.txt"; exit 1; }
+cmake --build build -j"$(nproc)" --target workbook-grader known_answers > "$logs/build.log" 2>&1 || { log "build failed"; grep -m20 error "$logs/build.log" | tee -a "$out/summary.txt"; exit 1; }
 log "built"
 
-build/grader/cli/workbook grade 04 --solutions --backend gpu --seed 2026 > "$out/solutions.txt" 2>&1
-log "solutions on gpu: exit $? — $(grep -E '^(PASSED|NOT PASSED)' "$out/solutions.txt" | head -1)"
+skip() { [[ " ${SKIP:-} " == *" $1 "* ]]; }
+if ! skip solutions; then
+  build/grader/cli/workbook grade 04 --solutions --backend gpu --seed 2026 > "$out/solutions.txt" 2>&1
+  log "solutions on gpu: exit $? — $(grep -E '^(PASSED|NOT PASSED)' "$out/solutions.txt" | head -1)"
+fi
 
-python3 - > "$out/known.txt" <<'PY'
-import json
-for kind in ("wrong", "alt"):
-    for e in json.load(open(f"solutions/04-rmsnorm/{kind}/{kind}.json")):
-        print(kind, e["name"])
+# The list's entries first, then every other entry; each line numbered so that consecutive jobs use different GPUs.
+python3 - "$list" "${KNOWN_ONLY:-0}" > "$logs/known.txt" <<'PY'
+import json, sys
+every = [f"{kind} {e['name']}" for kind in ("wrong", "alt")
+         for e in json.load(open(f"solutions/04-rmsnorm/{kind}/{kind}.json"))]
+first = [l.strip() for l in open(sys.argv[1])] if sys.argv[1] else []
+unknown = [l for l in first if l and l not in every]
+if unknown: sys.exit(f"not in wrong.json/alt.json: {unknown}")
+ordered = [l for l in first if l] + ([] if sys.argv[2] == "1" else [l for l in every if l not in first])
+for i, l in enumerate(ordered): print(i, l)
 PY
-ka() { build/tests/grading/known_answers --root "$PWD" --workbook build/grader/cli/workbook --work "/tmp/ka-$1-$2" \
-         --backend gpu --"$1" "$2" > "/tmp/ka-$1-$2.log" 2>&1 && echo "ok $1 $2" || echo "FAILED $1 $2"; }
+ka() {
+  if [ "$(date +%s)" -ge "$KNOWN_DEADLINE" ]; then echo "SKIPPED $2 $3"; return; fi
+  local t0=$(date +%s)
+  CUDA_VISIBLE_DEVICES=$(( $1 % NGPU )) build/tests/grading/known_answers --root "$PWD" \
+    --workbook build/grader/cli/workbook --work "/tmp/ka-$2-$3" --backend gpu --"$2" "$3" > "/tmp/ka-$2-$3.log" 2>&1 \
+    && echo "ok $2 $3 ($(( $(date +%s) - t0 )) s)" || echo "FAILED $2 $3 ($(( $(date +%s) - t0 )) s)"
+}
 export -f ka
-WORKBOOK_TEST_JOBS=1 xargs -P "$jobs" -L 1 bash -c 'ka "$0" "$1"' < "$out/known.txt" > "$out/known-results.txt"
-log "known answers on gpu: $(grep -c '^ok' "$out/known-results.txt") ok, $(grep -c '^FAILED' "$out/known-results.txt") failed"
+WORKBOOK_TEST_JOBS=1 xargs -P "$jobs" -L 1 bash -c 'ka "$0" "$1" "$2"' < "$logs/known.txt" > "$out/known-results.txt"
+log "known answers on gpu: $(grep -c '^ok' "$out/known-results.txt") ok, $(grep -c '^FAILED' "$out/known-results.txt") failed, $(grep -c '^SKIPPED' "$out/known-results.txt") not started (deadline)"
 for f in $(grep '^FAILED' "$out/known-results.txt" | awk '{print "/tmp/ka-"$2"-"$3".log"}'); do
   { echo "=== $f"; tail -40 "$f"; } >> "$out/known-failures.txt"
 done
 
+skip bench && exit 0
 nvcc -std=c++17 -O3 -arch=native -o /tmp/bandwidth benchmarks/04-rmsnorm/bandwidth.cu \
-  solutions/04-rmsnorm/{rmsnorm,rmsnorm_fast,rmsnorm_half,rmsnorm_vec,fused_add_rmsnorm}.cu 2>"$out/bench-build.log" \
+  solutions/04-rmsnorm/{rmsnorm,rmsnorm_fast,rmsnorm_half,rmsnorm_vec,fused_add_rmsnorm}.cu 2>"$logs/bench-build.log" \
   && /tmp/bandwidth > "$out/bandwidth.txt" 2>&1
 log "bandwidth benchmark: exit $?"
 nvcc -std=c++17 -arch=native -o /tmp/launch_errors grader/emulator/tests/gpu/launch_errors.cu && /tmp/launch_errors > "$out/launch_errors.txt" 2>&1

@@ -4,7 +4,8 @@
   scripts/grading-table.py CTEST_LOG GPU_RESULTS > table.md
 
 CTEST_LOG: the output of `ctest` (lines "grading.04-rmsnorm.<wrong|alt>.<exercise>.<name> ... Passed").
-GPU_RESULTS: known-results.txt written by scripts/gpu-verify.sh ("ok|FAILED <wrong|alt> <name>" per line).
+GPU_RESULTS: known-results.txt written by scripts/gpu-verify.sh ("ok|FAILED|SKIPPED <wrong|alt> <name> [(N s)]" per
+line; several files may be concatenated, the last line of an entry wins). SKIPPED entries read as "not run".
 """
 import json
 import re
@@ -23,7 +24,11 @@ for line in open(sys.argv[1]):
         emu[(kind, name)] = ("rejected as expected" if kind == "wrong" else "passes every test") if ok else "UNEXPECTED"
 gpu = {}
 for line in open(sys.argv[2]):
-    status, kind, name = line.split()
+    if not line.strip():
+        continue
+    status, kind, name = line.split()[:3]
+    if status == "SKIPPED":
+        continue
     if status == "ok":
         gpu[(kind, name)] = "rejected as expected" if kind == "wrong" else "passes every test"
     else:

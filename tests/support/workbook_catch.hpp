@@ -4,6 +4,7 @@
 #if defined(WORKBOOK_CATCH2_MAJOR) ? WORKBOOK_CATCH2_MAJOR == 3 : __has_include(<catch2/catch_test_macros.hpp>)
 #include <catch2/catch_message.hpp>
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers.hpp>  // CHECK_THROWS_WITH lives here in 3.x
 #else
 #include <catch2/catch.hpp>
 #endif
