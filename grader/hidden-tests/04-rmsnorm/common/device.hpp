@@ -12,6 +12,8 @@
 
 #ifdef WORKBOOK_EMU
 #include <emu/api.h>
+#else
+#include "shared_poison.hpp"
 #endif
 
 #include "compare.hpp"
@@ -59,6 +61,10 @@ void check_after_launch(const std::string& entry);
 
 template <class Launch>
 void launch_and_check(const std::string& entry, Launch&& launch) {
+#ifndef WORKBOOK_EMU
+  // Shared memory is poisoned like the outputs: leftovers of earlier kernels must not hide an unwritten read.
+  cuda_ok(poison_shared_memory(), "filling shared memory with NaN before the launch");
+#endif
   (void)cudaGetLastError();  // no stale error from the test's own calls may be blamed on the kernel
 #ifdef WORKBOOK_EMU
   (void)emu::take_diagnostics();

@@ -232,6 +232,13 @@ static void test_report() {
   EXPECT(r.find("row 0, column 768") != std::string::npos);
   EXPECT(r.find("seed 42") != std::string::npos);
   EXPECT(r.find("2 rows (0, 3)") != std::string::npos);
+  EXPECT(r.find("never wrote") == std::string::npos);  // a poisoned output already says why it is NaN
+  MismatchLog nan_log("totals", "thread");
+  nan_log.fail(0, 0, "-171 (exactly)", "nan");
+  EXPECT(nan_log.report(info).find("shared memory the kernel never wrote") != std::string::npos);
+  MismatchLog nan_expected("output");
+  nan_expected.fail(2, 0, "nan", "nan (0x7fff)");  // cannot happen as a mismatch, but must not be explained as one
+  EXPECT(nan_expected.report(info).find("never wrote") == std::string::npos);
   Untouched u{3, 5, "2 byte(s) after its last element"};
   std::string ur = untouched_report(info, "output", u);
   EXPECT(ur.find("3 byte(s)") != std::string::npos);
