@@ -7,6 +7,17 @@
 
 namespace workbook {
 
+namespace {
+// The first non-empty line of a program's output, without surrounding blanks.
+std::string first_line(const std::string& text) {
+    for (const auto& line : util::split_lines(text)) {
+        const auto b = line.find_first_not_of(" \t\r"), e = line.find_last_not_of(" \t\r");
+        if (b != std::string::npos) return line.substr(b, e - b + 1);
+    }
+    return "";
+}
+}  // namespace
+
 std::string backend_name(Backend b) {
     switch (b) {
         case Backend::gpu: return "gpu";
@@ -66,7 +77,30 @@ GpuProbe probe_gpu(const Context& ctx) {
             break;
         }
     }
-    if (!g.usable) g.reason = "nvidia-smi lists no GPU";
+    if (!g.usable) {
+        g.reason = "nvidia-smi lists no GPU";
+        return g;
+    }
+    // nvidia-smi only shows that a driver sees the GPU; the probe asks the CUDA runtime the harnesses link.
+    const std::string probe = config_string(ctx, "/cuda/probe");
+    if (probe.empty() || util::which(probe).empty()) return g;  // a build without the probe: trust nvidia-smi
+    ProcessSpec ps;
+    ps.argv = {probe};
+    ps.timeout_s = 60;
+    auto pr = run_process(ps);
+    std::string said = first_line(pr.out);
+    if (pr.started && !pr.timed_out && pr.exit_code == 0) {
+        if (!said.empty()) g.name = said;
+        return g;
+    }
+    g.usable = false;
+    if (pr.timed_out) said = "the probe did not answer within 60 s";
+    else if (said.empty() && !pr.started) said = "the probe did not start: " + pr.start_error;
+    else if (said.empty()) said = "the probe ended with status " + std::to_string(pr.exit_code) + " " + first_line(pr.err);
+    g.reason = "the CUDA runtime cannot use the GPU that nvidia-smi lists (" +
+               (g.name.empty() ? std::string("unnamed") : g.name) + "): " + said;
+    if (said.find("InsufficientDriver") != std::string::npos)
+        g.reason += "; the NVIDIA driver is older than the CUDA toolkit that compiles the tests: update the driver";
     return g;
 }
 

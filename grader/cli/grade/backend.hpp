@@ -21,7 +21,7 @@ struct GpuProbe {
     std::string name;    // "NVIDIA H200" when known
     std::string reason;  // why not usable, for the report
 };
-// nvcc present and `nvidia-smi -L` lists a GPU.
+// nvcc present, `nvidia-smi -L` lists a GPU, and the CUDA runtime can use it (workbook-gpu-probe, when built).
 GpuProbe probe_gpu(const Context& ctx);
 
 }  // namespace workbook
