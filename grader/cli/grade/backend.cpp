@@ -10,10 +10,8 @@ namespace workbook {
 namespace {
 // The first non-empty line of a program's output, without surrounding blanks.
 std::string first_line(const std::string& text) {
-    for (const auto& line : util::split_lines(text)) {
-        const auto b = line.find_first_not_of(" \t\r"), e = line.find_last_not_of(" \t\r");
-        if (b != std::string::npos) return line.substr(b, e - b + 1);
-    }
+    for (const auto& line : util::split_lines(text))
+        if (std::string t = util::trim(line); !t.empty()) return t;
     return "";
 }
 }  // namespace

@@ -215,6 +215,12 @@ std::string indent(const std::string& s, const std::string& prefix) {
     return out;
 }
 
+std::string trim(const std::string& s) {
+    const std::size_t b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return "";
+    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
 std::string which(const std::string& name) {
     if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
     const char* path = std::getenv("PATH");

@@ -28,6 +28,8 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep);
 // At most `max_lines` lines (the first ones, or the last ones when `tail`), each cut to 300 characters.
 std::string trim_lines(const std::string& s, std::size_t max_lines, bool tail = false);
 std::string indent(const std::string& s, const std::string& prefix);
+// Without leading and trailing blanks (spaces, tabs, CR, LF).
+std::string trim(const std::string& s);
 
 // First executable named `name` on PATH, or empty.
 std::string which(const std::string& name);

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "grade/util.hpp"
 #include "review/errors.hpp"
 
 namespace workbook::review {
@@ -11,13 +12,6 @@ constexpr const char* kInlineOpen = "/*BLANK:";
 constexpr const char* kInlineClose = "/*END*/";
 constexpr const char* kBlockOpen = "// BLANK:";
 constexpr const char* kBlockClose = "// END BLANK";
-
-std::string trim(const std::string& s) {
-    std::size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return "";
-    std::size_t e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
 
 bool valid_id(const std::string& id) {
     if (id.empty()) return false;
@@ -60,11 +54,11 @@ Converted convert(const std::string& solution, const std::string& label, bool to
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const int lineno = static_cast<int>(i) + 1;
         const std::string& line = lines[i];
-        const std::string t = trim(line);
+        const std::string t = util::trim(line);
         if (t.rfind(kBlockOpen, 0) == 0) {
             if (in_block) fail(label, lineno, "a block blank opens inside the block blank opened on line " +
                                                   std::to_string(block_line) + ".");
-            std::string id = trim(t.substr(std::string(kBlockOpen).size()));
+            std::string id = util::trim(t.substr(std::string(kBlockOpen).size()));
             if (!valid_id(id)) fail(label, lineno, "blank id '" + id + "' must be letters, digits, '_' or '-'.");
             in_block = true;
             block_line = lineno;

@@ -5,6 +5,7 @@
 #include <regex>
 #include <sstream>
 
+#include "grade/util.hpp"
 #include "review/errors.hpp"
 #include "review/files.hpp"
 #include "review/manifest.hpp"
@@ -24,12 +25,6 @@ std::string lower_ascii(std::string s) {
     for (auto& c : s)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     return s;
-}
-
-std::string trim(const std::string& s) {
-    std::size_t b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
 // Answers and patterns are matched as Unicode code points (wchar_t is 32 bits here), so `.` is one character and
@@ -62,7 +57,7 @@ std::wregex compile(const std::string& pattern, const std::string& where) {
 
 // "Q1: why eps?" matches item "Q1"; "Explanation of my kernel" matches "explanation".
 bool heading_is(const std::string& heading, const std::string& id) {
-    std::string h = lower_ascii(trim(heading)), i = lower_ascii(id);
+    std::string h = lower_ascii(util::trim(heading)), i = lower_ascii(id);
     if (h.rfind(i, 0) != 0) return false;
     if (h.size() == i.size()) return true;
     unsigned char next = static_cast<unsigned char>(h[i.size()]);
@@ -111,9 +106,9 @@ std::map<std::string, std::string> markdown_sections(const std::string& markdown
     std::string line, heading;
     bool in_section = false, in_fence = false;
     while (std::getline(in, line)) {
-        if (trim(line).rfind("```", 0) == 0) in_fence = !in_fence;
+        if (util::trim(line).rfind("```", 0) == 0) in_fence = !in_fence;
         if (!in_fence && line.rfind("## ", 0) == 0) {
-            heading = trim(line.substr(3));
+            heading = util::trim(line.substr(3));
             // A repeated heading continues the first one rather than silently replacing the answer.
             in_section = true;
             out[heading];
@@ -140,7 +135,7 @@ std::string answer_text(const std::string& section, const std::vector<std::strin
     std::istringstream in(s);
     std::string line, out;
     while (std::getline(in, line)) {
-        std::string t = trim(line);
+        std::string t = util::trim(line);
         if (t.empty() || t[0] == '>') continue;
         bool is_placeholder = false;
         const std::wstring wt = widen(t);
