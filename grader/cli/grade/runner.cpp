@@ -217,7 +217,8 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
             for (const std::string& kv : std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/tmp",
                                          "EMU_WATCHDOG_SECONDS=" + wd})
                 spec.argv.insert(spec.argv.end(), {"--wb-worker-env", kv});
-            for (const char* pass : {"EMU_SCHEDULE", "CUDA_VISIBLE_DEVICES"})
+            // What the program needs to load and to find its device, and the emulator's schedule choice; no more.
+            for (const char* pass : {"EMU_SCHEDULE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
                 if (const char* v = std::getenv(pass); v && *v)
                     spec.argv.insert(spec.argv.end(), {"--wb-worker-env", std::string(pass) + "=" + v});
             std::error_code ec;
