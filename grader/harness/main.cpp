@@ -86,6 +86,7 @@ void configure_remote(const wb::Options& o) {
   c.rss_limit_mb = o.worker_rss_mb;
   c.sandbox.backend = o.backend;
   c.sandbox.mode = o.sandbox;
+  c.sandbox.why_none = o.sandbox_why;
   c.sandbox.as_limit_mb = o.worker_as_mb;
   c.sandbox.cpu_limit_s = 2 * o.call_timeout_s + 10;
   c.sandbox.env = o.worker_env;

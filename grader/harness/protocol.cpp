@@ -67,6 +67,8 @@ Options parse_options(int argc, char** argv) {
         if (o.sandbox != "auto" && o.sandbox != "bwrap" && o.sandbox != "none")
           o.error = "--wb-sandbox wants auto, bwrap or none, got '" + *v + "'";
       }
+    } else if (a == "--wb-sandbox-why") {
+      if (auto v = value(i, "--wb-sandbox-why")) o.sandbox_why = *v;
     } else if (a == "--wb-call-timeout") {
       if (auto v = value(i, "--wb-call-timeout")) {
         char* end = nullptr;

@@ -21,6 +21,7 @@ struct Options {
   std::string worker;                   // --wb-worker PATH
   std::string backend = "emu";          // --wb-backend emu|gpu
   std::string sandbox = "auto";         // --wb-sandbox auto|bwrap|none
+  std::string sandbox_why;              // --wb-sandbox-why TEXT: why "none" (for the report)
   double call_timeout_s = 20;           // --wb-call-timeout S
   std::uint64_t worker_as_mb = 0;       // --wb-worker-as-mb N
   std::uint64_t worker_rss_mb = 0;      // --wb-worker-rss-mb N

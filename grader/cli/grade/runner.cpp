@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "process.hpp"
+#include "sandbox.hpp"
 #include "util.hpp"
 
 namespace workbook {
@@ -177,6 +178,9 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
 
 std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64_t seed, const RunLimits& limits) {
     std::vector<TestOutcome> outcomes(jobs.size());
+    // Whether bubblewrap works here is asked once per grade, not once per test.
+    std::string sandbox = limits.sandbox, sandbox_why;
+    if (sandbox == "auto" && !jobs.empty()) sandbox = wb::sandbox::bwrap_usable("bwrap", &sandbox_why) ? "bwrap" : "none";
     std::vector<Running> running;
     std::size_t next = 0;
     const std::size_t parallel = static_cast<std::size_t>(std::max(1, limits.parallel));
@@ -206,9 +210,10 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
             const double call_timeout = std::max(2.0, limits.timeout_s - 3);
             spec.argv = {job.judge.string(), "--wb-run", job.test.name, "--wb-result", (r.dir / "result.json").string(),
                          "--wb-seed", std::to_string(seed), "--wb-worker", job.worker.string(),
-                         "--wb-backend", backend_name(limits.backend), "--wb-sandbox", limits.sandbox,
+                         "--wb-backend", backend_name(limits.backend), "--wb-sandbox", sandbox,
                          "--wb-call-timeout", seconds_text(call_timeout),
                          "--wb-worker-rss-mb", std::to_string(limits.rss_limit_mb)};
+            if (!sandbox_why.empty()) spec.argv.insert(spec.argv.end(), {"--wb-sandbox-why", sandbox_why});
             if (limits.as_limit_mb) spec.argv.insert(spec.argv.end(), {"--wb-worker-as-mb", std::to_string(limits.as_limit_mb)});
             for (const auto& h : limits.hide) spec.argv.insert(spec.argv.end(), {"--wb-hide", h});
             // The worker's whole environment: nothing of the grader's (tokens, paths) reaches the submission.

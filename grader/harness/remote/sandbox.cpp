@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <csignal>
 #include <cstdio>
 #include <algorithm>
@@ -236,7 +237,7 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   bool use_bwrap = o.mode == "bwrap";
   if (o.mode == "auto") use_bwrap = bwrap_usable(o.bwrap, &why);
   if (!use_bwrap && o.mode != "none" && why.empty()) why = "bubblewrap was not asked for";
-  if (o.mode == "none") why = "turned off (WORKBOOK_SANDBOX=none)";
+  if (o.mode == "none") why = o.why_none.empty() ? "turned off (WORKBOOK_SANDBOX=none)" : o.why_none;
 
   // The filter bubblewrap loads (inside a PID namespace the worker cannot see its judge, so signals need no rule);
   // without bubblewrap the child builds its own, with its pid, after fork.

@@ -21,6 +21,7 @@ namespace wb::sandbox {
 struct Options {
   std::string backend = "emu";        // "emu" or "gpu" (the GPU's device files and writable opens are allowed)
   std::string mode = "auto";          // "bwrap", "none" or "auto" (bwrap when it works here)
+  std::string why_none;               // with "none": why (shown in the report); default: turned off by the user
   std::string bwrap = "bwrap";        // the bubblewrap executable
   double cpu_limit_s = 0;             // RLIMIT_CPU; 0: none
   unsigned long long as_limit_mb = 0; // RLIMIT_AS; 0: none
