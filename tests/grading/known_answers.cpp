@@ -67,6 +67,8 @@ std::string apply_patch(std::string text, const json& patch) {
 // A submission folder holding every exercise file of the lesson: solutions (markers stripped), the answers, and
 // `exercise_text` in place of one exercise's file when given.
 fs::path make_submission(const Options& o, const std::string& exercise, const std::string* exercise_text) {
+  // A classmate's folder beside every submission, with a secret no submission may be able to print.
+  write_file(o.work / "classmate" / "rmsnorm.cu", "// wb-classmate-secret\n");
   const fs::path dir = o.work / ("submission-" + (o.name.empty() ? o.mode : o.name));
   fs::remove_all(dir);
   fs::create_directories(dir);

@@ -267,7 +267,19 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         RunLimits limits = default_limits(run.backend, has_sanitizer);
         // The worker sees the filesystem read-only; what the grade relies on (the student state with its GPU
         // verifications, earlier results) it does not see at all.
-        limits.hide = {(ctx.root / ".workbook").string(), (ctx.build_dir / "results").string()};
+        limits.hide = {(ctx.root / ".workbook").string(), (ctx.build_dir / "results").string(), dir.string()};
+        // The folder around the submission holds the other students' submissions in a class: hidden too, unless
+        // it holds the grader itself (a submission folder inside the checkout, say).
+        std::error_code canon_ec;
+        const fs::path around = fs::weakly_canonical(dir, canon_ec).parent_path();
+        auto inside = [](const fs::path& p, const fs::path& base) {
+            const auto rel = p.lexically_relative(base);
+            return !rel.empty() && rel.native().rfind("..", 0) != 0;
+        };
+        if (!around.empty() && around != around.root_path() && !inside(ctx.root, around) &&
+            !inside(ctx.build_dir, around) && !opt.solutions)
+            limits.hide.push_back(around.string());
+        for (const auto& h : opt.hide) limits.hide.push_back(h);
         auto outcomes = run_tests(test_jobs, run.seed, limits);
         if (interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
         // The student knows their file as "rmsnorm.cu:6", not by the submission folder's absolute path.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <vector>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -27,6 +28,7 @@ struct GradeOptions {
     std::string json_out;            // also write results.json here
     bool print_report = true;        // the readable report on stdout
     bool write_default_results = true;  // build/results/<n>/results.json
+    std::vector<std::string> hide;   // more folders the submission's code must not see (grade-class: the class)
 };
 
 struct GradeOutcome {

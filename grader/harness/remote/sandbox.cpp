@@ -6,6 +6,7 @@
 #include <linux/sched.h>
 #include <seccomp.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -35,8 +36,9 @@ const char* const kDenied[] = {
     // other processes: new ones, their memory, their descriptors
     "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
     "pidfd_send_signal", "tkill",
-    // the network and other machines' services (the worker's connection to its judge is inherited, not made)
-    "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+    // the network and other machines' services (the worker's connection to its judge is inherited, not made);
+    // socket and connect have rules of their own below
+    "socketpair", "bind", "listen", "accept", "accept4",
     // mounts, namespaces, the root
     "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount", "open_tree", "fsopen", "fsmount",
     "fsconfig", "fspick", "mount_setattr",
@@ -67,7 +69,7 @@ bool add(scmp_filter_ctx ctx, std::uint32_t action, const char* name, unsigned n
 }
 
 // `self`: the worker's pid when it runs outside a PID namespace (signals to anyone else are refused); 0 inside one.
-Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why) {
+Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why, bool trap = false) {
   Filter f(seccomp_init(SCMP_ACT_ALLOW));
   if (!f) {
     *why = "seccomp_init failed";
@@ -76,7 +78,8 @@ Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why) {
   scmp_filter_ctx ctx = f.get();
   // Syscalls of another ABI (i386 through int 0x80, x32) would bypass every rule: such a process is killed.
   seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-  const std::uint32_t eperm = SCMP_ACT_ERRNO(EPERM), eacces = SCMP_ACT_ERRNO(EACCES);
+  const std::uint32_t eperm = trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EPERM);
+  const std::uint32_t eacces = trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EACCES);
   bool ok = true;
   for (const char* name : kDenied) ok = ok && add(ctx, eperm, name, 0, nullptr, why);
   // Threads are fine (CUDA's runtime and the emulator's watchdog start some); a clone that is not a thread is a new
@@ -85,6 +88,17 @@ Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why) {
   ok = ok && add(ctx, eperm, "clone", 1, &not_thread, why);
   ok = ok && add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, nullptr, why);
   ok = ok && add(ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, nullptr, why);
+  // Sockets: none on emu. The CUDA driver opens a local (AF_UNIX) socket while it creates its context (measured on
+  // the H200: cudaMalloc fails with cudaErrorOperatingSystem when socket() is refused), to look for an MPS server or
+  // a daemon; so on gpu a local socket may be made, but every connect answers "no such socket", as on a machine where
+  // no daemon runs. No network socket, and no daemon of the host (docker.sock, say) is ever reached.
+  if (emu) {
+    ok = ok && add(ctx, eperm, "socket", 0, nullptr, why);
+  } else {
+    const scmp_arg_cmp not_local = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
+    ok = ok && add(ctx, eperm, "socket", 1, &not_local, why);
+  }
+  ok = ok && add(ctx, trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(ENOENT), "connect", 0, nullptr, why);
   if (self > 0) {
     const scmp_arg_cmp other = SCMP_A0(SCMP_CMP_NE, static_cast<scmp_datum_t>(self));
     ok = ok && add(ctx, eperm, "kill", 1, &other, why);
@@ -242,7 +256,7 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   // The filter bubblewrap loads (inside a PID namespace the worker cannot see its judge, so signals need no rule);
   // without bubblewrap the child builds its own, with its pid, after fork.
   std::string filter_error;
-  Filter filter = make_filter(emu, /*allow_exec=*/true, 0, &filter_error);
+  Filter filter = make_filter(emu, /*allow_exec=*/true, 0, &filter_error, o.trap);
   if (filter) filter_error.clear();
 
   std::vector<std::string> argv;
@@ -297,7 +311,7 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     // Without namespaces the filter is loaded here, with the worker's pid known; with them, bubblewrap loads it.
     Filter own;
     std::string ignored;
-    if (!use_bwrap) own = make_filter(emu, true, ::getpid(), &ignored);
+    if (!use_bwrap) own = make_filter(emu, true, ::getpid(), &ignored, o.trap);
     exec_child(o, keep_fds, output_fd, seccomp_fd, info_pipe[1], use_bwrap ? nullptr : own.get(), c_argv.data(),
                c_env.data());
   }

@@ -28,6 +28,9 @@ struct Options {
   unsigned long long fsize_limit_mb = 16;
   std::vector<std::string> env;       // KEY=VALUE: the worker's whole environment
   std::vector<std::string> hide;      // folders replaced by an empty tmpfs inside the namespace
+  // Diagnosis only (wb-sandbox-run --trap): a refused syscall raises SIGSYS instead of failing with an errno, so a
+  // program's handler can name every call the filter refuses it.
+  bool trap = false;
 };
 
 // The layers in force for one started worker, for the result file and the report.
