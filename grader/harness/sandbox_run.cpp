@@ -1,10 +1,11 @@
 // wb-sandbox-run: runs any program inside the worker's sandbox, to see what a submission's process may do on this
 // machine (for instructors and for diagnosing a machine where the sandbox refuses what a GPU driver needs).
 //
-//   wb-sandbox-run [--backend emu|gpu] [--mode auto|bwrap|none] [--trap] -- PROGRAM [ARGS…]
+//   wb-sandbox-run [--backend emu|gpu] [--mode auto|bwrap|none] [--trap] [--allow SYSCALL]… -- PROGRAM [ARGS…]
 //
 // --trap: every call the seccomp filter refuses raises SIGSYS instead of failing with an errno; a program that
-// handles SIGSYS can print them (see selftest/gpu_sandbox_probe.cu). Prints the layers in force and the exit status.
+// handles SIGSYS can print them (see selftest/gpu_sandbox_probe.cu). --allow: leave a syscall out of the filter, to
+// find which one a program needs. Prints the layers in force and the exit status.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
     if (a == "--backend" && i + 1 < argc) o.backend = argv[++i];
     else if (a == "--mode" && i + 1 < argc) o.mode = argv[++i];
     else if (a == "--trap") o.trap = true;
+    else if (a == "--allow" && i + 1 < argc) o.allow.push_back(argv[++i]);
     else if (a == "--") {
       for (++i; i < argc; ++i) program.push_back(argv[i]);
     } else {

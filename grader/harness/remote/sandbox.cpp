@@ -37,8 +37,8 @@ const char* const kDenied[] = {
     "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
     "pidfd_send_signal", "tkill",
     // the network and other machines' services (the worker's connection to its judge is inherited, not made);
-    // socket and connect have rules of their own below
-    "socketpair", "bind", "listen", "accept", "accept4",
+    // socket, connect and bind have rules of their own below
+    "socketpair", "listen", "accept", "accept4",
     // mounts, namespaces, the root
     "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount", "open_tree", "fsopen", "fsmount",
     "fsconfig", "fspick", "mount_setattr",
@@ -59,8 +59,11 @@ const char* const kDeniedOnEmu[] = {
     "removexattr", "lremovexattr", "fremovexattr",
 };
 
+const std::vector<std::string>* g_allow = nullptr;  // Options::allow of the filter being built
+
 bool add(scmp_filter_ctx ctx, std::uint32_t action, const char* name, unsigned n = 0,
          const scmp_arg_cmp* cmp = nullptr, std::string* why = nullptr) {
+  if (g_allow && std::find(g_allow->begin(), g_allow->end(), name) != g_allow->end()) return true;
   const int nr = seccomp_syscall_resolve_name(name);
   if (nr == __NR_SCMP_ERROR) return true;  // not a syscall of this architecture
   const int rc = seccomp_rule_add_array(ctx, action, nr, n, cmp);
@@ -92,8 +95,11 @@ Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why, bool
   // the H200: cudaMalloc fails with cudaErrorOperatingSystem when socket() is refused), to look for an MPS server or
   // a daemon; so on gpu a local socket may be made, but every connect answers "no such socket", as on a machine where
   // no daemon runs. No network socket, and no daemon of the host (docker.sock, say) is ever reached.
+  // It then binds that socket (a name in its own network namespace, or a file in the private /tmp), which is
+  // allowed on gpu too; it is never listened on nor accepted from.
   if (emu) {
     ok = ok && add(ctx, eperm, "socket", 0, nullptr, why);
+    ok = ok && add(ctx, eperm, "bind", 0, nullptr, why);
   } else {
     const scmp_arg_cmp not_local = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
     ok = ok && add(ctx, eperm, "socket", 1, &not_local, why);
@@ -256,6 +262,7 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   // The filter bubblewrap loads (inside a PID namespace the worker cannot see its judge, so signals need no rule);
   // without bubblewrap the child builds its own, with its pid, after fork.
   std::string filter_error;
+  g_allow = &o.allow;
   Filter filter = make_filter(emu, /*allow_exec=*/true, 0, &filter_error, o.trap);
   if (filter) filter_error.clear();
 
@@ -315,6 +322,7 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     exec_child(o, keep_fds, output_fd, seccomp_fd, info_pipe[1], use_bwrap ? nullptr : own.get(), c_argv.data(),
                c_env.data());
   }
+  g_allow = nullptr;
   s.pid = pid;
   s.worker_pid = use_bwrap ? -1 : pid;
   if (seccomp_fd >= 0) ::close(seccomp_fd);

@@ -31,6 +31,7 @@ struct Options {
   // Diagnosis only (wb-sandbox-run --trap): a refused syscall raises SIGSYS instead of failing with an errno, so a
   // program's handler can name every call the filter refuses it.
   bool trap = false;
+  std::vector<std::string> allow;     // diagnosis only (wb-sandbox-run --allow NAME): syscalls left out of the filter
 };
 
 // The layers in force for one started worker, for the result file and the report.
