@@ -37,8 +37,8 @@ const char* const kDenied[] = {
     "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
     "pidfd_send_signal", "tkill",
     // the network and other machines' services (the worker's connection to its judge is inherited, not made);
-    // socket, connect and bind have rules of their own below
-    "socketpair", "listen", "accept", "accept4",
+    // socket, connect, bind, listen and accept have rules of their own below
+    "socketpair",
     // mounts, namespaces, the root
     "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount", "open_tree", "fsopen", "fsmount",
     "fsconfig", "fspick", "mount_setattr",
@@ -95,11 +95,11 @@ Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why, bool
   // the H200: cudaMalloc fails with cudaErrorOperatingSystem when socket() is refused), to look for an MPS server or
   // a daemon; so on gpu a local socket may be made, but every connect answers "no such socket", as on a machine where
   // no daemon runs. No network socket, and no daemon of the host (docker.sock, say) is ever reached.
-  // It then binds that socket (a name in its own network namespace, or a file in the private /tmp), which is
-  // allowed on gpu too; it is never listened on nor accepted from.
+  // It then binds that socket and listens on it (measured the same way: without bind or listen, the same error);
+  // the name lies in the worker's own network namespace, or its file in the private /tmp.
   if (emu) {
-    ok = ok && add(ctx, eperm, "socket", 0, nullptr, why);
-    ok = ok && add(ctx, eperm, "bind", 0, nullptr, why);
+    for (const char* name : {"socket", "bind", "listen", "accept", "accept4"})
+      ok = ok && add(ctx, eperm, name, 0, nullptr, why);
   } else {
     const scmp_arg_cmp not_local = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
     ok = ok && add(ctx, eperm, "socket", 1, &not_local, why);
