@@ -20,7 +20,8 @@ namespace wb::sandbox {
 
 struct Options {
   std::string backend = "emu";        // "emu" or "gpu" (the GPU's device files and writable opens are allowed)
-  std::string mode = "auto";          // "bwrap", "none" or "auto" (bwrap when it works here)
+  std::string mode = "auto";          // "bwrap", "none" or "auto" (bwrap when it works here); "off": no
+                                      // confinement at all, only to measure the solutions' coverage
   std::string why_none;               // with "none": why (shown in the report); default: turned off by the user
   std::string bwrap = "bwrap";        // the bubblewrap executable
   double cpu_limit_s = 0;             // RLIMIT_CPU; 0: none
