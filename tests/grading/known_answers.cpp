@@ -94,7 +94,7 @@ Grade run_grade(const Options& o, const std::string& args) {
   fs::remove(out);
   // A secret in the grader's environment: no submission may see it (the worker gets an environment of its own).
   const std::string cmd = "cd '" + o.root.string() + "' && WB_SECRET_CANARY=wb-secret-canary-7f3a '" +
-                          o.workbook.string() + "' grade 04 --backend " +
+                          o.workbook.string() + "' grade " + o.lesson.substr(0, o.lesson.find('-')) + " --backend " +
                           o.backend + " --json-out '" + out.string() + "' " + args + " 2>&1";
   Grade g{};
   FILE* pipe = popen(cmd.c_str(), "r");
@@ -264,6 +264,7 @@ int main(int argc, char** argv) {
     else if (a == "--workbook") o.workbook = next();
     else if (a == "--work") o.work = next();
     else if (a == "--backend") o.backend = next();
+    else if (a == "--lesson") o.lesson = next();
     else if (a == "--solutions" || a == "--starters") o.mode = a.substr(2);
     else if (a == "--wrong" || a == "--alt") { o.mode = a.substr(2); o.name = next(); }
     else { std::cerr << "unknown argument " << a << "\n"; return 2; }
@@ -274,7 +275,8 @@ int main(int argc, char** argv) {
     if (o.mode == "starters") return check_starters(o);
     if (o.mode == "wrong") return check_wrong(o);
     if (o.mode == "alt") return check_alt(o);
-    std::cerr << "usage: known_answers --root DIR --workbook EXE --work DIR (--solutions|--starters|--wrong N|--alt N)\n";
+    std::cerr << "usage: known_answers --root DIR --workbook EXE --work DIR [--lesson SLUG] [--backend B] "
+                 "(--solutions|--starters|--wrong N|--alt N)\n";
     return 2;
   } catch (const std::exception& ex) {
     std::cerr << "FAILED: " << ex.what() << "\n";
