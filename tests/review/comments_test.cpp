@@ -67,6 +67,27 @@ TEST_CASE("review_comments reads the files and validates rules", "[comments]") {
     fs::remove_all(root);
 }
 
+TEST_CASE("review rules run in linear time on long fills; 'unless' and lookaround", "[comments]") {
+    // An 18 KB subject: std::regex's recursion overflowed the stack on this; RE2 needs no stack per character.
+    std::vector<Fill> fills(1);
+    fills[0].id = "inv";
+    fills[0].tokens = "0.0f";
+    while (fills[0].tokens.size() < 18 * 1024) fills[0].tokens += " + 0.0f * ( sq + sq )";
+    fills[0].tokens += " + rsqrtf ( sq / N + eps )";
+    const nlohmann::json rules = nlohmann::json::parse(R"([
+        {"blank": "inv", "pattern": "^(.)*rsqrtf \\( sq / N", "comment": "long"},
+        {"blank": "inv", "pattern": "\\beps\\b", "unless": "0\\.0f", "comment": "eps, unless padded"},
+        {"blank": "inv", "pattern": "\\beps\\b", "unless": "1024", "comment": "eps, not 1024"}])");
+    auto c = apply_review_rules(rules, fills, "k.cu", "k");
+    REQUIRE(c.size() == 2);
+    CHECK(c[0].text == "long");
+    CHECK(c[1].text == "eps, not 1024");
+    // Lookaround is not RE2 syntax: the rule is refused with a sentence that says so.
+    auto lesson = nlohmann::json::parse(fixture::kLesson);
+    lesson["exercises"][0]["review"][0]["pattern"] = "=(?!=)";
+    CHECK_THROWS_WITH(validate_review_rules(lesson), Catch::Contains("RE2 syntax"));
+}
+
 TEST_CASE("the ptxas report is parsed per kernel", "[static_compile]") {
     const std::string out = R"(ptxas info    : 0 bytes gmem
 ptxas info    : Compiling entry function '_Z5plainPf' for 'sm_90'
