@@ -183,6 +183,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             if (pristine_text && unfilled.empty()) {
                 auto check = review::edit_check_text(*pristine_text, text, e->file, e->blanks);
                 ex.edit_ok = check.ok;
+                ex.fill_refused = check.refused;
                 if (!check.ok) run.vetoes.push_back({e->name, check.reason, check.diff});
             }
             for (const auto& c : pristine_text ? review::review_comments(L.raw, e->name, ex.file, pristine)
@@ -191,7 +192,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 if (c.veto) run.vetoes.push_back({e->name, where + ": " + c.text, ""});
                 else run.comments.push_back({e->name, where, c.text});
             }
-            if (run.backend == Backend::static_only && ex.unfilled.empty()) {
+            if (run.backend == Backend::static_only && ex.unfilled.empty() && !ex.fill_refused) {
                 const fs::path work = ctx.build_dir / "grade" / L.number / e->name / "static";
                 fs::create_directories(work, ec);
                 auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
@@ -214,7 +215,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         std::vector<BuildJob> jobs;
         std::vector<std::size_t> job_index;
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
-            if (run.exercises[i].unfilled.empty()) {
+            if (run.exercises[i].unfilled.empty() && !run.exercises[i].fill_refused) {
                 jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
                 job_index.push_back(i);
             }

@@ -121,7 +121,8 @@ std::string format_report(const Run& unclean, bool color) {
             line("  " + st.warn("fill the blanks") + " — " + file);
             o += util::indent(ex.unfilled_message, "    ");
         } else {
-            line("  " + file + ": blanks filled" + (ex.edit_ok ? "; no edits outside the blanks" : "; " + st.bad("vetoed by the edit check (see Vetoes)")));
+            line("  " + file + ": blanks filled" + (ex.edit_ok ? "; no edits outside the blanks"
+                         : "; " + st.bad(ex.fill_refused ? "a fill was refused (veto; not compiled)" : "edits outside the blanks (veto)")));
         }
         if (run.backend == Backend::static_only && !ex.static_compile.empty())
             o += util::indent(ex.static_compile, ex.static_compile_ok ? "    " : "    " + std::string(color ? "\033[31m!\033[0m " : "! "));

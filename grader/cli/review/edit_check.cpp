@@ -364,7 +364,6 @@ EditCheck refused(const std::string& label, const Refusal& why, const std::strin
     r.ok = false;
     r.refused = true;
     r.changes.push_back("line " + std::to_string(why.line) + ": " + subject + " " + why.what);
-    r.diff = r.changes.front() + "\n";
     r.reason = label + ":" + std::to_string(why.line) + ": " + subject + " " + why.what +
                "; " + rule + ", so this vetoes the grade.";
     return r;
