@@ -31,7 +31,7 @@
 
 namespace workbook::review {
 
-// Far above any fill of the lesson (the longest solution fill has under 80 tokens); a longer one is refused before
+// Far above any fill of the lesson (the longest solution fill has 71 tokens); a longer one is refused before
 // any rule or diff runs on it.
 inline constexpr std::size_t kMaxFillTokens = 1000;
 
