@@ -109,6 +109,7 @@ TEST_CASE("fill policy: the grader's and the system's internals are out of reach
     require_refused(check_inv("(system(0), 1.f)"), "`system`, a call that controls the process");
     require_refused(check_inv("(::rsqrtf)(sq / N + eps)"), "qualified name");
     require_refused(check_inv("(fork(), 1.f)"), "`fork`");
+    require_refused(check_inv("(cudaFree((void*)in), 1.f)"), "`cudaFree`, the CUDA runtime API");
     require_refused(check_inv("(execv(0, 0), 1.f)"), "`execv`");
     require_refused(check_inv("(exit(0), 1.f)"), "`exit`, a call that controls the process");
     require_refused(check_inv("(_exit(0), 1.f)"), "`_exit`");

@@ -124,6 +124,9 @@ std::optional<Refusal> refuse_identifier(const Tok& t, const std::set<std::strin
     if (const char* why = denied_class(t.text))
         return Refusal{t.line, "names " + quoted(t.text) + ", " + why};
     if (allowed.count(t.text) || cuda_device_name(t.text)) return std::nullopt;
+    if (starts_with(t.text, "cuda"))
+        return Refusal{t.line, "names " + quoted(t.text) + ", the CUDA runtime API: host code, which a kernel cannot "
+                               "call on a GPU and which on the emulator would reach the emulator's own runtime"};
     if (reserved_name(t.text))
         return Refusal{t.line, "names " + quoted(t.text) + ", a name reserved to the compiler and its libraries "
                                "(it starts with `__` or `_` and a capital letter) that is not one of CUDA's device "
