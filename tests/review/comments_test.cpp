@@ -119,6 +119,27 @@ ptxas info    : Used 32 registers, used 1 barriers, 160 bytes cumulative stack s
           "bad.cu:1: error: identifier \"x\" is undefined\n  int main( { x }");
 }
 
+TEST_CASE("nvcc 13.0's own output for the lesson's kernel, and an 18 KB quoted line", "[static_compile]") {
+    // Recorded on an H200 machine: nvcc -std=c++17 -arch=sm_90 -c solutions/04-rmsnorm/rmsnorm.cu -Xptxas -v
+    const std::string out = R"(ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function '_ZN43_GLOBAL__N__ada77314_10_rmsnorm_cu_4732319b14rmsnorm_kernelILi256EEEvPKfS2_Pfiif' for 'sm_90'
+ptxas info    : Function properties for _ZN43_GLOBAL__N__ada77314_10_rmsnorm_cu_4732319b14rmsnorm_kernelILi256EEEvPKfS2_Pfiif
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 32 registers, used 1 barriers, 36 bytes smem
+ptxas info    : Compile time = 28.155 ms
+)";
+    auto k = parse_ptxas(out);
+    REQUIRE(k.size() == 1);
+    CHECK(k[0].registers == 32);
+    CHECK(k[0].barriers == 1);
+    CHECK(k[0].smem_bytes == 36);
+    CHECK(k[0].name.find("rmsnorm_kernel<256>") != std::string::npos);
+    // nvcc quotes the student's line under its error; an 18 KB line is parsed like any other (RE2, linear time).
+    std::string line(18 * 1024, 'x');
+    const std::string diag = "rmsnorm.cu(83): error: expression too long\n  " + line + "\n";
+    CHECK(compiler_diagnostics(diag) == "rmsnorm.cu:83: error: expression too long\n  " + line);
+}
+
 TEST_CASE("nvcc compiles a kernel and reports its resources, or says it did not run", "[static_compile]") {
     fs::path root = fixture::make_repo();
     fixture::write(root / "ok.cu", "__global__ void scale(float* x, float a) { x[threadIdx.x] *= a; }\n");
