@@ -74,12 +74,12 @@ fi
 
 # Names from the submission reach the report and results.json sanitized: no escape, no extra line.
 d=$(fresh names)
-evil=$'evil\n\e[32mPASSED\e[0m\u202e.cu'
+evil=$'evil\n\e[32mPASSED\e[0m\xe2\x80\xae.cu'  # newline, ANSI colour, right-to-left override (bytes)
 echo x > "$d/$evil"
 grade "$d"
 [[ $rc == 1 ]] || fail "sanitized names: exit status $rc, expected 1 (graded, not passed)"
 grep -q $'\e' <<<"$out$json" && fail "sanitized names: an escape character reached the report or results.json"
-grep -q $'\u202e' <<<"$out$json" && fail "sanitized names: a bidirectional override reached the report"
+grep -q $'\xe2\x80\xae' <<<"$out$json" && fail "sanitized names: a bidirectional override reached the report"
 grep -qx "PASSED.*" <<<"$out" && fail "sanitized names: the file name started a line of its own in the report"
 grep -qF 'ignored (not part of the submission): evil??[32mPASSED?[0m?.cu' <<<"$out" ||
   fail "sanitized names: the ignored file is not named on one sanitized line"
