@@ -186,7 +186,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 ex.fill_refused = check.refused;
                 if (!check.ok) run.vetoes.push_back({e->name, check.reason, check.diff});
             }
-            for (const auto& c : pristine_text ? review::review_comments(L.raw, e->name, ex.file, pristine)
+            for (const auto& c : pristine_text ? review::review_comments_text(L.raw, e->name, text, *pristine_text, e->file)
                                                : std::vector<review::Comment>{}) {
                 const std::string where = e->file + (c.line > 0 ? ":" + std::to_string(c.line) : "");
                 if (c.veto) run.vetoes.push_back({e->name, where + ": " + c.text, ""});
@@ -275,7 +275,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     // Written answers (provisional) and hints.
     if (grade_written) {
         try {
-            for (const auto& w : review::score_written(L.raw, answers, ctx.root))
+            for (const auto& w : review::score_written(L.raw, answers, submitted[L.answers_file], ctx.root))
                 run.written.push_back({w.id, w.group, w.exercise.empty() && core ? core->name : w.exercise, w.feedback,
                                        w.score, w.max_score});
         } catch (const review::UserError& ue) {

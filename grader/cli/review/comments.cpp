@@ -108,13 +108,20 @@ std::vector<Comment> apply_review_rules(const nlohmann::json& rules, const std::
     return out;
 }
 
-std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
-                                     const fs::path& student, const fs::path& pristine) {
+std::vector<Comment> review_comments_text(const nlohmann::json& lesson_json, const std::string& exercise,
+                                          const std::string& student, const std::string& pristine,
+                                          const std::string& file) {
     const ExerciseInfo ex = find_exercise(lesson_json, exercise);
     if (ex.review.empty()) return {};
-    EditCheck ec = edit_check(pristine, student, ex.blanks);
+    EditCheck ec = edit_check_text(pristine, student, file, ex.blanks);
     if (!ec.ok) return {};
-    return apply_review_rules(ex.review, ec.fills, student.filename().string(), exercise);
+    return apply_review_rules(ex.review, ec.fills, file, exercise);
+}
+
+std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
+                                     const fs::path& student, const fs::path& pristine) {
+    return review_comments_text(lesson_json, exercise, read_text(student), read_text(pristine),
+                                student.filename().string());
 }
 
 std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,

@@ -43,6 +43,11 @@ std::vector<Comment> apply_review_rules(const nlohmann::json& rules, const std::
 std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
                                      const std::filesystem::path& student, const std::filesystem::path& pristine);
 
+// As above, on texts already read (the grade pipeline reads each submitted file once, at intake). `file` labels them.
+std::vector<Comment> review_comments_text(const nlohmann::json& lesson_json, const std::string& exercise,
+                                          const std::string& student, const std::string& pristine,
+                                          const std::string& file);
+
 // As above, with the pristine copy found at <repo>/grader/pristine/<lesson>/<file>, the repository being the one
 // above the working directory and the lesson the one whose lesson.json has this exercise. No comments when there is
 // no pristine copy to compare with.

@@ -215,6 +215,13 @@ std::vector<WrittenScore> score_answers(const nlohmann::json& rubric, const std:
 
 std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const fs::path& answers_md,
                                         const fs::path& repo_root) {
+    std::string answers;
+    if (fs::exists(answers_md)) answers = read_text(answers_md);
+    return score_written(lesson_json, answers_md, answers, repo_root);
+}
+
+std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const fs::path& answers_md,
+                                        const std::string& answers, const fs::path& repo_root) {
     std::string lesson_id = manifest_lesson_id(lesson_json);
     if (lesson_id.empty()) lesson_id = answers_md.parent_path().filename().string();
     if (lesson_id.empty() || !fs::exists(repo_root / "lessons" / lesson_id)) {
@@ -227,8 +234,6 @@ std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const
         throw UserError("The written-answer rubric " + display_path(rubric_path, repo_root) + " is missing.");
     const nlohmann::json rubric = load_json(rubric_path);
     validate_rubric(rubric, display_path(rubric_path, repo_root));
-    std::string answers;
-    if (fs::exists(answers_md)) answers = read_text(answers_md);
     return score_answers(rubric, answers, lesson_json);
 }
 
