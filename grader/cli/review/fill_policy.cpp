@@ -121,9 +121,10 @@ bool reserved_name(std::string_view n) {
 }
 
 std::optional<Refusal> refuse_identifier(const Tok& t, const std::set<std::string>& allowed) {
+    if (allowed.count(t.text)) return std::nullopt;  // the starter's own names are the kernel's values
     if (const char* why = denied_class(t.text))
         return Refusal{t.line, "names " + quoted(t.text) + ", " + why};
-    if (allowed.count(t.text) || cuda_device_name(t.text)) return std::nullopt;
+    if (cuda_device_name(t.text)) return std::nullopt;
     if (starts_with(t.text, "cuda"))
         return Refusal{t.line, "names " + quoted(t.text) + ", the CUDA runtime API: host code, which a kernel cannot "
                                "call on a GPU and which on the emulator would reach the emulator's own runtime"};
