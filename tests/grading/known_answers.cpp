@@ -1,7 +1,8 @@
 // Grades the known answers of a lesson with the real `workbook grade` command and checks the verdicts:
 //   --solutions        every solution earns every code point (lesson passes)
 //   --starters         every untouched starter fails every hidden test, with the "fill the blanks" message
-//   --wrong NAME       a known wrong answer (solutions/<lesson>/wrong/wrong.json) fails the groups it names
+//   --wrong NAME       a known wrong answer (solutions/<lesson>/wrong/wrong.json) fails the groups it names, and is
+//                      vetoed when it says so ("veto"), by a veto whose sentence holds "veto_says" when given
 //   --alt NAME         a correct answer written differently (solutions/<lesson>/alt/alt.json) passes every test
 // A wrong answer given as blank fills is built the way a student would write it: the solution with each blank's
 // text replaced (fills not named keep the solution's text), so it differs from the starter only inside blanks.
@@ -231,6 +232,14 @@ int check_wrong(const Options& o) {
   }
   if (expect.contains("veto") && g.results.at("extra_data").at("vetoes").empty())
     return fail("expected a veto (" + expect["veto"].get<std::string>() + "), got none", g);
+  // The right veto, not just any: one of them says this (part of its one sentence).
+  if (expect.contains("veto_says")) {
+    const std::string says = expect["veto_says"];
+    bool said = false;
+    for (const auto& v : g.results.at("extra_data").at("vetoes"))
+      said |= v.value("reason", std::string()).find(says) != std::string::npos;
+    if (!said) return fail("no veto says \"" + says + "\"", g);
+  }
   std::cout << "wrong answer '" << o.name << "' rejected (" << expect.value("reason", "") << ")\n";
   return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "context.hpp"
 #include "grade.hpp"
+#include "util.hpp"
 
 namespace workbook::grade {
 
@@ -32,7 +33,7 @@ void add_grade_command(CLI::App& app) {
             throw CLI::RuntimeError(2);
         }
         GradeOutcome out = run_grade(*ctx, *opt);
-        if (!out.error.empty()) std::cerr << "workbook: " << out.error << "\n";
+        if (!out.error.empty()) std::cerr << "workbook: " << util::sanitize_text(out.error) << "\n";
         if (out.exit_code != 0) throw CLI::RuntimeError(out.exit_code);
     });
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <set>
 
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "model.hpp"
 #include "process.hpp"
 #include "report.hpp"
+#include "review/files.hpp"
 #include "results.hpp"
 #include "runner.hpp"
 #include "score.hpp"
@@ -26,8 +28,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-constexpr std::uintmax_t kMaxFile = 1024 * 1024;
 
 GradeOutcome usage_error(const std::string& msg, int code = 2) {
     GradeOutcome o;
@@ -43,18 +43,10 @@ std::string shown_path(const fs::path& p, const fs::path& root) {
     return p.string();
 }
 
-// One sentence when a submitted file cannot be graded as text.
-std::string check_text_file(const fs::path& p, const std::string& label) {
+// Whether a name is present in the folder, a link (even a dangling one) included: links are refused, not missing.
+bool present(const fs::path& p) {
     std::error_code ec;
-    if (!fs::is_regular_file(p, ec)) return label + " is not a regular file.";
-    auto size = fs::file_size(p, ec);
-    if (size > kMaxFile)
-        return label + " is " + std::to_string(size / 1024) + " KiB, over the 1024 KiB limit for a submitted file.";
-    auto text = util::read_file(p);
-    if (!text) return label + " cannot be read.";
-    if (text->find('\0') != std::string::npos) return label + " is a binary file, not source text.";
-    if (!util::is_utf8(*text)) return label + " is not UTF-8 text; save it as UTF-8 and grade again.";
-    return {};
+    return fs::symlink_status(p, ec).type() != fs::file_type::not_found;
 }
 
 std::uint64_t env_seed() {
@@ -101,23 +93,28 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         return usage_error("The submission folder " + shown_path(dir, ctx.root) + " does not exist" +
                            (fs::exists(dir, ec) ? " as a folder." : "."));
     run.submission = dir;
-    run.submission_label = shown_path(dir, ctx.root);
+    run.submission_label = util::sanitize_name(shown_path(dir, ctx.root));
     std::vector<std::string> problems;
     std::set<std::string> expected;
+    // Each submitted file is read once, here, without following links (review::read_submitted); the review uses
+    // these texts, so nothing outside the submission folder is opened or quoted.
+    std::map<std::string, std::string> submitted;
+    auto take = [&](const std::string& file) {
+        auto got = review::read_submitted(dir / file, run.submission_label + "/" + file);
+        if (!got.refusal.empty()) problems.push_back(got.refusal);
+        else submitted[file] = std::move(got.text);
+    };
     for (const auto* e : selected) {
         expected.insert(e->file);
-        const fs::path f = dir / e->file;
-        if (!fs::exists(f, ec)) problems.push_back(run.submission_label + "/" + e->file + " is missing.");
-        else if (auto p = check_text_file(f, run.submission_label + "/" + e->file); !p.empty()) problems.push_back(p);
+        take(e->file);
     }
     const fs::path answers = dir / L.answers_file;
     const bool grade_written = whole_lesson && !L.written.empty();
-    if (grade_written || fs::exists(answers, ec)) {
+    if (grade_written || present(answers)) {
         expected.insert(L.answers_file);
-        if (grade_written && !fs::exists(answers, ec))
+        if (grade_written && !present(answers))
             problems.push_back(run.submission_label + "/" + L.answers_file + " is missing (the written answers).");
-        else if (fs::exists(answers, ec))
-            if (auto p = check_text_file(answers, run.submission_label + "/" + L.answers_file); !p.empty()) problems.push_back(p);
+        else take(L.answers_file);
     }
     if (!problems.empty()) {
         std::string msg = util::join(problems, "\n");
@@ -132,7 +129,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             const std::string name = d.path().filename().string();
             if (expected.count(name) || (!run.only_exercise.empty() && all_files.count(name))) continue;
             if (name == L.answers_file) continue;
-            extra.push_back(name + (d.is_directory(ec) ? "/" : ""));
+            extra.push_back(util::sanitize_name(name) + (d.symlink_status(ec).type() == fs::file_type::directory ? "/" : ""));
         }
         std::sort(extra.begin(), extra.end());
         if (!extra.empty())
@@ -172,7 +169,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         ExerciseResult ex;
         ex.info = e;
         ex.file = dir / e->file;
-        const std::string text = util::read_file(ex.file).value_or("");
+        const std::string& text = submitted[e->file];
         ex.content_hash = util::sha256_hex(text);
         const fs::path pristine = pristine_dir / e->file;
         std::optional<std::string> pristine_text = util::read_file(pristine);
@@ -186,15 +183,16 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             if (pristine_text && unfilled.empty()) {
                 auto check = review::edit_check_text(*pristine_text, text, e->file, e->blanks);
                 ex.edit_ok = check.ok;
+                ex.fill_refused = check.refused;
                 if (!check.ok) run.vetoes.push_back({e->name, check.reason, check.diff});
             }
-            for (const auto& c : pristine_text ? review::review_comments(L.raw, e->name, ex.file, pristine)
+            for (const auto& c : pristine_text ? review::review_comments_text(L.raw, e->name, text, *pristine_text, e->file)
                                                : std::vector<review::Comment>{}) {
                 const std::string where = e->file + (c.line > 0 ? ":" + std::to_string(c.line) : "");
                 if (c.veto) run.vetoes.push_back({e->name, where + ": " + c.text, ""});
                 else run.comments.push_back({e->name, where, c.text});
             }
-            if (run.backend == Backend::static_only && ex.unfilled.empty()) {
+            if (run.backend == Backend::static_only && ex.unfilled.empty() && !ex.fill_refused) {
                 const fs::path work = ctx.build_dir / "grade" / L.number / e->name / "static";
                 fs::create_directories(work, ec);
                 auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
@@ -217,7 +215,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         std::vector<BuildJob> jobs;
         std::vector<std::size_t> job_index;
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
-            if (run.exercises[i].unfilled.empty()) {
+            if (run.exercises[i].unfilled.empty() && !run.exercises[i].fill_refused) {
                 jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
                 job_index.push_back(i);
             }
@@ -301,7 +299,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     // Written answers (provisional) and hints.
     if (grade_written) {
         try {
-            for (const auto& w : review::score_written(L.raw, answers, ctx.root))
+            for (const auto& w : review::score_written(L.raw, answers, submitted[L.answers_file], ctx.root))
                 run.written.push_back({w.id, w.group, w.exercise.empty() && core ? core->name : w.exercise, w.feedback,
                                        w.score, w.max_score});
         } catch (const review::UserError& ue) {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "clean.hpp"
 #include "score.hpp"
 #include "util.hpp"
 
@@ -110,7 +111,8 @@ std::string make_verdict(const Run& run) {
     return head + ". " + ran_on(run) + ".";
 }
 
-std::string format_report(const Run& run, bool color) {
+std::string format_report(const Run& unclean, bool color) {
+    const Run run = clean_copy(unclean);  // the only escapes in the report are the Style's own
     const Style st{color};
     std::string o;
     auto line = [&](const std::string& s) { o += s + "\n"; };
@@ -128,7 +130,8 @@ std::string format_report(const Run& run, bool color) {
             line("  " + st.warn("fill the blanks") + " — " + file);
             o += util::indent(ex.unfilled_message, "    ");
         } else {
-            line("  " + file + ": blanks filled" + (ex.edit_ok ? "; no edits outside the blanks" : "; " + st.bad("edits outside the blanks (veto)")));
+            line("  " + file + ": blanks filled" + (ex.edit_ok ? "; no edits outside the blanks"
+                         : "; " + st.bad(ex.fill_refused ? "a fill was refused (veto; not compiled)" : "edits outside the blanks (veto)")));
         }
         if (run.backend == Backend::static_only && !ex.static_compile.empty())
             o += util::indent(ex.static_compile, ex.static_compile_ok ? "    " : "    " + std::string(color ? "\033[31m!\033[0m " : "! "));
@@ -224,7 +227,15 @@ std::string format_report(const Run& run, bool color) {
 }
 
 std::string markdown_report(const Run& run) {
-    return "```text\n" + format_report(run, false) + "```\n";
+    // The fence is longer than any run of backticks in the report, so no line of it can close the fence early.
+    const std::string body = format_report(run, false);
+    std::size_t longest = 0, current = 0;
+    for (char c : body) {
+        current = c == '`' ? current + 1 : 0;
+        longest = std::max(longest, current);
+    }
+    const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    return fence + "text\n" + body + fence + "\n";
 }
 
 }  // namespace workbook::grade

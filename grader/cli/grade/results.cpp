@@ -1,5 +1,6 @@
 #include "results.hpp"
 
+#include "clean.hpp"
 #include "util.hpp"
 
 namespace workbook::grade {
@@ -13,7 +14,8 @@ std::string group_label(const std::string& g) { return g == "normal" ? "normal i
 
 }  // namespace
 
-json results_json(const Run& run, const std::string& markdown_report) {
+json results_json(const Run& unclean, const std::string& markdown_report) {
+    const Run run = clean_copy(unclean);
     json tests = json::array();
     int ex_index = 0;
     json per_exercise = json::object();
@@ -129,6 +131,7 @@ json results_json(const Run& run, const std::string& markdown_report) {
                        {"hints_used", hints},
                        {"notes", run.notes}};
     r["tests"] = tests;
+    clean_json(r);  // the markdown report and the hints file included
     return r;
 }
 

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <system_error>
 
+#include "grade/util.hpp"
 #include "review/errors.hpp"
 #include "review/files.hpp"
 
@@ -53,8 +54,10 @@ std::vector<StudentRow> grade_class(const fs::path& submissions, const fs::path&
     if (!fs::is_directory(submissions, ec))
         throw review::UserError("The submissions folder " + submissions.string() + " does not exist.");
     std::vector<fs::path> students;
+    // A student's folder that is a link is listed (and refused below), not followed into someone else's files.
     for (const auto& e : fs::directory_iterator(submissions, ec))
-        if (e.is_directory() && e.path().filename().string().rfind('.', 0) != 0) students.push_back(e.path());
+        if ((e.is_symlink() || e.is_directory()) && e.path().filename().string().rfind('.', 0) != 0)
+            students.push_back(e.path());
     std::sort(students.begin(), students.end());
     if (students.empty())
         throw review::UserError("The submissions folder " + submissions.string() +
@@ -65,12 +68,17 @@ std::vector<StudentRow> grade_class(const fs::path& submissions, const fs::path&
     std::vector<StudentRow> rows;
     for (const auto& dir : students) {
         StudentRow row;
-        row.student = dir.filename().string();
-        row.results = out / row.student / "results.json";
+        row.student = util::sanitize_name(dir.filename().string());  // shown in the log and the gradebook
+        row.results = out / dir.filename() / "results.json";
         log << "grading " << row.student << " ... " << std::flush;
         OneGrade g;
         try {
-            g = grade_one(student_files(dir, lesson_id), row.results);
+            const fs::path files = student_files(dir, lesson_id);
+            if (fs::is_symlink(dir, ec) || fs::is_symlink(files, ec))
+                throw review::UserError(row.student + (fs::is_symlink(dir, ec) ? "" : "/exercises/" + lesson_id) +
+                                        " is a symbolic link; a submission folder holds the files themselves, so it "
+                                        "was not followed.");
+            g = grade_one(files, row.results);
         } catch (const std::exception& e) {
             g.exit_code = 2;
             g.error = e.what();
@@ -86,7 +94,8 @@ std::vector<StudentRow> grade_class(const fs::path& submissions, const fs::path&
                                                    : v.dump());
             review::write_text(row.results, g.results.dump(2) + "\n");
         } else {
-            row.error = g.error.empty() ? "not graded (exit status " + std::to_string(g.exit_code) + ")" : g.error;
+            row.error = g.error.empty() ? "not graded (exit status " + std::to_string(g.exit_code) + ")"
+                                        : util::sanitize_name(g.error);
         }
         log << (row.error.empty() ? num(row.score) + "/" + num(row.max_score) + (row.passed ? " passed" : " not passed")
                                   : "error: " + row.error)

@@ -3,6 +3,7 @@
 #include <ctime>
 #include <system_error>
 
+#include "grade/util.hpp"
 #include "review/errors.hpp"
 #include "review/files.hpp"
 #include "tools/hint.hpp"
@@ -138,12 +139,9 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
             md += "Not graded in the last run.\n\n";
         }
         md += "### Code\n\n";
-        const fs::path file = submission / ex.file;
-        try {
-            md += fenced(review::read_text(file), "cuda");
-        } catch (const review::UserError& e) {
-            md += std::string("_") + e.what() + "_\n";
-        }
+        // Read as the grader reads a submission: a link or a device is refused, never followed into the report.
+        const auto code = review::read_submitted(submission / ex.file, ex.file);
+        md += code.refusal.empty() ? fenced(util::sanitize_text(code.text), "cuda") : "_" + code.refusal + "_\n";
     }
 
     md += "\n## Written answers\n\n";
@@ -158,8 +156,10 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
         md += "\n";
     }
     const std::string answers_file = manifest.value("answers_file", std::string("answers.md"));
-    try {
-        std::string answers = review::read_text(submission / answers_file);
+    if (const auto got = review::read_submitted(submission / answers_file, answers_file); !got.refusal.empty()) {
+        md += "_" + got.refusal + "_\n";
+    } else {
+        const std::string answers = util::sanitize_text(got.text);
         // Headings one level down, so the answers sit under this section.
         std::string shifted, line;
         for (std::size_t i = 0; i <= answers.size(); ++i) {
@@ -171,8 +171,6 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
             }
         }
         md += shifted + "\n";
-    } catch (const review::UserError& e) {
-        md += std::string("_") + e.what() + "_\n";
     }
 
     if (graded && results.contains("output") && results["output"].is_string() && !results["output"].get<std::string>().empty()) {

@@ -48,11 +48,13 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
         }
         std::size_t filled = 0, total = ex.blanks.size();
         bool edited_outside = false;
+        std::string refused;  // the fill policy's veto, one sentence
         try {
             std::string text = review::read_text(file);
             if (fs::exists(pristine, ec)) {
                 review::EditCheck check = review::edit_check_text(review::read_text(pristine), text, ex.file, ex.blanks);
-                edited_outside = !check.ok;
+                edited_outside = !check.ok && !check.refused;
+                if (check.refused) refused = check.reason;
                 total = check.ok ? check.fills.size() : total;
                 for (const auto& f : check.fills) filled += f.unfilled ? 0 : 1;
             }
@@ -65,7 +67,9 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
         }
         s.state = filled == 0 && !edited_outside ? "untouched" : "in progress";
         s.detail = edited_outside ? "code outside the blanks was changed (a veto)"
-                                  : std::to_string(filled) + " of " + std::to_string(total) + " blanks filled";
+                   : !refused.empty() ? refused
+                                      : std::to_string(filled) + " of " + std::to_string(total) + " blanks filled";
+        if (!refused.empty() && s.state == "untouched") s.state = "in progress";
         const nlohmann::json::json_pointer ptr("/extra_data/exercises/" + ex.name);
         if (graded_here && results.contains(ptr)) {
             const auto& r = results[ptr];
