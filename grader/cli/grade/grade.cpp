@@ -301,6 +301,10 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     out.passed = run.passed;
     out.exit_code = run.passed ? 0 : 1;
     out.results = results_json(run, markdown_report(run));
+    // The replay names every option that shaped the run (results_json's own line leaves out SUBMISSION and EX).
+    out.results["extra_data"]["replay"] = replay_command(run);
+    // What `make report` compares the answers file with, as content_sha256 does for each exercise file.
+    if (grade_written) out.results["extra_data"]["answers_sha256"] = util::sha256_hex(util::read_file(answers).value_or(""));
     const std::string dumped = out.results.dump(2) + "\n";
     if (opt.write_default_results) {
         out.results_path = ctx.build_dir / "results" / L.number / "results.json";
