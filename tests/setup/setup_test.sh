@@ -112,7 +112,9 @@ echo "$out"
 expect "$out" "workbook: the build folder build/ belongs to another checkout (/elsewhere/checkout); remove it (rm -rf build) and run make again." "the sentence"
 [ -f "$FAKE/p/build/CMakeCache.txt" ] || fail "the cache was deleted"
 
-echo "--- CI installs the same list"
-grep -q "scripts/setup/packages.sh" "$root/.ci/run" || fail ".ci/run does not use scripts/setup/packages.sh"
+if [ -f "$root/.ci/run" ]; then  # a student edition has no CI
+  echo "--- CI installs the same list"
+  grep -q "scripts/setup/packages.sh" "$root/.ci/run" || fail ".ci/run does not use scripts/setup/packages.sh"
+fi
 
 [ "$fails" -eq 0 ] && echo "ok" || { echo "$fails check(s) failed"; exit 1; }
