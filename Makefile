@@ -18,8 +18,8 @@ WORKBOOK := $(BUILD)/grader/cli/workbook
 
 help:
 	@echo "Student:    make grade-04    make watch-04    make hint-04 EX=rmsnorm    make status    make reset-04 EX=rmsnorm    make restore-04 EX=rmsnorm    make report-04"
-	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SOLUTIONS=1  SEED=n"
-	$(if $(wildcard solutions),@echo "Instructor: make grade-class SUBMISSIONS=dir    make gradescope-04    make solutions-branch    make student-edition")
+	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SEED=n"
+	$(if $(wildcard solutions),@echo "Instructor: make grade-04 SOLUTIONS=1    make grade-class SUBMISSIONS=dir    make gradescope-04    make solutions-branch    make student-edition")
 	@echo "Project:    make test"
 
 # --- prerequisites and configuration ------------------------------------------------------------------------------

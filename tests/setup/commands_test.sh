@@ -92,8 +92,9 @@ if git -C "$root" rev-parse --verify -q HEAD >/dev/null 2>&1; then
   [ -d "$work/edition/solutions" ] && fail "solutions/ in the edition"
   [ -d "$work/edition/grader/emulator/tests" ] && fail "the emulator's test programs (lesson kernels) in the edition"
   grep -rl -E "BLANK:" --include=*.cu "$work/edition" && fail "blank markers in the edition"
-  grep -n -E "make (grade-class|gradescope|solutions-branch|student-edition)|instructor-guide" \
+  grep -n -E "make (grade-class|gradescope|solutions-branch|student-edition)|SOLUTIONS=1|instructor-guide|scripts/gpu-verify" \
       "$work/edition/README.md" "$work/edition/docs/"*.md && fail "the edition's docs name instructor commands"
+  [ -e "$work/edition/docs/gpu-runs" ] && fail "the GPU runs' raw outputs are in the edition"
   echo "--- make solutions-branch (in a clone): exercises/ and answers.md filled in"
   git clone -q "$root" "$work/clone" && retarget "$work/clone" "$work/clone.json"
   out=$(cd "$work/clone" && WORKBOOK_CONFIG="$work/clone.json" "$workbook" solutions-branch 2>&1); echo "$out"
