@@ -53,7 +53,7 @@ cp "$root/solutions/04-rmsnorm/answers.md" "$ex/answers.md" 2>/dev/null && answe
 out=$(wb grade 04 --backend static --ex rmsnorm --seed 7); rc=$?; echo "$out" | tail -n 4
 [ "$rc" -eq 1 ] || fail "a static grade is pending: exit 1 (got $rc)"
 expect "$out" "Replay this run: make grade-04 SEED=7 EX=rmsnorm BACKEND=static" "replay carries every option"
-expect "$out" "Exit status 1: pending" "last line says what the exit status means"
+expect "$(tail -n 1 <<<"$out")" "Exit status 1: pending" "the last line says what the exit status means"
 expect "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["extra_data"]["replay"])' "$course/build/results/04/results.json")" \
        "make grade-04 SEED=7 EX=rmsnorm BACKEND=static" "results.json replay"
 out=$(wb report 04); echo "$out"

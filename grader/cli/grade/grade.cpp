@@ -321,6 +321,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         std::cout << format_report(run, color);
         std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
         if (!opt.json_out.empty() && opt.write_default_results) std::cout << "Also written to: " << opt.json_out << "\n";
+        std::cout << exit_status_line(run) << "\n";
         std::cout.flush();
     }
     return out;

@@ -219,7 +219,6 @@ std::string format_report(const Run& run, bool color) {
     line("");
     line(st.bold(run.passed ? st.good(run.verdict) : run.pending ? st.warn(run.verdict) : st.bad(run.verdict)));
     line("Replay this run: " + replay_command(run));
-    line(exit_status_line(run));
     return o;
 }
 
