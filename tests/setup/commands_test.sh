@@ -4,13 +4,15 @@
 # so the checkout itself is never changed): status, hint, reset, restore, report, watch (through a pseudo-terminal),
 # the GitHub Classroom rubric lines, the student edition and the solutions branch. Then every `make …` command the
 # three documents name must be in the table at the bottom, which says where it is exercised.
-# Usage: commands_test.sh ROOT WORKBOOK CONFIG WORKDIR
+# Usage: commands_test.sh ROOT WORKBOOK CONFIG
 set -uo pipefail
-root=$1 workbook=$2 config=$3 work=$4
+root=$1 workbook=$2 config=$3
+# Outside the repository: a student edition may not be made inside it.
+work=$(mktemp -d /tmp/workbook-commands-XXXXXX)
+trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAILED: $*"; fails=$((fails + 1)); }
 expect() { grep -qF -- "$2" <<<"$1" || fail "$3: expected «$2» in:"$'\n'"$1"; }
-rm -rf "$work" && mkdir -p "$work"
 course=$work/course
 mkdir -p "$course/grader" "$course/solutions"
 cp -r "$root/lessons" "$root/exercises" "$course/"
