@@ -323,6 +323,10 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     out.passed = run.passed;
     out.exit_code = run.passed ? 0 : 1;
     out.results = results_json(run, markdown_report(run));
+    // The replay names every option that shaped the run (results_json's own line leaves out SUBMISSION and EX).
+    out.results["extra_data"]["replay"] = replay_command(run);
+    // What `make report` compares the answers file with, as content_sha256 does for each exercise file.
+    if (grade_written) out.results["extra_data"]["answers_sha256"] = util::sha256_hex(util::read_file(answers).value_or(""));
     const std::string dumped = out.results.dump(2) + "\n";
     if (opt.write_default_results) {
         out.results_path = ctx.build_dir / "results" / L.number / "results.json";
@@ -339,6 +343,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         std::cout << format_report(run, color);
         std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
         if (!opt.json_out.empty() && opt.write_default_results) std::cout << "Also written to: " << opt.json_out << "\n";
+        std::cout << exit_status_line(run) << "\n";
         std::cout.flush();
     }
     return out;

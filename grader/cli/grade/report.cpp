@@ -210,6 +210,16 @@ std::string format_report(const Run& unclean, bool color) {
             if (!core || w.exercise != core->name) line("  " + pad(w.exercise + " " + w.id + " (provisional)", 34) + pts(w.score) + " / " + pts(w.max_score));
     }
 
+    // The written answers' feedback, as in report.md: which expected concepts were found and which are missing.
+    if (!run.written.empty()) {
+        line("");
+        line(st.bold("Written answers") + " (provisional until your instructor confirms them)");
+        for (const auto& w : run.written) {
+            line("  " + pad(w.id, 12) + pts(w.score) + " / " + pts(w.max_score));
+            if (!w.feedback.empty()) o += util::indent(w.feedback + "\n", "      ");
+        }
+    }
+
     if (!run.vetoes.empty()) {
         line("");
         line(st.bad(st.bold("Vetoes")));
@@ -220,10 +230,23 @@ std::string format_report(const Run& unclean, bool color) {
     }
     line("");
     line(st.bold(run.passed ? st.good(run.verdict) : run.pending ? st.warn(run.verdict) : st.bad(run.verdict)));
-    line("Replay this run: make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
-         (run.submission_label.rfind("exercises/", 0) == 0 ? "" : " SUBMISSION=" + run.submission_label) +
-         (run.only_exercise.empty() ? "" : " EX=" + run.only_exercise) + " BACKEND=" + backend_name(run.backend));
+    line("Replay this run: " + replay_command(run));
     return o;
+}
+
+std::string replay_command(const Run& run) {
+    // Every option that shaped the run, so the replay grades the same files the same way with the same inputs.
+    std::string sub = run.submission_label;
+    if (sub.find_first_of(" \t'\"$") != std::string::npos) sub = "\"" + sub + "\"";
+    return "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
+           (run.submission_label == "exercises/" + run.lesson.id ? "" : " SUBMISSION=" + sub) +
+           (run.only_exercise.empty() ? "" : " EX=" + run.only_exercise) + " BACKEND=" + backend_name(run.backend);
+}
+
+std::string exit_status_line(const Run& run) {
+    if (run.passed) return "Exit status 0: passed.";
+    return std::string("Exit status 1: ") + (run.pending ? "pending (a static review alone never passes)" : "not passed") +
+           ". The grade itself worked; 0 means passed, 2 a problem with the command or the files.";
 }
 
 std::string markdown_report(const Run& run) {
