@@ -1,5 +1,7 @@
 #include "sandbox.hpp"
 
+#include "landlock.hpp"
+
 #include <fcntl.h>
 #include <glob.h>
 #include <linux/capability.h>
@@ -150,10 +152,14 @@ void drop_capabilities() {
 // In the forked child, before exec: async-signal-safe calls only, except the seccomp load of the fallback (the judge
 // is single-threaded, so the allocator is in a consistent state).
 [[noreturn]] void exec_child(const Options& o, const std::vector<int>& keep, int output_fd, int seccomp_fd,
-                             int info_fd, scmp_filter_ctx filter, char* const* argv, char* const* envp) {
+                             int info_fd, int landlock_fd, scmp_filter_ctx filter, char* const* argv,
+                             char* const* envp) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() == 1) _exit(126);  // the judge is already gone
   ::setsid();
+  // Landlock first, while the ruleset's descriptor is still open (it needs no-new-privileges set before it).
+  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+  if (landlock_fd >= 0 && !landlock_apply(landlock_fd)) _exit(124);
   // Descriptors: 0 /dev/null, 1 and 2 the output, 3.. the kept ones, then the bwrap-only ones.
   std::vector<int> src = keep;
   if (seccomp_fd >= 0) src.push_back(seccomp_fd);
@@ -173,7 +179,6 @@ void drop_capabilities() {
   if (o.cpu_limit_s > 0) set_limit(RLIMIT_CPU, static_cast<rlim_t>(o.cpu_limit_s + 1));
   if (o.as_limit_mb) set_limit(RLIMIT_AS, o.as_limit_mb << 20);
   if (filter != nullptr) drop_capabilities();
-  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
   if (filter && seccomp_load(filter) != 0) _exit(125);
   ::execve(argv[0], argv, envp);
   _exit(127);
@@ -312,6 +317,9 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     }
   auto c_argv = c_strings(argv);
   auto c_env = c_strings(env);
+  // Without a mount namespace, the filesystem is confined by Landlock where the kernel has it.
+  std::string landlock_why;
+  const int landlock_fd = use_bwrap || off ? -1 : landlock_ruleset(!emu, &landlock_why);
 
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -323,10 +331,12 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     Filter own;
     std::string ignored;
     if (!use_bwrap && !off) own = make_filter(emu, true, ::getpid(), &ignored, o.trap);
-    exec_child(o, keep_fds, output_fd, seccomp_fd, info_pipe[1], use_bwrap ? nullptr : own.get(), c_argv.data(),
+    exec_child(o, keep_fds, output_fd, seccomp_fd, info_pipe[1], landlock_fd, use_bwrap ? nullptr : own.get(),
+               c_argv.data(),
                c_env.data());
   }
   g_allow = nullptr;
+  if (landlock_fd >= 0) ::close(landlock_fd);
   s.pid = pid;
   s.worker_pid = use_bwrap ? -1 : pid;
   if (seccomp_fd >= 0) ::close(seccomp_fd);
@@ -335,12 +345,15 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     s.worker_pid = read_child_pid(info_pipe[0]);
     ::close(info_pipe[0]);
   }
-  s.layers.namespaces = use_bwrap ? "bubblewrap (pid, net, ipc, uts, user, cgroup)" : "none (" + why + ")";
+  s.layers.namespaces = use_bwrap ? "bubblewrap (pid, net, ipc, uts; user and cgroup where the kernel allows)" : "none (" + why + ")";
   s.layers.seccomp = filter_error.empty() ? "on" : "off (" + filter_error + ")";
+  const bool seccomp_writes = emu && filter_error.empty();
   s.layers.filesystem = use_bwrap ? "read-only, private /tmp"
                         : off ? "not isolated (sandbox off)"
-                        : emu && filter_error.empty() ? "read-only (seccomp refuses every write)"
-                                                      : "not isolated (no namespaces on gpu)";
+                        : landlock_fd >= 0 ? (seccomp_writes ? "read-only (Landlock, and seccomp refuses every write)"
+                                                             : "read-only but device files (Landlock)")
+                        : seccomp_writes ? "read-only (seccomp refuses every write; " + landlock_why + ")"
+                                         : "not isolated (no namespaces, " + landlock_why + ")";
   return s;
 }
 
