@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #if !defined(__x86_64__) || defined(EMU_FIBER_UCONTEXT)
@@ -25,6 +28,32 @@ std::size_t page_size() {
 std::vector<FiberStack>& pool() {
   static std::vector<FiberStack> stacks;
   return stacks;
+}
+
+// What fiber_poison knows about each stack: [floor, top) held only poison before the last thread started; that
+// thread changed words from `low` up at least, and blocked at `deepest`.
+struct PoisonState {
+  char* floor = nullptr;
+  char* low = nullptr;
+  char* deepest = nullptr;
+};
+std::vector<PoisonState>& poison_states() {
+  static std::vector<PoisonState> states;
+  return states;
+}
+
+constexpr std::size_t kPoisonInitial = 32 * 1024;  // the lesson's kernels use 1-3 KiB at -O0
+constexpr std::size_t kPoisonMargin = 4 * 1024;    // calls deeper than the deepest blocking point, unseen
+
+// The lowest word in [from, to) that is no longer poison, or `to`.
+char* lowest_changed(char* from, char* to) {
+  auto* p = reinterpret_cast<std::uint64_t*>(from);
+  auto* end = reinterpret_cast<std::uint64_t*>(to);
+  constexpr std::uint64_t kWord = ~std::uint64_t{0};
+  static_assert(kStackPoison == 0xff, "the scan compares whole words of poison");
+  while (p + 8 <= end && (p[0] & p[1] & p[2] & p[3] & p[4] & p[5] & p[6] & p[7]) == kWord) p += 8;
+  while (p < end && *p == kWord) ++p;
+  return reinterpret_cast<char*>(p);
 }
 
 }  // namespace
@@ -50,6 +79,43 @@ FiberStack fiber_stack(unsigned i) {
   }
   stacks[i] = FiberStack{base, kFiberStackBytes - stagger};
   return stacks[i];
+}
+
+void fiber_poison(unsigned i) {
+  const FiberStack st = fiber_stack(i);
+  auto& states = poison_states();
+  if (states.size() <= i) states.resize(i + 1);
+  PoisonState& ps = states[i];
+  char* const top = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(st.base + st.size) & ~std::uintptr_t{63});
+  if (!ps.floor) {
+    ps.floor = top - std::min(kPoisonInitial, static_cast<std::size_t>(top - st.base));
+    std::memset(ps.floor, kStackPoison, static_cast<std::size_t>(top - ps.floor));
+    ps.low = ps.deepest = top;
+    return;
+  }
+  // Where the last thread changed the stack: scan up from a margin below the deepest point it was seen at (the
+  // words below held poison and, unless a call went deeper than that unseen, still do).
+  char* start = std::min(ps.low, ps.deepest) - kPoisonMargin;
+  start = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(std::max(start, ps.floor)) & ~std::uintptr_t{7});
+  char* low = lowest_changed(start, top);
+  if (low < start + 64 && start > ps.floor) low = lowest_changed(ps.floor, top);  // changed right at the start
+  if (low < ps.floor + kPoisonMargin && ps.floor > st.base) {
+    // The thread came close to the poisoned floor: poison twice as deep for the next ones.
+    char* deeper = ps.floor - std::min(static_cast<std::size_t>(top - ps.floor),
+                                        static_cast<std::size_t>(ps.floor - st.base));
+    std::memset(deeper, kStackPoison, static_cast<std::size_t>(ps.floor - deeper));
+    ps.floor = deeper;
+  }
+  std::memset(low, kStackPoison, static_cast<std::size_t>(top - low));
+  ps.low = low;
+  ps.deepest = top;
+}
+
+void fiber_note_depth(unsigned i, const void* sp) {
+  auto& states = poison_states();
+  if (i >= states.size()) return;
+  char* p = const_cast<char*>(static_cast<const char*>(sp));
+  if (p < states[i].deepest) states[i].deepest = p;
 }
 
 bool fiber_guard_hit(const void* addr, unsigned* index) {

@@ -28,6 +28,16 @@ constexpr std::size_t kFiberStackBytes = 256 * 1024;
 // Stack `i` of the pool (allocated on first use, reused across blocks and launches).
 FiberStack fiber_stack(unsigned i);
 
+// Fills the top of stack `i` with kStackPoison bytes before a CUDA thread runs on it, so that a local variable or
+// array element read before it is written holds poison, as a GPU leaves garbage in registers: with 0xff bytes a float
+// or double reads as NaN, an unsigned integer as its largest value, an int as -1, a pointer as an unusable address.
+// Stacks are pooled: the region the previous thread changed is poisoned again (found by scanning for the lowest
+// changed word, starting a margin below the deepest point seen by fiber_note_depth).
+constexpr unsigned char kStackPoison = 0xff;
+void fiber_poison(unsigned i);
+// Records that the thread on stack `i` reached stack address `sp` (called when it blocks or exits).
+void fiber_note_depth(unsigned i, const void* sp);
+
 // True when `addr` is inside the guard page of a pooled stack; *index receives the stack's number.
 bool fiber_guard_hit(const void* addr, unsigned* index);
 
