@@ -43,7 +43,7 @@ std::vector<PoisonState>& poison_states() {
 }
 
 constexpr std::size_t kPoisonInitial = 32 * 1024;  // the lesson's kernels use 1-3 KiB at -O0
-constexpr std::size_t kPoisonMargin = 4 * 1024;    // calls deeper than the deepest blocking point, unseen
+constexpr std::size_t kPoisonMargin = 1024;        // calls deeper than the deepest blocking point, unseen
 
 // The lowest word in [from, to) that is no longer poison, or `to`.
 char* lowest_changed(char* from, char* to) {

@@ -1,10 +1,12 @@
 // Races in device (cudaMalloc) memory: between threads of a block with no barrier between them, and between blocks
 // of one launch, which nothing orders (a launch boundary does).
 //
-// Device buffers can be large (a 4096 x 8192 fp32 tensor is 128 MiB), so the shadow is compact: one 24-byte cell per
-// 4-byte granule, mapped with its allocation and only paid for where touched. A cell holds the last writer, the
-// readers of the current barrier interval, and the last reader from an earlier block of the launch, each as a
-// 32-bit stamp, a 16-bit thread-and-byte-mask and a 16-bit code site.
+// Device buffers can be large (a 4096 x 8192 fp32 tensor is 128 MiB), so the shadow is compact: one 16-byte cell per
+// 4-byte granule, mapped with its allocation and only paid for where touched. A cell holds the last writer and a
+// reader, each as a 32-bit stamp, a 16-bit thread-and-byte-mask and a 16-bit code site. The reader is the first
+// one from an earlier block of the launch while there is one (whatever this block then does to those bytes races
+// with it), else the readers of the current barrier interval. Keeping it also spares a store on every read of a
+// buffer all blocks read (a weight vector).
 //
 // Stamps come from one counter that advances at every block start, every completed barrier and every completed
 // __syncwarp, so one comparison places an earlier access: before this launch (ordered), in an earlier block of this
@@ -40,10 +42,9 @@ struct Rec {
 };
 struct Cell {
   Rec w;  // last writer
-  Rec r;  // readers of the interval r.stamp belongs to (latest stamp of them)
-  Rec x;  // the last reader of an earlier block of the launch, moved aside when this block first read the granule
+  Rec r;  // a reader of an earlier block of this launch, or the readers of the interval r.stamp belongs to
 };
-static_assert(sizeof(Cell) == 24, "three 8-byte records");
+static_assert(sizeof(Cell) == 16, "two 8-byte records");
 
 struct Clock {
   std::uint32_t next = 1;
@@ -64,10 +65,8 @@ struct Sites {
     std::uint16_t id = 0;
   } cache[1024];
 };
-Sites& sites() {
-  static Sites* s = new Sites;
-  return *s;
-}
+Sites* const g_sites = new Sites;
+Sites& sites() { return *g_sites; }
 
 std::uint16_t site_of(const void* pc) {
   Sites& s = sites();
@@ -207,8 +206,7 @@ void global_shadow_check(void* shadow, std::uintptr_t begin, std::size_t off, st
       if (s < clk.launch || (s >= clk.block && s < clk.interval)) {
         c.r = fresh;
       } else if (s < clk.block) {
-        c.x = c.r;
-        c.r = fresh;
+        if (!(c.r.tm & mask)) c.r = fresh;  // other bytes of the granule: keep the newer reader only
       } else if ((c.r.tm & mask) || (c.r.tm & kThread) == me.thread) {
         if ((c.r.tm & kThread) != me.thread) {
           c.r.tm |= kFlagA;
@@ -236,10 +234,6 @@ void global_shadow_check(void* shadow, std::uintptr_t begin, std::size_t off, st
         const std::uint32_t first = (c.r.tm & kThread) != me.thread || rel == Rel::cross_block ? c.r.tm & kThread : ~0u;
         race(Hazard::war, rel, c.r, false, first, me, pc, atomic, addr, size);
       }
-    }
-    if (!raced_war && (c.x.tm & mask) && c.x.stamp >= clk.launch && c.x.stamp < clk.block) {
-      raced_war = true;
-      race(Hazard::war, Rel::cross_block, c.x, false, c.x.tm & kThread, me, pc, atomic, addr, size);
     }
     const bool same = (c.w.tm & kThread) == me.thread && c.w.stamp >= clk.interval && c.w.stamp != 0;
     c.w = Rec{me.stamp,
