@@ -43,17 +43,22 @@ std::vector<PoisonState>& poison_states() {
 }
 
 constexpr std::size_t kPoisonInitial = 32 * 1024;  // the lesson's kernels use 1-3 KiB at -O0
-constexpr std::size_t kPoisonMargin = 1024;        // calls deeper than the deepest blocking point, unseen
+constexpr std::size_t kPoisonMargin = 256;         // below the lowest changed word seen last time
 
 // The lowest word in [from, to) that is no longer poison, or `to`.
 char* lowest_changed(char* from, char* to) {
   auto* p = reinterpret_cast<std::uint64_t*>(from);
   auto* end = reinterpret_cast<std::uint64_t*>(to);
-  constexpr std::uint64_t kWord = ~std::uint64_t{0};
-  static_assert(kStackPoison == 0xff, "the scan compares whole words of poison");
-  while (p + 8 <= end && (p[0] & p[1] & p[2] & p[3] & p[4] & p[5] & p[6] & p[7]) == kWord) p += 8;
+  constexpr std::uint64_t kWord = kStackPoison;
+  while (p + 4 <= end && ((p[0] ^ kWord) | (p[1] ^ kWord) | (p[2] ^ kWord) | (p[3] ^ kWord)) == 0) p += 4;
   while (p < end && *p == kWord) ++p;
   return reinterpret_cast<char*>(p);
+}
+
+// Both ends 8-byte aligned.
+void fill_poison(char* from, char* to) {
+  for (auto* p = reinterpret_cast<std::uint64_t*>(from); p < reinterpret_cast<std::uint64_t*>(to); ++p)
+    *p = kStackPoison;
 }
 
 }  // namespace
@@ -89,12 +94,13 @@ void fiber_poison(unsigned i) {
   char* const top = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(st.base + st.size) & ~std::uintptr_t{63});
   if (!ps.floor) {
     ps.floor = top - std::min(kPoisonInitial, static_cast<std::size_t>(top - st.base));
-    std::memset(ps.floor, kStackPoison, static_cast<std::size_t>(top - ps.floor));
+    fill_poison(ps.floor, top);
     ps.low = ps.deepest = top;
     return;
   }
-  // Where the last thread changed the stack: scan up from a margin below the deepest point it was seen at (the
-  // words below held poison and, unless a call went deeper than that unseen, still do).
+  // Where the last thread changed the stack: scan up from a margin below the lowest word changed last time (or the
+  // deepest point this thread was seen at, if lower). The words below held poison and, unless a call went deeper
+  // than that without touching the word where the scan starts, still do.
   char* start = std::min(ps.low, ps.deepest) - kPoisonMargin;
   start = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(std::max(start, ps.floor)) & ~std::uintptr_t{7});
   char* low = lowest_changed(start, top);
@@ -103,10 +109,10 @@ void fiber_poison(unsigned i) {
     // The thread came close to the poisoned floor: poison twice as deep for the next ones.
     char* deeper = ps.floor - std::min(static_cast<std::size_t>(top - ps.floor),
                                         static_cast<std::size_t>(ps.floor - st.base));
-    std::memset(deeper, kStackPoison, static_cast<std::size_t>(ps.floor - deeper));
+    fill_poison(deeper, ps.floor);
     ps.floor = deeper;
   }
-  std::memset(low, kStackPoison, static_cast<std::size_t>(top - low));
+  fill_poison(low, top);
   ps.low = low;
   ps.deepest = top;
 }

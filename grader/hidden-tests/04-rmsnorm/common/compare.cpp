@@ -44,17 +44,23 @@ std::string MismatchLog::report(const CaseInfo& info) const {
     s << ")";
   }
   s << ", " << column_word_ << "s " << min_column_ << " to " << max_column_ << "\n";
-#ifndef WORKBOOK_EMU
-  // On the GPU an unwritten shared-memory read shows only as a NaN (shared_poison.cu); the emulator names it directly.
   for (const Entry& e : first_) {
     const bool got_nan = e.got.rfind("nan", 0) == 0 && e.got.find(poisoned_note()) == std::string::npos;
     if (got_nan && e.expected.rfind("nan", 0) != 0) {
+#ifndef WORKBOOK_EMU
+      // On the GPU an unwritten shared-memory read shows only as a NaN (shared_poison.cu); the emulator names it.
       s << "note: a NaN where a number was expected. Besides arithmetic such as 0/0, it can come from reading shared "
            "memory the kernel never wrote: the tests fill shared memory with NaN before each launch.\n";
+#else
+      // The emulator fills every thread's stack with a NaN pattern before it runs (runtime/fiber.hpp).
+      s << "note: a NaN where a number was expected. Besides arithmetic such as 0/0, it can come from a local "
+           "variable or array element read before the thread wrote it: the emulator starts every thread with its "
+           "locals holding NaN (as a GPU leaves whatever its registers held), so check that every element of a "
+           "local array and every accumulator is set before it is used.\n";
+#endif
       break;
     }
   }
-#endif
   s << footer(info);
   return s.str();
 }

@@ -576,7 +576,11 @@ void local_cache(bool bug) {
     for (int b = 0; b < 2; ++b) {
       for (int t = 0; t < 64; ++t) {
         const float got = h[b * 64 + t];
-        if (bug && t >= 8) expect(got != got, "NaN from the unset item of thread " + std::to_string(t));
+        unsigned bits = 0;
+        std::memcpy(&bits, &got, sizeof bits);
+        // A NaN computed from the poison, not the all-ones pattern tests use to spot outputs never written.
+        if (bug && t >= 8)
+          expect(got != got && bits != 0xffffffffu, "NaN from the unset item of thread " + std::to_string(t));
         else expect(got == (t < 8 ? 4.f : 3.f), "sum of thread " + std::to_string(t));
       }
     }
