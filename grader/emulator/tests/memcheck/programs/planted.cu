@@ -130,6 +130,18 @@ __global__ void handoff_kernel(int* cell, int* out) {
   if (blockIdx.x == 1 && threadIdx.x == 0) out[0] = cell[0];  // @handoff-read
 }
 
+// Block 1 updates a value block 0 read: it may run first on a GPU.
+__global__ void overwrite_kernel(float* data, float* out) {
+  if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) {
+      out[0] = data[0];  // @ow-read
+    } else {
+      const float v = data[0];
+      data[0] = v + 1.f;  // @ow-write
+    }
+  }
+}
+
 // Every block (one warp) adds its sum into one total: a plain read-modify-write races with the other blocks, atomicAdd does not.
 __global__ void grid_total_kernel(const float* in, float* total, bool atomic) {
   float v = in[blockIdx.x * blockDim.x + threadIdx.x];
@@ -496,6 +508,16 @@ void handoff() {
   expect_none();
 }
 
+void overwrite() {
+  float* data = device(std::vector<float>(1, 3.f));
+  float* out = device(std::vector<float>(1, 0.f));
+  overwrite_kernel<<<2, 32>>>(data, out);
+  expect(finish() == cudaSuccess, "the racy launch still completes");
+  expect_one("race", {"Read access at " + here("ow-read") + " by thread (0,0,0) in block (0,0,0)",
+                      "and Write access at " + here("ow-write") + " by thread (0,0,0) in block (1,0,0)",
+                      "one block overwrites what another block of the same launch reads"});
+}
+
 void grid_total(bool atomic) {
   std::vector<float> ones(8 * 32, 1.f);
   float* in = device(ones);
@@ -626,6 +648,7 @@ int main(int argc, char** argv) {
   else if (c == "global-race-fixed") global_stage(false);
   else if (c == "inter-block") handoff();
   else if (c == "inter-block-total") grid_total(false);
+  else if (c == "inter-block-war") overwrite();
   else if (c == "inter-block-atomic") grid_total(true);
   else if (c == "same-value") same_value(true);
   else if (c == "different-value") same_value(false);
