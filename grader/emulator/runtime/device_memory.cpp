@@ -225,7 +225,7 @@ void global_shadow_reset_all() {
     if (!al.live || !al.shadow) continue;
     const std::size_t n = al.end - al.begin;
     global_shadow_destroy(al.shadow, n);
-    al.shadow = global_shadow_create(n);
+    al.shadow = global_shadow_create(n, false);
   }
 }
 
@@ -279,7 +279,7 @@ void* device_alloc(std::size_t bytes, bool host_accessible) {
   }
   std::memset(reinterpret_cast<void*>(chunk_begin), kGuardByte, begin - chunk_begin);
   std::memset(reinterpret_cast<void*>(end), kGuardByte, chunk_end - end);
-  Alloc al{begin, end, chunk_begin, chunk_end, true, host_accessible, global_shadow_create(bytes), {}, 0};
+  Alloc al{begin, end, chunk_begin, chunk_end, true, host_accessible, global_shadow_create(bytes, !host_accessible), {}, 0};
   al.site_frames = backtrace(al.site, kSiteFrames);
   h.allocs.emplace(begin, al);
   h.next = chunk_end;

@@ -98,8 +98,8 @@ void note_race(const Race& r);
 void note_waw_unless_same_value(const Race& r, const void* mem);
 
 // ---- global memory races (global_shadow.cpp) ------------------------------------------------------------------
-// Shadow of one allocation: created with it, released with it.
-void* global_shadow_create(std::size_t bytes);
+// Shadow of one allocation: created with it, released with it (prefault: device-only memory, used whole as a rule).
+void* global_shadow_create(std::size_t bytes, bool prefault);
 void global_shadow_destroy(void* shadow, std::size_t bytes);
 // Checks (and records) an access of `size` bytes at byte `off` of the allocation whose shadow is `shadow`, which
 // starts at address `begin`.
