@@ -46,17 +46,8 @@ struct Cell {
 };
 static_assert(sizeof(Cell) == 16, "two 8-byte records");
 
-// Cell g sits at byte 16 g + 64 (g / 256): a cache line of padding every 4 KiB. Without it, a thread striding over a
-// row by its block size (1 KiB for 256 threads x 4 bytes) would step through the shadow in exact 4 KiB strides, which
-// all map to one L1 set (and few L2 sets), and every cell access would miss.
-constexpr std::size_t kCellsPerRun = 256, kRunPad = 64;
-inline Cell& cell_at(void* shadow, std::size_t g) {
-  return *reinterpret_cast<Cell*>(static_cast<char*>(shadow) + g * sizeof(Cell) + (g / kCellsPerRun) * kRunPad);
-}
-std::size_t shadow_bytes(std::size_t bytes) {
-  const std::size_t cells = (bytes + 3) / 4;
-  return cells * sizeof(Cell) + (cells / kCellsPerRun + 1) * kRunPad;
-}
+inline Cell& cell_at(void* shadow, std::size_t g) { return static_cast<Cell*>(shadow)[g]; }
+std::size_t shadow_bytes(std::size_t bytes) { return (bytes + 3) / 4 * sizeof(Cell); }
 
 struct Clock {
   std::uint32_t next = 1;
