@@ -42,7 +42,7 @@ std::vector<PoisonState>& poison_states() {
   return states;
 }
 
-constexpr std::size_t kPoisonInitial = 32 * 1024;  // the lesson's kernels use 1-3 KiB at -O0
+constexpr std::size_t kPoisonInitial = 8 * 1024;  // the lesson's kernels use about 2 KiB at -O0; each page costs a fault
 constexpr std::size_t kPoisonMargin = 256;         // below the lowest changed word seen last time
 
 // The lowest word in [from, to) that is no longer poison, or `to`.
