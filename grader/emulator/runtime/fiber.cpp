@@ -6,11 +6,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #if !defined(__x86_64__) || defined(EMU_FIBER_UCONTEXT)
