@@ -211,6 +211,20 @@ int read_child_pid(int fd) {
   return colon == std::string::npos ? -1 : std::atoi(text.c_str() + colon + 1);
 }
 
+std::string absolute(const std::string& p) {
+  if (p.empty()) return p;
+  char* abs = ::realpath(p.c_str(), nullptr);
+  if (abs == nullptr) return p;
+  std::string out = abs;
+  std::free(abs);
+  return out;
+}
+
+// True when `p` is `dir` or lies below it (both absolute).
+bool inside(const std::string& p, const std::string& dir) {
+  return p == dir || (p.size() > dir.size() && p.compare(0, dir.size(), dir) == 0 && p[dir.size()] == '/');
+}
+
 // `name` as execve needs it: a path, found on PATH when it has no slash.
 std::string on_path(const std::string& name) {
   if (name.find('/') != std::string::npos) return name;
@@ -283,8 +297,23 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"};
     if (!emu)
       for (const auto& dev : gpu_device_files()) argv.insert(argv.end(), {"--dev-bind", dev, dev});
+    // What the worker needs from under the private /tmp and /dev/shm (a checkout or a library folder can live in
+    // /tmp, as a CI clone often does) is bound back read-only: the worker executable and the library path.
+    const std::string program = absolute(argv_in.empty() ? std::string() : argv_in[0]);
+    std::vector<std::string> needed = {program};
+    for (const auto& kv : o.env)
+      if (kv.rfind("LD_LIBRARY_PATH=", 0) == 0)
+        for (std::size_t pos = 16; pos <= kv.size();) {
+          const std::size_t end = std::min(kv.find(':', pos), kv.size());
+          if (end > pos) needed.push_back(absolute(kv.substr(pos, end - pos)));
+          pos = end + 1;
+        }
+    for (const auto& p : needed)
+      if (!p.empty() && (inside(p, "/tmp") || inside(p, "/dev/shm")) && ::access(p.c_str(), F_OK) == 0)
+        argv.insert(argv.end(), {"--ro-bind", p, p});
+    // Folders the grade hides (the student state, results, the class's submissions), unless the worker is in one.
     for (const auto& h : o.hide)
-      if (::access(h.c_str(), F_OK) == 0) argv.insert(argv.end(), {"--tmpfs", h});
+      if (::access(h.c_str(), F_OK) == 0 && !inside(program, absolute(h))) argv.insert(argv.end(), {"--tmpfs", h});
     argv.insert(argv.end(), {"--chdir", "/tmp", "--clearenv"});
     for (const auto& kv : o.env) {
       const auto eq = kv.find('=');
@@ -310,11 +339,7 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   // The worker starts in its own folder (/tmp inside bubblewrap): a relative path would name another file there.
   const std::size_t first = argv.size();
   argv.insert(argv.end(), argv_in.begin(), argv_in.end());
-  if (first < argv.size())
-    if (char* abs = ::realpath(argv[first].c_str(), nullptr)) {
-      argv[first] = abs;
-      std::free(abs);
-    }
+  if (first < argv.size()) argv[first] = absolute(argv[first]);
   auto c_argv = c_strings(argv);
   auto c_env = c_strings(env);
   // Without a mount namespace, the filesystem is confined by Landlock where the kernel has it.
