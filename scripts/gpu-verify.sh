@@ -46,7 +46,7 @@ fi
 log "GPUs: $NGPU × $(nvidia-smi -L | head -1 | cut -d'(' -f1); nvcc: $(nvcc --version | tail -1)"
 
 cmake -S . -B build -DCMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:-}" > "$logs/configure.log" 2>&1 || { log "configure failed"; tail -20 "$logs/configure.log" | tee -a "$out/summary.txt"; exit 1; }
-cmake --build build -j"$(nproc)" --target workbook-grader known_answers wb_sandbox_selftest > "$logs/build.log" 2>&1 || { log "build failed"; grep -m20 error "$logs/build.log" | tee -a "$out/summary.txt"; exit 1; }
+cmake --build build -j"$(nproc)" --target workbook-grader known_answers wb_sandbox_selftest wb-sandbox-run > "$logs/build.log" 2>&1 || { log "build failed"; grep -m20 error "$logs/build.log" | tee -a "$out/summary.txt"; exit 1; }
 log "built"
 build/grader/harness/wb_sandbox_selftest > "$out/sandbox-selftest.txt" 2>&1
 log "sandbox self-test: exit $? — $(tail -1 "$out/sandbox-selftest.txt")"
