@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     else if (a == "--mode" && i + 1 < argc) o.mode = argv[++i];
     else if (a == "--trap") o.trap = true;
     else if (a == "--allow" && i + 1 < argc) o.allow.push_back(argv[++i]);
+    else if (a == "--no-landlock") o.landlock = false;
     else if (a == "--") {
       for (++i; i < argc; ++i) program.push_back(argv[i]);
     } else {

@@ -200,6 +200,12 @@ int check_wrong(const Options& o) {
   for (const auto& p : expect.value("absent", json::array())) fs::remove(expand(o, p));
   const fs::path submission = make_submission(o, ex, &text);
   Grade g = run_grade(o, "--ex " + ex + " --submission '" + submission.string() + "'");
+  // A bug only the emulator can see (registers a GPU happens to leave zero): on gpu its grade is reported, not judged.
+  if (o.backend == "gpu" && expect.contains("emu_only")) {
+    std::cout << "wrong answer '" << o.name << "' on gpu: " << (g.exit_code == 0 ? "passed" : "rejected")
+              << " (emu only: " << expect["emu_only"].get<std::string>() << ")\n";
+    return 0;
+  }
   if (g.exit_code == 0) return fail("wrong answer '" + o.name + "' passed the lesson", g);
   const std::string failures = failure_text(g.results, ex);
   for (const auto& m : expect.value("message", json::array()))
@@ -216,6 +222,12 @@ int check_wrong(const Options& o) {
   }
   for (const auto& [p, was] : before)
     if (snapshot(expand(o, p)) != was) return fail("the answer changed " + p + " during the grade", g);
+  // Files the grader itself may write during a grade (verified.json after a gpu run) must not hold the forgery.
+  for (const auto& pair : expect.value("file_lacks", json::array())) {
+    const std::string now = snapshot(expand(o, pair.at(0).get<std::string>()));
+    if (now.find(pair.at(1).get<std::string>()) != std::string::npos)
+      return fail("the answer's forgery is in " + pair.at(0).get<std::string>(), g);
+  }
   const auto tests = code_tests(g.results, ex);
   if (tests.empty()) return fail("no hidden test of '" + ex + "' was reported", g);
   for (const auto& group : expect.value("fails_groups", json::array())) {

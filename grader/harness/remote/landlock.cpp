@@ -15,7 +15,7 @@ namespace {
 
 // Rights by ABI version (landlock(7)); older kernel headers lack the later names.
 constexpr std::uint64_t kExecute = 1ull << 0, kWriteFile = 1ull << 1, kReadFile = 1ull << 2, kReadDir = 1ull << 3,
-                        kRemoveFile = 1ull << 5, kMakeReg = 1ull << 8, kTruncate = 1ull << 14,
+                        kRemoveFile = 1ull << 5, kMakeReg = 1ull << 8, kMakeSock = 1ull << 9, kTruncate = 1ull << 14,
                         kIoctlDev = 1ull << 15;
 constexpr std::uint64_t kAbi1 = (1ull << 13) - 1;  // EXECUTE … MAKE_SYM
 constexpr std::uint64_t kRefer = 1ull << 13;
@@ -53,8 +53,12 @@ int landlock_ruleset(bool gpu, std::string* why) {
   const std::uint64_t read = (kExecute | kReadFile | kReadDir) & handled;
   const std::uint64_t devices = (read | kWriteFile | kIoctlDev | kTruncate) & handled;
   bool ok = allow(ruleset, "/", read) && allow(ruleset, "/dev", devices);
-  // The CUDA runtime may keep shared-memory files of its own; a GPU worker may create them in /dev/shm.
-  if (gpu) ok = ok && allow(ruleset, "/dev/shm", devices | ((kMakeReg | kRemoveFile) & handled));
+  // The CUDA runtime may keep shared-memory files of its own, and binds a local socket while it creates its context
+  // (sandbox.cpp): a GPU worker may create files in /dev/shm and sockets in /tmp.
+  if (gpu) {
+    ok = ok && allow(ruleset, "/dev/shm", devices | ((kMakeReg | kRemoveFile) & handled));
+    ok = ok && allow(ruleset, "/tmp", read | ((kMakeSock | kRemoveFile) & handled));
+  }
   if (!ok) {
     *why = std::string("landlock_add_rule: ") + std::strerror(errno);
     ::close(ruleset);

@@ -1,6 +1,7 @@
 // The worker's filesystem layer where no mount namespace can be had: Landlock (Linux 5.13 and later; no library
 // needed, its three system calls are the interface). Everything stays readable and executable; nothing may be written,
-// created, renamed or removed, except writing to device files (the GPU's) and, on gpu, files in /dev/shm.
+// created, renamed or removed, except writing to device files (the GPU's) and, on gpu, files in /dev/shm and local
+// sockets in /tmp.
 #pragma once
 
 #include <string>

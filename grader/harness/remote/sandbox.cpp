@@ -344,7 +344,8 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   auto c_env = c_strings(env);
   // Without a mount namespace, the filesystem is confined by Landlock where the kernel has it.
   std::string landlock_why;
-  const int landlock_fd = use_bwrap || off ? -1 : landlock_ruleset(!emu, &landlock_why);
+  const int landlock_fd = use_bwrap || off || !o.landlock ? -1 : landlock_ruleset(!emu, &landlock_why);
+  if (!o.landlock) landlock_why = "Landlock turned off";
 
   const pid_t pid = ::fork();
   if (pid < 0) {

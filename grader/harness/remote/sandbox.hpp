@@ -33,6 +33,7 @@ struct Options {
   // program's handler can name every call the filter refuses it.
   bool trap = false;
   std::vector<std::string> allow;     // diagnosis only (wb-sandbox-run --allow NAME): syscalls left out of the filter
+  bool landlock = true;               // diagnosis only (wb-sandbox-run --no-landlock)
 };
 
 // The layers in force for one started worker, for the result file and the report.
