@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <set>
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "../interfaces.hpp"
@@ -43,18 +45,106 @@ std::string shown_path(const fs::path& p, const fs::path& root) {
     return p.string();
 }
 
-// One sentence when a submitted file cannot be graded as text.
+// A few words when a submitted file cannot be graded as text, naming it by `label` (its file name: never an absolute
+// path, which would end up in gradebooks). Links are not followed: a hand-in's link could name another student's
+// file or the solutions.
 std::string check_text_file(const fs::path& p, const std::string& label) {
     std::error_code ec;
-    if (!fs::is_regular_file(p, ec)) return label + " is not a regular file.";
+    const auto st = fs::symlink_status(p, ec);
+    if (ec || !fs::exists(st)) return label + " is missing";
+    if (fs::is_symlink(st)) return label + " is a symbolic link, not a file";
+    if (!fs::is_regular_file(st)) return label + " is not a regular file";
     auto size = fs::file_size(p, ec);
-    if (size > kMaxFile)
-        return label + " is " + std::to_string(size / 1024) + " KiB, over the 1024 KiB limit for a submitted file.";
+    if (size > kMaxFile) return label + " is over the 1024 KiB limit for a submitted file";
     auto text = util::read_file(p);
-    if (!text) return label + " cannot be read.";
-    if (text->find('\0') != std::string::npos) return label + " is a binary file, not source text.";
-    if (!util::is_utf8(*text)) return label + " is not UTF-8 text; save it as UTF-8 and grade again.";
+    if (!text) return label + " cannot be read";
+    if (text->find('\0') != std::string::npos) return label + " is a binary file, not source text";
     return {};
+}
+
+// `text` with every byte that is not part of valid UTF-8 replaced by '?', and the lines (1-based) where that
+// happened. The static review reads this copy: such a byte is almost always in a comment (a file saved in GBK or
+// Latin-1), where it changes nothing, and it is never valid inside a blank or the code the edit check compares.
+std::string replace_invalid_utf8(const std::string& text, std::vector<int>* lines) {
+    std::string out;
+    out.reserve(text.size());
+    int line = 1;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        if (n > 1 && (i + n > text.size() || !util::is_utf8(text.substr(i, n)))) n = 0;
+        if (n == 0) {
+            if (lines->empty() || lines->back() != line) lines->push_back(line);
+            out += '?';
+            ++i;
+            continue;
+        }
+        if (c == '\n') ++line;
+        out.append(text, i, n);
+        i += n;
+    }
+    return out;
+}
+
+// The copies of submitted files the static review reads when they are not valid UTF-8 (replace_invalid_utf8),
+// in a private temporary folder removed when the run ends. Named <tmp>/<lesson id>/<file>, as the review expects.
+class ReviewCopies {
+public:
+    explicit ReviewCopies(std::string lesson_id) : lesson_id_(std::move(lesson_id)) {}
+    ~ReviewCopies() {
+        std::error_code ec;
+        if (!dir_.empty()) fs::remove_all(dir_, ec);
+    }
+    ReviewCopies(const ReviewCopies&) = delete;
+    ReviewCopies& operator=(const ReviewCopies&) = delete;
+
+    // The path of a copy holding `text`, or `original` when the copy cannot be made.
+    fs::path copy(const fs::path& original, const std::string& text) {
+        if (dir_.empty()) {
+            char tmpl[] = "/tmp/workbook-review-XXXXXX";
+            if (!::mkdtemp(tmpl)) return original;
+            dir_ = tmpl;
+        }
+        const fs::path p = dir_ / lesson_id_ / original.filename();
+        return util::write_file_atomic(p, text) ? p : original;
+    }
+
+private:
+    std::string lesson_id_;
+    fs::path dir_;
+};
+
+// Where a run's results.json goes: build/results/<n>/runs/<time>-<pid>/, so that two runs started together never
+// read or overwrite each other's file. build/results/<n>/results.json is a link to the latest finished run's.
+fs::path new_run_dir(const fs::path& results_dir) {
+    std::string stamp = util::iso_time_now();
+    for (auto& c : stamp)
+        if (c == ':') c = '-';
+    fs::path dir = results_dir / "runs" / (stamp + "-" + std::to_string(::getpid()));
+    std::error_code ec;
+    for (int k = 2; fs::exists(dir, ec); ++k) dir = results_dir / "runs" / (stamp + "-" + std::to_string(::getpid()) + "-" + std::to_string(k));
+    return dir;
+}
+
+// Points <results_dir>/results.json at `run_file` (a relative link, replaced atomically), then keeps the newest
+// kKeptRuns finished runs. A run still in progress has no results.json yet and is never removed.
+constexpr std::size_t kKeptRuns = 20;
+void publish_latest(const fs::path& results_dir, const fs::path& run_file) {
+    std::error_code ec;
+    const fs::path link = results_dir / "results.json";
+    const fs::path tmp = results_dir / (".results.json." + util::random_hex(6));
+    fs::create_symlink(run_file.lexically_relative(results_dir), tmp, ec);
+    if (!ec) fs::rename(tmp, link, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        util::write_file_atomic(link, util::read_file(run_file).value_or(""));  // no links here: a copy
+    }
+    std::vector<fs::path> finished;
+    for (const auto& d : fs::directory_iterator(results_dir / "runs", ec))
+        if (fs::exists(d.path() / "results.json", ec)) finished.push_back(d.path());
+    std::sort(finished.begin(), finished.end());  // names start with the time
+    for (std::size_t i = 0; i + kKeptRuns < finished.size(); ++i)
+        if (finished[i] != run_file.parent_path()) fs::remove_all(finished[i], ec);
 }
 
 std::uint64_t env_seed() {
@@ -102,27 +192,19 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                            (fs::exists(dir, ec) ? " as a folder." : "."));
     run.submission = dir;
     run.submission_label = shown_path(dir, ctx.root);
-    std::vector<std::string> problems;
+    // A file that is missing or cannot be graded costs its own exercise (or the written answers) only: the rest of
+    // the submission is graded.
     std::set<std::string> expected;
+    std::map<std::string, std::string> unusable;  // file name -> why
     for (const auto* e : selected) {
         expected.insert(e->file);
-        const fs::path f = dir / e->file;
-        if (!fs::exists(f, ec)) problems.push_back(run.submission_label + "/" + e->file + " is missing.");
-        else if (auto p = check_text_file(f, run.submission_label + "/" + e->file); !p.empty()) problems.push_back(p);
+        if (auto p = check_text_file(dir / e->file, e->file); !p.empty()) unusable[e->file] = p;
     }
-    const fs::path answers = dir / L.answers_file;
+    fs::path answers = dir / L.answers_file;
     const bool grade_written = whole_lesson && !L.written.empty();
-    if (grade_written || fs::exists(answers, ec)) {
+    if (grade_written) {
         expected.insert(L.answers_file);
-        if (grade_written && !fs::exists(answers, ec))
-            problems.push_back(run.submission_label + "/" + L.answers_file + " is missing (the written answers).");
-        else if (fs::exists(answers, ec))
-            if (auto p = check_text_file(answers, run.submission_label + "/" + L.answers_file); !p.empty()) problems.push_back(p);
-    }
-    if (!problems.empty()) {
-        std::string msg = util::join(problems, "\n");
-        msg += "\nNothing was graded. A submission folder holds the same file names as exercises/" + L.id + "/.";
-        return usage_error(msg);
+        run.answers_missing = check_text_file(answers, L.answers_file);
     }
     {
         std::vector<std::string> extra;
@@ -165,15 +247,45 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     else if (auto s = env_seed()) run.seed = s;
     else run.seed = util::random_u64() % 10000000000ULL;  // ten digits: easy to copy into SEED=
 
+    // Harness builds go to the build folder, or to --work-dir (class grading gives each student a fresh one, so
+    // nothing one student's run left there is seen by the next).
+    Context build_ctx = ctx;
+    if (!opt.work_dir.empty()) build_ctx.build_dir = fs::absolute(opt.work_dir);
+
     // Static review first: blanks, the token edit check, review comments (and nvcc for static).
     const fs::path pristine_dir = ctx.root / "grader" / "pristine" / L.id;
     const std::string nvcc = run.backend == Backend::static_only ? find_nvcc(ctx) : std::string();
+    ReviewCopies review_copies(L.id);
+    // A byte that is not UTF-8 is a warning, not a refusal: the file is graded, the review reads a repaired copy.
+    auto review_text = [&](const fs::path& file, const std::string& name, std::string* text) -> fs::path {
+        std::vector<int> lines;
+        std::string repaired = replace_invalid_utf8(*text, &lines);
+        if (lines.empty()) return file;
+        std::vector<std::string> where;
+        for (std::size_t i = 0; i < lines.size() && i < 5; ++i) where.push_back(std::to_string(lines[i]));
+        run.warnings.push_back(name + ": line" + (lines.size() == 1 ? " " : "s ") + util::join(where, ", ") +
+                               (lines.size() > 5 ? ", …" : "") +
+                               " hold bytes that are not UTF-8 text (a file saved in another encoding?). It was graded "
+                               "anyway; save it as UTF-8.");
+        *text = std::move(repaired);
+        return review_copies.copy(file, *text);
+    };
+    if (grade_written && run.answers_missing.empty()) {
+        std::string text = util::read_file(answers).value_or("");
+        answers = review_text(answers, L.answers_file, &text);
+    }
     for (const auto* e : selected) {
         ExerciseResult ex;
         ex.info = e;
         ex.file = dir / e->file;
-        const std::string text = util::read_file(ex.file).value_or("");
+        if (auto u = unusable.find(e->file); u != unusable.end()) {
+            ex.missing = u->second;
+            run.exercises.push_back(std::move(ex));
+            continue;
+        }
+        std::string text = util::read_file(ex.file).value_or("");
         ex.content_hash = util::sha256_hex(text);
+        const fs::path review_file = review_text(ex.file, e->file, &text);
         const fs::path pristine = pristine_dir / e->file;
         std::optional<std::string> pristine_text = util::read_file(pristine);
         if (!pristine_text)
@@ -188,14 +300,14 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 ex.edit_ok = check.ok;
                 if (!check.ok) run.vetoes.push_back({e->name, check.reason, check.diff});
             }
-            for (const auto& c : pristine_text ? review::review_comments(L.raw, e->name, ex.file, pristine)
+            for (const auto& c : pristine_text ? review::review_comments(L.raw, e->name, review_file, pristine)
                                                : std::vector<review::Comment>{}) {
                 const std::string where = e->file + (c.line > 0 ? ":" + std::to_string(c.line) : "");
                 if (c.veto) run.vetoes.push_back({e->name, where + ": " + c.text, ""});
                 else run.comments.push_back({e->name, where, c.text});
             }
             if (run.backend == Backend::static_only && ex.unfilled.empty()) {
-                const fs::path work = ctx.build_dir / "grade" / L.number / e->name / "static";
+                const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
                 fs::create_directories(work, ec);
                 auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
                 if (!sc.ran) {
@@ -217,11 +329,11 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         std::vector<BuildJob> jobs;
         std::vector<std::size_t> job_index;
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
-            if (run.exercises[i].unfilled.empty()) {
+            if (run.exercises[i].missing.empty() && run.exercises[i].unfilled.empty()) {
                 jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
                 job_index.push_back(i);
             }
-        auto built = build_harnesses(ctx, L, jobs, run.backend, 2);
+        auto built = build_harnesses(build_ctx, L, jobs, run.backend, 2);
         bool any_setup_error = false;
         std::string setup_message;
         std::vector<TestJob> test_jobs;
@@ -275,7 +387,10 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     }
 
     // Written answers (provisional) and hints.
-    if (grade_written) {
+    if (grade_written && !run.answers_missing.empty()) {
+        for (const auto& w : L.written)
+            run.written.push_back({w.id, w.group, w.exercise, "not graded: " + run.answers_missing, 0, w.points});
+    } else if (grade_written) {
         try {
             for (const auto& w : review::score_written(L.raw, answers, ctx.root))
                 run.written.push_back({w.id, w.group, w.exercise.empty() && core ? core->name : w.exercise, w.feedback,
@@ -301,13 +416,20 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     out.passed = run.passed;
     out.exit_code = run.passed ? 0 : 1;
     out.results = results_json(run, markdown_report(run));
-    const std::string dumped = out.results.dump(2) + "\n";
+    // Student output and compiler messages quoting a student's line may hold bytes that are not UTF-8: replaced,
+    // so that results.json is always valid JSON.
+    const std::string dumped = out.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    const fs::path results_dir = ctx.build_dir / "results" / L.number;
     if (opt.write_default_results) {
-        out.results_path = ctx.build_dir / "results" / L.number / "results.json";
+        out.results_path = new_run_dir(results_dir) / "results.json";
         if (!util::write_file_atomic(out.results_path, dumped))
             return usage_error("Cannot write " + out.results_path.string() + ".", 3);
+        publish_latest(results_dir, out.results_path);
     }
-    if (!opt.json_out.empty()) {
+    if (opt.json_out == "-") {
+        std::cout << dumped;
+        std::cout.flush();
+    } else if (!opt.json_out.empty()) {
         if (!util::write_file_atomic(fs::absolute(opt.json_out), dumped))
             return usage_error("Cannot write " + opt.json_out + ".", 3);
         if (out.results_path.empty()) out.results_path = fs::absolute(opt.json_out);
@@ -315,7 +437,11 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     if (opt.print_report) {
         const bool color = ::isatty(1) && !std::getenv("NO_COLOR");
         std::cout << format_report(run, color);
-        std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
+        if (opt.write_default_results)
+            std::cout << "Results: " << shown_path(results_dir / "results.json", ctx.root)
+                      << " (this run: " << shown_path(out.results_path, ctx.root) << ")\n";
+        else if (!out.results_path.empty())
+            std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
         if (!opt.json_out.empty() && opt.write_default_results) std::cout << "Also written to: " << opt.json_out << "\n";
         std::cout.flush();
     }

@@ -1,6 +1,10 @@
 #include "score.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+
+#include "util.hpp"
 
 namespace workbook::grade {
 
@@ -10,10 +14,62 @@ std::string util_first_line(const std::string& s);
 
 namespace {
 
-void score_exercise(ExerciseResult& ex, Backend backend) {
+std::string points_text(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", round2(x));
+    return buf;
+}
+
+// What happened to a failed test, in a word, from the runner's message (its first words name the cause).
+std::string failure_kind(const TestOutcome& t) {
+    const std::string& m = t.message;
+    if (m.rfind("timed out", 0) == 0 || m.find("earlier tests of this exercise timed out") != std::string::npos)
+        return "timed out";
+    if (m.rfind("crashed", 0) == 0) return "crashed";
+    if (m.rfind("used more than", 0) == 0) return "memory limit";
+    if (m.find("without reporting a result") != std::string::npos || m.find("before reporting a result") != std::string::npos)
+        return "no result";
+    return {};
+}
+
+std::vector<std::string> exercise_reasons(const ExerciseResult& ex, const std::vector<Veto>& vetoes, Backend backend) {
+    std::vector<std::string> r;
+    if (!ex.missing.empty()) {
+        r.push_back(ex.missing);
+        return r;
+    }
+    if (!ex.unfilled.empty()) r.push_back("blanks not filled");
+    else if (ex.attempted_build && !ex.build.ok)
+        r.push_back(ex.build.setup_error ? "the grader could not build the tests" : "did not compile");
+    else if (!ex.list_error.empty()) r.push_back("tests not run: " + util_first_line(ex.list_error));
+    else if (backend == Backend::static_only) r.push_back("pending: static review only");
+    int failed = 0, total = 0;
+    std::vector<std::string> kinds;
+    for (const auto& t : ex.tests) {
+        ++total;
+        if (t.passed) continue;
+        ++failed;
+        const std::string k = failure_kind(t);
+        if (!k.empty() && std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+    }
+    if (failed)
+        r.push_back(std::to_string(failed) + " of " + std::to_string(total) + " tests failed" +
+                    (kinds.empty() ? "" : " (" + util::join(kinds, ", ") + ")"));
+    for (const auto& v : vetoes)
+        if (v.exercise == ex.info->name) {
+            // Its first clause: the gradebook shows a few words, the report the whole sentence and the diff.
+            std::string reason = v.reason.substr(0, std::min(v.reason.find("; "), v.reason.find(". ")));
+            while (!reason.empty() && (reason.back() == '.' || reason.back() == ' ')) reason.pop_back();
+            r.push_back("vetoed: " + reason);
+        }
+    return r;
+}
+
+void score_exercise(ExerciseResult& ex, Backend backend, bool vetoed) {
     ex.groups.clear();
     ex.earned = ex.max = 0;
-    const bool ran = ex.attempted_build && ex.build.ok && ex.list_error.empty();
+    ex.vetoed = vetoed;
+    const bool ran = ex.missing.empty() && ex.attempted_build && ex.build.ok && ex.list_error.empty();
     int failures = 0;
     for (const char* g : {"normal", "edge"}) {
         auto it = ex.info->points.find(g);
@@ -21,12 +77,15 @@ void score_exercise(ExerciseResult& ex, Backend backend) {
         GroupResult gr;
         gr.name = g;
         gr.points = it->second;
+        gr.vetoed = vetoed;
         for (const auto& t : ex.tests)
             if (t.test.group == g) {
                 ++gr.total;
                 if (t.passed) ++gr.passed;
             }
-        if (backend == Backend::static_only) {
+        if (!ex.missing.empty()) {
+            gr.note = "not run: " + ex.missing;
+        } else if (backend == Backend::static_only) {
             gr.state = "pending";
             gr.note = "pending GPU verification (static review only: no test executed)";
         } else if (!ex.unfilled.empty()) {
@@ -39,7 +98,9 @@ void score_exercise(ExerciseResult& ex, Backend backend) {
             gr.note = "no hidden tests found for this group";
         } else {
             gr.state = "run";
-            gr.earned = round2(gr.points * gr.passed / gr.total);
+            // A veto costs the group's points whatever the tests found (design.md, "Trust model").
+            gr.earned = vetoed ? 0.0 : round2(gr.points * gr.passed / gr.total);
+            if (vetoed) gr.note = "vetoed: 0 points whatever the tests found";
         }
         failures += gr.total - gr.passed;
         if (gr.state != "run") ++failures;
@@ -55,7 +116,14 @@ void score_exercise(ExerciseResult& ex, Backend backend) {
 
 void score_run(Run& run) {
     run.pending = run.backend == Backend::static_only;
-    for (auto& ex : run.exercises) score_exercise(ex, run.backend);
+    run.reasons.clear();
+    for (auto& ex : run.exercises) {
+        const bool vetoed = std::any_of(run.vetoes.begin(), run.vetoes.end(),
+                                        [&](const Veto& v) { return v.exercise == ex.info->name; });
+        score_exercise(ex, run.backend, vetoed);
+        ex.reasons = exercise_reasons(ex, run.vetoes, run.backend);
+        for (const auto& r : ex.reasons) run.reasons.push_back(ex.info->name + ": " + r);
+    }
 
     const ExerciseInfo* core = run.lesson.core_exercise();
     const bool whole_lesson = run.only_exercise.empty() || (core && run.only_exercise == core->name);
@@ -70,14 +138,21 @@ void score_run(Run& run) {
             core_all_passed = ex.all_passed;
         }
     }
+    double written_lost = 0, written_max = 0;
     for (const auto& w : run.written) {
         run.total_score += w.score;
         run.total_max += w.max_score;
+        written_lost += w.max_score - w.score;
+        written_max += w.max_score;
         if (core && w.exercise == core->name) {
             run.core_score += w.score;
             run.core_max += w.max_score;
         }
     }
+    if (!run.answers_missing.empty()) run.reasons.push_back("written answers: " + run.answers_missing);
+    else if (written_lost > 1e-9)
+        run.reasons.push_back("written answers: " + points_text(written_max - written_lost) + " of " +
+                              points_text(written_max) + " points (provisional)");
     run.core_score = round2(run.core_score);
     run.total_score = round2(run.total_score);
 
