@@ -45,6 +45,12 @@ std::string shown_path(const fs::path& p, const fs::path& root) {
     return p.string();
 }
 
+// A link shown as itself (shown_path would resolve it to its target).
+std::string shown_link(const fs::path& p, const fs::path& root) {
+    const fs::path rel = p.lexically_relative(root);
+    return rel.empty() || rel.native().rfind("..", 0) == 0 ? p.string() : rel.string();
+}
+
 // A few words when a submitted file cannot be graded as text, naming it by `label` (its file name: never an absolute
 // path, which would end up in gradebooks). Links are not followed: a hand-in's link could name another student's
 // file or the solutions.
@@ -264,8 +270,8 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         std::vector<std::string> where;
         for (std::size_t i = 0; i < lines.size() && i < 5; ++i) where.push_back(std::to_string(lines[i]));
         run.warnings.push_back(name + ": line" + (lines.size() == 1 ? " " : "s ") + util::join(where, ", ") +
-                               (lines.size() > 5 ? ", …" : "") +
-                               " hold bytes that are not UTF-8 text (a file saved in another encoding?). It was graded "
+                               (lines.size() > 5 ? ", …" : "") + (lines.size() == 1 ? " holds" : " hold") +
+                               " bytes that are not UTF-8 text (a file saved in another encoding?). It was graded "
                                "anyway; save it as UTF-8.");
         *text = std::move(repaired);
         return review_copies.copy(file, *text);
@@ -438,7 +444,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         const bool color = ::isatty(1) && !std::getenv("NO_COLOR");
         std::cout << format_report(run, color);
         if (opt.write_default_results)
-            std::cout << "Results: " << shown_path(results_dir / "results.json", ctx.root)
+            std::cout << "Results: " << shown_link(results_dir / "results.json", ctx.root)
                       << " (this run: " << shown_path(out.results_path, ctx.root) << ")\n";
         else if (!out.results_path.empty())
             std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
