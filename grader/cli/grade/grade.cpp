@@ -197,7 +197,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         return usage_error("The submission folder " + shown_path(dir, ctx.root) + " does not exist" +
                            (fs::exists(dir, ec) ? " as a folder." : "."));
     run.submission = dir;
-    run.submission_label = shown_path(dir, ctx.root);
+    run.submission_label = opt.submission_label.empty() ? shown_path(dir, ctx.root) : opt.submission_label;
     // A file that is missing or cannot be graded costs its own exercise (or the written answers) only: the rest of
     // the submission is graded.
     std::set<std::string> expected;
@@ -408,10 +408,12 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 run.written.push_back({w.id, w.group, w.exercise, std::string("not scored: ") + ue.what(), 0, w.points});
         }
     }
-    try {
-        run.hints_used_json = tools::hints_used(ctx.root, L.id).dump();
-    } catch (const std::exception&) {
-    }
+    // The hints recorded in this checkout's .workbook/ are its student's: a hand-in graded from elsewhere (class
+    // grading, Gradescope) must not be charged with them.
+    if (opt.submission.empty() && !opt.solutions) try {
+            run.hints_used_json = tools::hints_used(ctx.root, L.id).dump();
+        } catch (const std::exception&) {
+        }
 
     score_run(run);
     update_gpu_verification(run, ctx.root);

@@ -28,6 +28,7 @@ struct GradeOptions {
     bool print_report = true;        // the readable report on stdout
     // build/results/<n>/runs/<run>/results.json, and build/results/<n>/results.json pointed at it
     bool write_default_results = true;
+    std::string submission_label;    // how the report names the submission (default: its path); class grading
     std::string work_dir;            // where harnesses are built (default: the build folder); class grading
 };
 

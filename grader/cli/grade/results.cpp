@@ -102,7 +102,10 @@ json results_json(const Run& run, const std::string& markdown_report) {
                                        {"gpu_verification", ex.gpu_verified ? "done" : "pending"}};
     }
     int w_index = 0;
+    json written = json::object();
     for (const auto& w : run.written) {
+        written[w.id] = {{"score", w.score}, {"max_score", w.max_score}, {"group", w.group}, {"exercise", w.exercise},
+                         {"provisional", true}};
         json jt;
         jt["name"] = w.id + (w.group == "explanation" ? " — explanation of the implementation" : "") + " (provisional)";
         jt["number"] = "W." + std::to_string(++w_index);
@@ -145,6 +148,7 @@ json results_json(const Run& run, const std::string& markdown_report) {
                        {"exercise", run.only_exercise.empty() ? json(nullptr) : json(run.only_exercise)},
                        {"core", {{"score", run.core_score}, {"max_score", run.core_max}, {"min_score", run.lesson.min_score}}},
                        {"exercises", per_exercise},
+                       {"written", written},
                        {"hints_used", hints},
                        {"reasons", run.reasons},
                        {"answers_missing", run.answers_missing.empty() ? json(nullptr) : json(run.answers_missing)},

@@ -117,13 +117,23 @@ void score_exercise(ExerciseResult& ex, Backend backend, bool vetoed) {
 void score_run(Run& run) {
     run.pending = run.backend == Backend::static_only;
     run.reasons.clear();
+    // The run's reasons, for one gradebook cell: the missing files together, "static review only" once, then each
+    // exercise's own.
+    std::vector<std::string> missing;
     for (auto& ex : run.exercises) {
         const bool vetoed = std::any_of(run.vetoes.begin(), run.vetoes.end(),
                                         [&](const Veto& v) { return v.exercise == ex.info->name; });
         score_exercise(ex, run.backend, vetoed);
         ex.reasons = exercise_reasons(ex, run.vetoes, run.backend);
-        for (const auto& r : ex.reasons) run.reasons.push_back(ex.info->name + ": " + r);
+        if (ex.missing == ex.info->file + " is missing") missing.push_back(ex.info->file);
     }
+    if (run.answers_missing == run.lesson.answers_file + " is missing") missing.push_back(run.lesson.answers_file);
+    if (!missing.empty()) run.reasons.push_back("missing files: " + util::join(missing, ", "));
+    if (run.pending) run.reasons.push_back("static review only: execution points pending");
+    for (const auto& ex : run.exercises)
+        for (const auto& r : ex.reasons)
+            if (ex.missing != ex.info->file + " is missing" && r != "pending: static review only")
+                run.reasons.push_back(ex.info->name + ": " + r);
 
     const ExerciseInfo* core = run.lesson.core_exercise();
     const bool whole_lesson = run.only_exercise.empty() || (core && run.only_exercise == core->name);
@@ -149,7 +159,8 @@ void score_run(Run& run) {
             run.core_max += w.max_score;
         }
     }
-    if (!run.answers_missing.empty()) run.reasons.push_back("written answers: " + run.answers_missing);
+    if (!run.answers_missing.empty() && run.answers_missing != run.lesson.answers_file + " is missing")
+        run.reasons.push_back("written answers: " + run.answers_missing);
     else if (written_lost > 1e-9)
         run.reasons.push_back("written answers: " + points_text(written_max - written_lost) + " of " +
                               points_text(written_max) + " points (provisional)");
