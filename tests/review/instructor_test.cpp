@@ -1,6 +1,8 @@
 #include "workbook_catch.hpp"
 
 #include <atomic>
+#include <csignal>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -8,7 +10,9 @@
 #include "review/errors.hpp"
 #include "review/subprocess.hpp"
 #include "review/sync.hpp"
+#include "tools/class_child.hpp"
 #include "tools/grade_class.hpp"
+#include "tools/gradebook.hpp"
 #include "tools/gradescope.hpp"
 #include "tools/hint.hpp"
 #include "tools/report.hpp"
@@ -115,42 +119,161 @@ TEST_CASE("watch re-grades when a file changes, and says so when nothing does", 
     fs::remove_all(root);
 }
 
-TEST_CASE("class grading writes one results.json per student and a gradebook", "[tools]") {
+namespace {
+
+// Lesson "04-demo" as the pipeline sees it: a core exercise k (normal 2, edge 1) with two written items, and an
+// extension x (normal 2, edge 2).
+Lesson demo_lesson() {
+    Lesson L;
+    L.id = "04-demo";
+    L.number = "04";
+    ExerciseInfo k;
+    k.name = "k";
+    k.file = "k.cu";
+    k.core = true;
+    k.points = {{"normal", 2}, {"edge", 1}};
+    ExerciseInfo x;
+    x.name = "x";
+    x.file = "x.cu";
+    x.points = {{"normal", 2}, {"edge", 2}};
+    L.exercises = {k, x};
+    L.written = {{"explanation", "explanation", "k", 1}, {"Q1", "question", "k", 2}};
+    L.core_max = 6;
+    L.min_score = 5;
+    return L;
+}
+
+// A results.json of lesson demo_lesson(), as `workbook grade` writes it (the fields the gradebook reads).
+nlohmann::json demo_results(double normal, double q1, std::vector<std::string> reasons) {
+    nlohmann::json r;
+    r["score"] = normal + 1 + 1 + q1 + 3;
+    r["max_score"] = 10;
+    r["extra_data"] = {{"backend", "emu"},
+                       {"passed", reasons.empty()},
+                       {"core", {{"score", normal + 1 + 1 + q1}, {"max_score", 6}}},
+                       {"exercises",
+                        {{"k", {{"score", normal + 1}, {"groups", {{"normal", {{"score", normal}}}, {"edge", {{"score", 1}}}}}}},
+                         {"x", {{"score", 3}}}}},
+                       {"written", {{"explanation", {{"score", 1}}}, {"Q1", {{"score", q1}}}}},
+                       {"reasons", reasons}};
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("the gradebook has the core, each rubric line, each extension, the total and a reason", "[tools]") {
+    const Lesson L = demo_lesson();
+    std::vector<tools::GradebookRow> rows;
+    rows.push_back({"alice", demo_results(2, 2, {}), ""});
+    rows.push_back({"bob,jr", demo_results(1, 0.5, {"k: 2 of 4 tests failed (timed out)", "k: vetoed: k.cu: code outside the blanks was changed (line 5)"}), ""});
+    rows.push_back({"=carol", nullptr, "the grader crashed (SIGSEGV, a segmentation fault)"});
+    auto missing_x = demo_results(2, 2, {"missing files: x.cu"});
+    missing_x["extra_data"]["exercises"].erase("x");  // an exercise the run did not grade shows 0, not a blank
+    rows.push_back({"dave", missing_x, ""});
+    const std::string csv = tools::gradebook_csv(L, rows);
+    CHECK(csv ==
+          "student,core (6),k normal (2),k edge (1),explanation (1),Q1 (2),x (4),total (10),passed,backend,reason\n"
+          "alice,6,2,1,1,2,3,9,yes,emu,\n"
+          "\"bob,jr\",3.5,1,1,1,0.5,3,6.5,no,emu,k: 2 of 4 tests failed (timed out); k: vetoed: k.cu: code outside the blanks was changed (line 5)\n"
+          "'=carol,,,,,,,,,,\"the grader crashed (SIGSEGV, a segmentation fault)\"\n"
+          "dave,6,2,1,1,2,0,9,no,emu,missing files: x.cu\n");
+}
+
+TEST_CASE("class grading: one folder per run, private copies, the gradebook always written", "[tools]") {
     fs::path root = fixture::make_repo();
     fixture::write(root / "subs/alice/k.cu", "alice");
     fixture::write(root / "subs/bob,jr/exercises/04-demo/k.cu", "bob");
     fixture::write(root / "subs/carol/k.cu", "carol");
-    std::vector<fs::path> seen;
-    tools::GradeOneFn one = [&](const fs::path& sub, const fs::path&) {
-        seen.push_back(sub);
+    fs::create_directory_symlink(root / "subs/alice", root / "subs/mallory");  // a link is not a student
+    fs::create_symlink(root / "subs/alice/k.cu", root / "subs/carol/x.cu");    // nor followed inside a hand-in
+    const Lesson L = demo_lesson();
+    std::vector<std::string> seen;
+    std::vector<fs::path> copies;
+    tools::GradeOneFn one = [&](const fs::path& sub, const fs::path& work, const std::string& label) {
+        copies.push_back(sub);
+        seen.push_back(label + "=" + fixture::read(sub / "k.cu"));
+        CHECK(sub.filename() == "04-demo");
+        CHECK(fs::is_directory(work));
+        CHECK(fs::is_empty(work));
         tools::OneGrade g;
-        if (sub.string().find("carol") != std::string::npos) {
-            g.error = "carol/k.cu is not UTF-8 text.";
-            return g;
+        if (label == "subs/alice") {
+            // Hostile: rewrites the next students' hand-ins and leaves a file in its own copy and work folder.
+            fixture::write(root / "subs/bob,jr/exercises/04-demo/k.cu", "written by alice");
+            fixture::write(root / "subs/carol/k.cu", "written by alice");
+            fixture::write(sub / "leftover.txt", "alice was here");
+            fixture::write(work / "leftover.o", "alice was here");
+            g.results = demo_results(2, 2, {});
+        } else if (label == "subs/carol") {
+            CHECK(fs::is_symlink(sub / "x.cu"));  // copied as a link, for the grader to refuse
+            throw std::runtime_error("boom");
+        } else {
+            CHECK_FALSE(fs::exists(sub / "leftover.txt"));
+            CHECK_FALSE(fs::exists(work / "leftover.o"));
+            g.results = demo_results(1, 1, {"k: 1 of 2 tests failed"});
+            g.log = "grader log";
         }
-        g.exit_code = 0;
-        g.results = results_for("k", true);
-        g.results["extra_data"]["passed"] = sub.string().find("alice") != std::string::npos;
-        if (sub.string().find("bob") != std::string::npos)
-            g.results["extra_data"]["vetoes"] = {{{"exercise", "k"}, {"reason", "code outside the blanks was changed"}}};
         return g;
     };
     std::ostringstream log;
-    auto rows = tools::grade_class(root / "subs", root / "out", "04-demo", one, log);
-    REQUIRE(rows.size() == 3);
-    CHECK(seen[1] == root / "subs/bob,jr/exercises/04-demo");
-    CHECK(fs::exists(root / "out/alice/results.json"));
+    auto first = tools::grade_class(root / "subs", root / "out", L, one, log);
+    REQUIRE(first.rows.size() == 3);
+    CHECK(first.not_graded == 1);
+    CHECK(seen == std::vector<std::string>{"subs/alice=alice", "subs/bob,jr=bob", "subs/carol=carol"});
+    for (const auto& c : copies) CHECK_FALSE(fs::exists(c));  // removed after each student
+    CHECK(fs::exists(first.dir / "students/alice/results.json"));
+    CHECK(fixture::read(first.dir / "students/bob,jr/grade.log") == "grader log");
+    CHECK_FALSE(fs::exists(first.dir / "students/carol/results.json"));
     const std::string csv = fixture::read(root / "out/gradebook.csv");
-    CHECK(csv == "student,score,max_score,passed,backend,vetoes,error\n"
-                 "alice,3,10,yes,emu,,\n"
-                 "\"bob,jr\",3,10,no,emu,k: code outside the blanks was changed,\n"
-                 "carol,0,0,no,,,carol/k.cu is not UTF-8 text.\n");
-    // A second run keeps the first gradebook.
-    tools::grade_class(root / "subs", root / "out", "04-demo", one, log);
-    int books = 0;
-    for (const auto& e : fs::directory_iterator(root / "out")) books += e.path().extension() == ".csv";
-    CHECK(books == 2);
-    CHECK_THROWS_AS(tools::grade_class(root / "missing", root / "out", "04-demo", one, log), review::UserError);
+    CHECK(csv.find("\ncarol,,,,,,,,,,the grader failed: boom\n") != std::string::npos);
+    CHECK(csv.find("\n\"bob,jr\",4,1,1,1,1,3,7,no,emu,k: 1 of 2 tests failed\n") != std::string::npos);
+
+    // A second run keeps the first one's folder, results and gradebook; the links name the latest.
+    auto second = tools::grade_class(root / "subs", root / "out", L, one, log);
+    CHECK(second.dir != first.dir);
+    CHECK(fs::exists(first.dir / "students/alice/results.json"));
+    CHECK(fs::exists(first.dir / "gradebook.csv"));
+    CHECK(fs::canonical(root / "out/gradebook.csv") == fs::canonical(second.gradebook));
+    CHECK(fs::canonical(root / "out/latest") == fs::canonical(second.dir));
+    CHECK_THROWS_AS(tools::grade_class(root / "missing", root / "out", L, one, log), review::UserError);
+    fs::remove_all(root);
+}
+
+TEST_CASE("class grading: a crash, a hang, garbage or a leftover process cost that student's row only", "[tools]") {
+    fs::path root = fixture::make_repo();
+    for (const char* s : {"crash", "garbage", "good", "hang", "orphan", "usage"}) fixture::write(root / "subs" / s / "k.cu", s);
+    fixture::write(root / "result.json", demo_results(2, 2, {}).dump());
+    const fs::path pidfile = root / "orphan.pid";
+    // Stands in for `workbook grade …`: $6 is the submission label, $2 the private copy.
+    const std::string script = "case \"$6\" in\n"
+                               "  */crash) kill -SEGV $$ ;;\n"
+                               "  */hang) sleep 30 ;;\n"
+                               "  */garbage) echo '{\"score\": ' ;;\n"
+                               "  */usage) echo \"workbook: $2/k.cu is not what we wanted.\" >&2; exit 2 ;;\n"
+                               "  */orphan) setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '" + pidfile.string() + "'\n"
+                               "            cat '" + (root / "result.json").string() + "' ;;\n"
+                               "  *) echo 'grading…' >&2; cat '" + (root / "result.json").string() + "' ;;\n"
+                               "esac\n";
+    tools::ChildGradeOptions child;
+    child.command = {"/bin/sh", "-c", script, "sh"};
+    child.timeout_s = 2;
+    std::ostringstream log;
+    auto run = tools::grade_class(root / "subs", root / "out", demo_lesson(), tools::grade_in_child(child), log);
+    REQUIRE(run.rows.size() == 6);
+    std::map<std::string, std::string> error;
+    for (const auto& r : run.rows) error[r.student] = r.results.is_object() ? "graded" : r.error;
+    CHECK(error["crash"] == "the grader crashed (SIGSEGV, a segmentation fault)");
+    CHECK(error["garbage"] == "the grader's output was not a results.json (exit status 0)");
+    CHECK(error["good"] == "graded");
+    CHECK(error["hang"] == "grading took longer than 2 s and was stopped");
+    CHECK(error["orphan"] == "graded");
+    CHECK(error["usage"] == "04-demo/k.cu is not what we wanted.");  // no private path in the gradebook
+    CHECK(run.not_graded == 4);
+    CHECK(fixture::read(run.dir / "students/good/grade.log") == "grading…\n");
+    // The process the "orphan" student left running (in a session of its own) did not outlive its row.
+    const pid_t orphan = std::stoi(fixture::read(pidfile));
+    CHECK(::kill(orphan, 0) != 0);
+    CHECK(fixture::read(run.gradebook).find("\nhang,,,,,,,,,,grading took longer than 2 s and was stopped\n") != std::string::npos);
+    CHECK(fixture::read(run.gradebook).find("\ncrash,,,,,,,,,,\"the grader crashed (SIGSEGV, a segmentation fault)\"\n") != std::string::npos);
     fs::remove_all(root);
 }
 
