@@ -4,7 +4,8 @@
 // then the bundle's run_autograder grades, on the emulator:
 //   correct   the solutions (EX=rmsnorm)                       every code point, lesson passed
 //   wrong     a vetoed answer (host_reference, EX=rmsnorm)      0 code points although its tests pass
-//   partial   only rmsnorm.cu and answers.md (whole lesson)     rmsnorm graded, every other exercise missing with 0
+//   partial   only rmsnorm.cu (a Latin-1 comment) and answers.md  rmsnorm graded with a warning, every other
+//             (whole lesson)                                                exercise missing with 0
 //   hostile   a launcher that forges results.json and leaves a process behind to keep forging it, a link to
 //             /etc/passwd, a binary file, an uploaded results.json                the grader's results stand
 //   broken    no grader at all                                  a valid results.json with score 0
@@ -203,11 +204,16 @@ void wrong(const Options& o, Tree& tree) {
 
 void partial(const Options& o, Tree& tree) {
   Run run;
-  json r = tree.grade({{"rmsnorm.cu", solution(o, "rmsnorm")}, {"answers.md", read_file(o.root / "solutions/04-rmsnorm/answers.md")}},
+  // The core file alone, with a comment saved in Latin-1 (caf\xe9): a warning, not a refusal.
+  json r = tree.grade({{"rmsnorm.cu", "// caf\xe9 au lait\n" + solution(o, "rmsnorm")},
+                       {"answers.md", read_file(o.root / "solutions/04-rmsnorm/answers.md")}},
                       "", &run);
   check_format(r, "partial");
   double max = 0;
   require(code_points(r, "rmsnorm", &max) == max && max > 0, "the core file alone was not graded", run.output);
+  require(r["extra_data"]["warnings"].size() == 1 &&
+              r["extra_data"]["warnings"][0].get<std::string>().find("rmsnorm.cu: line 1 holds bytes that are not UTF-8") == 0,
+          "no warning for the byte that is not UTF-8: " + r["extra_data"]["warnings"].dump());
   const auto& ex = r["extra_data"]["exercises"];
   for (const auto& [name, e] : ex.items()) {
     if (name == "rmsnorm") continue;
