@@ -3,7 +3,8 @@
 #   - nvcc -std=c++17 -c of the filled exercise (the source lesson's own check), when nvcc exists;
 #   - a full `workbook grade --ex rmsnorm --backend emu` after a change to the file (rewrite, compile, link, run);
 #   - the emulated run of the hidden tests alone (the same grade again, build cached);
-#   - the hidden tests' process time under the emulator with all diagnostics on.
+#   - the hidden tests one after another, each a judge starting the submission's worker, with the sandbox's
+#     namespaces (bubblewrap) and without them (seccomp and rlimits only), and the cost of the sandbox per test.
 # Usage: benchmarks/grading-latency.sh [build-dir]   (the build must exist: make grade-04 or cmake --build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,10 +31,21 @@ for i in 1 2 3; do
 done
 t0=$(now); "$wb" grade 04 --submission "$sub" --ex rmsnorm --backend emu --seed 1 > "$sub/out.txt" 2>&1 || true; t1=$(now)
 echo "unchanged exercise, emu grade (tests only):       $(secs "$t0" "$t1") s"
-harness=$(ls -td "$build"/grade/04/rmsnorm/emu/*/harness | head -1)
-t0=$(now)
-"$harness" --wb-list | python3 -c 'import json,sys; [print(t["name"]) for t in json.load(sys.stdin)]' | while read -r name; do
-  echo nonce | "$harness" --wb-run "$name" --wb-result "$sub/r.json" --wb-seed 1 > /dev/null 2>&1
+worker=$(ls -td "$build"/grade/04/rmsnorm/emu/*/worker | head -1)
+judge="$build/judges/04-rmsnorm/judge-rmsnorm"
+names=$("$judge" --wb-list | python3 -c 'import json,sys; [print(t["name"]) for t in json.load(sys.stdin)]')
+count=$(echo "$names" | wc -l)
+for mode in bwrap none; do
+  t0=$(now)
+  while read -r name; do
+    echo nonce | "$judge" --wb-run "$name" --wb-result "$sub/r.json" --wb-seed 1 --wb-worker "$worker" \
+      --wb-sandbox "$mode" > /dev/null 2>&1 || true
+  done <<< "$names"
+  t1=$(now)
+  echo "$count hidden tests of rmsnorm, one after another, sandbox $mode: $(secs "$t0" "$t1") s"
 done
-t1=$(now)
-echo "hidden tests of rmsnorm, one after another, emu:  $(secs "$t0" "$t1") s"
+# The sandbox's own cost: starting a confined worker that runs nothing, against starting it bare.
+t0=$(now); for i in $(seq 20); do bwrap --unshare-all --die-with-parent --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp /bin/true; done; t1=$(now)
+echo "bubblewrap start and exit of /bin/true, mean of 20:  $(echo "($t1 - $t0) / 20" | bc -l | cut -c1-6) s"
+t0=$(now); for i in $(seq 20); do /bin/true; done; t1=$(now)
+echo "plain start and exit of /bin/true, mean of 20:       $(echo "($t1 - $t0) / 20" | bc -l | cut -c1-6) s"

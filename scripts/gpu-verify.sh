@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Verifies the grader on a real GPU, in one go (for a lent GPU machine with a time limit, or any CUDA machine):
-#   1. builds the project (Debian packages unpacked from .deps/*.deb when the machine cannot install them),
+#   1. builds the project (Debian packages unpacked from .deps/*.deb when the machine cannot install them: make them
+#      with `apt-get download catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libfmt9 libseccomp-dev libseccomp2
+#      bubblewrap` in .deps/),
 #   2. grades the solutions on the `gpu` backend,
 #   3. grades every known wrong answer and every correct alternative on `gpu` (tests/grading/known_answers),
 #   4. runs the bandwidth benchmark and the launch-error probe.
@@ -11,7 +13,7 @@
 #   SKIP="solutions bench"  leave out those steps (to finish an earlier run that hit its time limit)
 #   KNOWN_DEADLINE_S=N  start no known answer later than N seconds after the script began (for a call with a time
 #                       limit); the ones not started are listed as "SKIPPED", never as graded
-# Writes at most six files to $OUT (default: ./gpu-verify-out); the build logs stay in /tmp/gpu-verify-logs.
+# Writes at most seven files to $OUT (default: ./gpu-verify-out); the build logs stay in /tmp/gpu-verify-logs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu-verify-out}
@@ -33,13 +35,18 @@ if ls .deps/*.deb >/dev/null 2>&1; then
     esac
     dpkg -x "$f" /tmp/deps
   done
+  # bubblewrap (the worker's namespaces) is found on PATH; libseccomp through the library path, which the grader
+  # passes on to the sandboxed worker.
   export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+  export PATH=/tmp/deps/usr/bin:$PATH
 fi
 log "GPUs: $NGPU × $(nvidia-smi -L | head -1 | cut -d'(' -f1); nvcc: $(nvcc --version | tail -1)"
 
 cmake -S . -B build -DCMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:-}" > "$logs/configure.log" 2>&1 || { log "configure failed"; tail -20 "$logs/configure.log" | tee -a "$out/summary.txt"; exit 1; }
-cmake --build build -j"$(nproc)" --target workbook-grader known_answers > "$logs/build.log" 2>&1 || { log "build failed"; grep -m20 error "$logs/build.log" | tee -a "$out/summary.txt"; exit 1; }
+cmake --build build -j"$(nproc)" --target workbook-grader known_answers wb_sandbox_selftest > "$logs/build.log" 2>&1 || { log "build failed"; grep -m20 error "$logs/build.log" | tee -a "$out/summary.txt"; exit 1; }
 log "built"
+build/grader/harness/wb_sandbox_selftest > "$out/sandbox-selftest.txt" 2>&1
+log "sandbox self-test: exit $? — $(tail -1 "$out/sandbox-selftest.txt")"
 
 skip() { [[ " ${SKIP:-} " == *" $1 "* ]]; }
 if ! skip solutions; then

@@ -1,5 +1,7 @@
-// The harness executable's main: plain Catch2 when run by hand, and the runner protocol of docs/architecture.md
-// (--wb-list, --wb-run NAME --wb-result FILE --wb-seed S, one nonce line on stdin) when run by `workbook grade`.
+// The judge's main: plain Catch2 when run by hand, and the runner protocol of docs/architecture.md (--wb-list,
+// --wb-run NAME --wb-result FILE --wb-seed S --wb-worker PATH …, one nonce line on stdin) when run by
+// `workbook grade`. The judge never runs student code itself: its tests call the entry points through
+// remote/call.hpp, in a sandboxed worker process that has no way into this one.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -16,7 +18,10 @@
 #define CATCH_CONFIG_RUNNER
 #endif
 
+#include <sys/prctl.h>
+
 #include "protocol.hpp"
+#include "remote/client.hpp"
 #include "state.hpp"
 #include "wb_test.hpp"
 
@@ -60,14 +65,33 @@ int run_catch(Catch::Session& session, const std::vector<std::string>& args) {
   return session.run();
 }
 
+// After the test: what the worker still reports (a pending CUDA error, emulator diagnostics no launch check
+// collected). A CUDA error is sticky, so after a test that already failed it only repeats what the test reported.
 std::vector<std::string> after_test(bool test_failed) {
+  std::vector<std::string> problems;
   try {
-    return wb::state::backend_after_test(test_failed);
+    for (auto& p : wb::remote::finish())
+      if (!test_failed || p.rfind("a CUDA error was still pending", 0) != 0) problems.push_back(std::move(p));
   } catch (const std::exception& e) {
-    return {std::string("checking the device after the test failed: ") + e.what()};
-  } catch (...) {
-    return {"checking the device after the test failed with an unknown exception"};
+    problems.push_back(std::string("ending the worker after the test failed: ") + e.what());
   }
+  return problems;
+}
+
+void configure_remote(const wb::Options& o) {
+  wb::remote::Config c;
+  c.worker = o.worker;
+  c.backend = o.backend;
+  c.call_timeout_s = o.call_timeout_s;
+  c.rss_limit_mb = o.worker_rss_mb;
+  c.sandbox.backend = o.backend;
+  c.sandbox.mode = o.sandbox;
+  c.sandbox.why_none = o.sandbox_why;
+  c.sandbox.as_limit_mb = o.worker_as_mb;
+  c.sandbox.cpu_limit_s = 2 * o.call_timeout_s + 10;
+  c.sandbox.env = o.worker_env;
+  c.sandbox.hide = o.hide;
+  wb::remote::configure(std::move(c));
 }
 
 int run_one(const wb::Options& o, const std::string& nonce, std::uint64_t seed) {
@@ -108,7 +132,7 @@ int run_one(const wb::Options& o, const std::string& nonce, std::uint64_t seed) 
     out.passed = out.ran && seen.failed == 0 && out.assertions > 0 && out.failures.empty();
   }
   std::string error;
-  if (!wb::write_result_file(*o.result, wb::result_json(nonce, seed, out), &error)) {
+  if (!wb::write_result_file(*o.result, wb::result_json(nonce, seed, out, wb::remote::worker_report()), &error)) {
     std::fprintf(stderr, "harness: %s\n", error.c_str());
     return 2;
   }
@@ -118,7 +142,10 @@ int run_one(const wb::Options& o, const std::string& nonce, std::uint64_t seed) 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The nonce comes first, before any code under test runs; stdin is then closed to that code.
+  // No process of this user may read this one's memory or descriptors through /proc or ptrace (a worker outside a
+  // PID namespace, say): the nonce, the expected values and the result file stay the judge's.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  // The nonce comes first; stdin is then closed.
   std::string nonce;
   if (wb::wants_run(argc, argv)) {
     if (!std::getline(std::cin, nonce)) nonce.clear();
@@ -133,6 +160,7 @@ int main(int argc, char** argv) {
   }
   const std::uint64_t seed = o.seed ? *o.seed : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   wb::state::set_seed(seed);
+  configure_remote(o);
 
   if (o.list) return list_tests();
   if (o.run) return run_one(o, nonce, seed);

@@ -54,6 +54,41 @@ Options parse_options(int argc, char** argv) {
         else
           o.error = "--wb-seed wants an unsigned 64-bit integer, got '" + *v + "'";
       }
+    } else if (a == "--wb-worker") {
+      if (auto v = value(i, "--wb-worker")) o.worker = *v;
+    } else if (a == "--wb-backend") {
+      if (auto v = value(i, "--wb-backend")) {
+        o.backend = *v;
+        if (o.backend != "emu" && o.backend != "gpu") o.error = "--wb-backend wants emu or gpu, got '" + *v + "'";
+      }
+    } else if (a == "--wb-sandbox") {
+      if (auto v = value(i, "--wb-sandbox")) {
+        o.sandbox = *v;
+        if (o.sandbox != "auto" && o.sandbox != "bwrap" && o.sandbox != "none")
+          o.error = "--wb-sandbox wants auto, bwrap or none, got '" + *v + "'";
+      }
+    } else if (a == "--wb-sandbox-why") {
+      if (auto v = value(i, "--wb-sandbox-why")) o.sandbox_why = *v;
+    } else if (a == "--wb-call-timeout") {
+      if (auto v = value(i, "--wb-call-timeout")) {
+        char* end = nullptr;
+        o.call_timeout_s = std::strtod(v->c_str(), &end);
+        if (end == v->c_str() || *end != '\0' || !(o.call_timeout_s > 0))
+          o.error = "--wb-call-timeout wants a positive number of seconds, got '" + *v + "'";
+      }
+    } else if (a == "--wb-worker-as-mb" || a == "--wb-worker-rss-mb") {
+      if (auto v = value(i, a.c_str())) {
+        std::uint64_t n = 0;
+        if (!parse_u64(*v, &n)) o.error = a + " wants an unsigned integer, got '" + *v + "'";
+        (a == "--wb-worker-as-mb" ? o.worker_as_mb : o.worker_rss_mb) = n;
+      }
+    } else if (a == "--wb-worker-env") {
+      if (auto v = value(i, "--wb-worker-env")) {
+        if (v->find('=') == std::string::npos) o.error = "--wb-worker-env wants KEY=VALUE, got '" + *v + "'";
+        o.worker_env.push_back(*v);
+      }
+    } else if (a == "--wb-hide") {
+      if (auto v = value(i, "--wb-hide")) o.hide.push_back(*v);
     } else if (a.rfind("--wb-", 0) == 0) {
       o.error = "unknown harness option " + a;
     } else {
@@ -91,7 +126,8 @@ std::string name_problem(const std::string& name) {
   return {};
 }
 
-nlohmann::json result_json(const std::string& nonce, std::uint64_t seed, const TestOutcome& outcome) {
+nlohmann::json result_json(const std::string& nonce, std::uint64_t seed, const TestOutcome& outcome,
+                           const nlohmann::json& worker) {
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& f : outcome.failures) failures.push_back({{"message", f}});
   return {
@@ -101,6 +137,7 @@ nlohmann::json result_json(const std::string& nonce, std::uint64_t seed, const T
       {"assertions", outcome.assertions},
       {"seed", seed},
       {"failures", failures},
+      {"worker", worker},
   };
 }
 

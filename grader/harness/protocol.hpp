@@ -16,6 +16,17 @@ struct Options {
   std::optional<std::string> run;       // --wb-run NAME
   std::optional<std::string> result;    // --wb-result FILE
   std::optional<std::uint64_t> seed;    // --wb-seed S
+  // Where and how the submission runs (remote/client.hpp): its worker executable, the backend it drives, the
+  // sandbox, the time per call and the worker's limits and environment.
+  std::string worker;                   // --wb-worker PATH
+  std::string backend = "emu";          // --wb-backend emu|gpu
+  std::string sandbox = "auto";         // --wb-sandbox auto|bwrap|none
+  std::string sandbox_why;              // --wb-sandbox-why TEXT: why "none" (for the report)
+  double call_timeout_s = 20;           // --wb-call-timeout S
+  std::uint64_t worker_as_mb = 0;       // --wb-worker-as-mb N
+  std::uint64_t worker_rss_mb = 0;      // --wb-worker-rss-mb N
+  std::vector<std::string> worker_env;  // --wb-worker-env KEY=VALUE (repeatable)
+  std::vector<std::string> hide;        // --wb-hide DIR (repeatable): not visible to the worker
   std::vector<std::string> catch_args;  // everything else, argv[0] first, for Catch2
   std::string error;                    // non-empty when the command line is unusable
 };
@@ -40,7 +51,9 @@ struct TestOutcome {
   std::vector<std::string> failures;
 };
 
-nlohmann::json result_json(const std::string& nonce, std::uint64_t seed, const TestOutcome& outcome);
+// `worker`: how the submission's process was confined and ended (remote::worker_report()).
+nlohmann::json result_json(const std::string& nonce, std::uint64_t seed, const TestOutcome& outcome,
+                           const nlohmann::json& worker = nlohmann::json::object());
 
 // Writes via a temporary file and rename, so the runner never reads half a result.
 bool write_result_file(const std::string& path, const nlohmann::json& result, std::string* error);

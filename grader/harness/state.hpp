@@ -20,9 +20,4 @@ struct Observed {
 };
 Observed& observed();
 
-// Backend hook, run after the test case: problems the test itself could not see (an emulator diagnostic no launch
-// check collected, an asynchronous CUDA error still pending). Each returned string fails the test. A CUDA error is
-// sticky, so after a test that already failed it only repeats what the test reported, and is left out.
-std::vector<std::string> backend_after_test(bool test_failed);
-
 }  // namespace wb::state

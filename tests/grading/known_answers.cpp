@@ -21,6 +21,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <chrono>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -89,7 +91,9 @@ struct Grade {
 Grade run_grade(const Options& o, const std::string& args) {
   const fs::path out = o.work / ("results-" + (o.name.empty() ? o.mode : o.name) + ".json");
   fs::remove(out);
-  const std::string cmd = "cd '" + o.root.string() + "' && '" + o.workbook.string() + "' grade 04 --backend " +
+  // A secret in the grader's environment: no submission may see it (the worker gets an environment of its own).
+  const std::string cmd = "cd '" + o.root.string() + "' && WB_SECRET_CANARY=wb-secret-canary-7f3a '" +
+                          o.workbook.string() + "' grade 04 --backend " +
                           o.backend + " --json-out '" + out.string() + "' " + args + " 2>&1";
   Grade g{};
   FILE* pipe = popen(cmd.c_str(), "r");
@@ -155,6 +159,28 @@ int check_starters(const Options& o) {
   return 0;
 }
 
+// Everything the grade reported about an exercise's failed hidden tests: messages and the submission's output.
+std::string failure_text(const json& results, const std::string& exercise) {
+  std::string text;
+  for (const auto& t : code_tests(results, exercise))
+    if (t.at("status") == "failed") text += t.value("output", std::string()) + "\n";
+  return text;
+}
+
+// "{root}/x", "{build}/x" -> paths of this checkout and its build folder (the folder of the workbook command's build).
+fs::path expand(const Options& o, std::string p) {
+  const fs::path build = o.workbook.parent_path().parent_path().parent_path();
+  for (const auto& [key, value] : {std::pair<std::string, fs::path>{"{root}", o.root}, {"{build}", build}})
+    if (p.rfind(key, 0) == 0) p = value.string() + p.substr(key.size());
+  return p;
+}
+
+// What a file is before and after a grade: its bytes, or absent.
+std::string snapshot(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) ? "file:" + read_file(p) : fs::exists(p, ec) ? "other" : "absent";
+}
+
 int check_wrong(const Options& o) {
   const fs::path base = o.root / "solutions" / o.lesson;
   const json e = find_entry(base / "wrong" / "wrong.json", o.name);
@@ -165,9 +191,29 @@ int check_wrong(const Options& o) {
   else if (e.contains("patch"))
     text = workbook::review::strip_markers(apply_patch(read_file(base / label), e["patch"]), label).text;
   else text = read_file(base / e.at("file").get<std::string>());
-  Grade g = run_grade(o, "--ex " + ex + " --submission '" + make_submission(o, ex, &text).string() + "'");
   const json& expect = e.at("expect");
+  // Files a tampering answer aims at: each must come out of the grade as it went in, and canaries must not appear.
+  std::map<std::string, std::string> before;
+  for (const auto& p : expect.value("unchanged", json::array())) before[p] = snapshot(expand(o, p));
+  for (const auto& p : expect.value("absent", json::array())) fs::remove(expand(o, p));
+  const fs::path submission = make_submission(o, ex, &text);
+  Grade g = run_grade(o, "--ex " + ex + " --submission '" + submission.string() + "'");
   if (g.exit_code == 0) return fail("wrong answer '" + o.name + "' passed the lesson", g);
+  const std::string failures = failure_text(g.results, ex);
+  for (const auto& m : expect.value("message", json::array()))
+    if (failures.find(m.get<std::string>()) == std::string::npos)
+      return fail("no failed test says '" + m.get<std::string>() + "' (the reason this answer must be rejected for)", g);
+  for (const auto& m : expect.value("not_message", json::array()))
+    if (failures.find(m.get<std::string>()) != std::string::npos || g.output.find(m.get<std::string>()) != std::string::npos)
+      return fail("the grade says '" + m.get<std::string>() + "', which it must not", g);
+  if (expect.contains("absent")) {
+    // A process the answer left behind would write its canary a little later: give it the time to.
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    for (const auto& p : expect["absent"])
+      if (fs::exists(expand(o, p))) return fail("the answer left " + p.get<std::string>() + " behind", g);
+  }
+  for (const auto& [p, was] : before)
+    if (snapshot(expand(o, p)) != was) return fail("the answer changed " + p + " during the grade", g);
   const auto tests = code_tests(g.results, ex);
   if (tests.empty()) return fail("no hidden test of '" + ex + "' was reported", g);
   for (const auto& group : expect.value("fails_groups", json::array())) {

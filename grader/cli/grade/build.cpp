@@ -64,7 +64,7 @@ Toolchain toolchain(const Context& ctx, Backend backend) {
         t.deps = {t.nvcc};
     }
     if (t.harness_objs.empty() && t.error.empty())
-        t.error = "the test harness for the " + b + " backend is not part of this build";
+        t.error = "the worker for the " + b + " backend is not part of this build";
     for (const auto& o : t.harness_objs) t.deps.push_back(o);
     for (const auto& o : t.link_libs)
         if (!o.empty() && o[0] == '/') t.deps.push_back(o);
@@ -125,15 +125,23 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
                                 .substr(0, 20);
     const fs::path base = ctx.build_dir / "grade" / lesson.number / job.exercise / b;
     const fs::path dir = base / key;
-    const fs::path exe = dir / "harness";
+    const fs::path exe = dir / "worker";
+    const fs::path exe_hash = dir / "worker.sha256";
     const fs::path failed = dir / "compile-errors.txt";
     std::error_code ec;
     if (fs::is_regular_file(exe, ec)) {
-        r.ok = true;
-        r.cached = true;
-        r.harness = exe;
-        fs::last_write_time(dir, fs::file_time_type::clock::now(), ec);
-        return done();
+        // A cached worker is trusted only as the bytes that were built: anything that changed it since (another
+        // process of this user, a half-finished copy) makes it a stranger, rebuilt from the source.
+        const auto bytes = util::read_file(exe);
+        const auto recorded = util::read_file(exe_hash);
+        if (bytes && recorded && util::sha256_hex(*bytes) == util::trim(*recorded)) {
+            r.ok = true;
+            r.cached = true;
+            r.worker = exe;
+            fs::last_write_time(dir, fs::file_time_type::clock::now(), ec);
+            return done();
+        }
+        fs::remove_all(dir, ec);
     }
     if (fs::is_regular_file(failed, ec)) {
         r.cached = true;
@@ -152,7 +160,10 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
     const std::string obj = (tmp / (stem + ".o")).string();
     const fs::path show_base = job.source.parent_path();
 
-    auto step = [&](std::vector<std::string> argv, bool student_step, std::string* out) {
+    // A compiler that did not run to its own verdict (not started, timed out, killed by a signal such as Ctrl-C or
+    // the out-of-memory killer) says nothing about the student's code: such a failure is reported, never cached.
+    bool interrupted_step = false;
+    auto step = [&](std::vector<std::string> argv, std::string* out) {
         ProcessSpec spec;
         spec.argv = std::move(argv);
         spec.timeout_s = 300;
@@ -162,8 +173,9 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
         *out = pr.out + pr.err;
         if (!pr.started) *out = pr.start_error;
         if (pr.timed_out) *out = "the compiler ran for more than 300 s and was stopped";
-        (void)student_step;
-        return pr.started && !pr.timed_out && pr.exit_code == 0;
+        if (pr.signal) *out = "the compiler was stopped by " + signal_name(pr.signal) + "\n" + *out;
+        if (!pr.started || pr.timed_out || pr.signal || interrupted()) interrupted_step = true;
+        return pr.started && !pr.timed_out && pr.signal == 0 && pr.exit_code == 0;
     };
 
     std::string out;
@@ -173,23 +185,28 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
         const std::string rewritten = (tmp / (stem + ".emu.cpp")).string();
         // The rewriter keeps line numbers and emits #line with the path it is given: give it the path the student
         // knows, so diagnostics read "rmsnorm.cu:42".
-        ok = step({tc.rewrite, job.source.string(), rewritten}, true, &out);
+        ok = step({tc.rewrite, job.source.string(), rewritten}, &out);
         if (ok) {
             std::vector<std::string> cc = {tc.cxx};
             cc.insert(cc.end(), tc.cxxflags.begin(), tc.cxxflags.end());
             cc.insert(cc.end(), {"-c", rewritten, "-o", obj});
-            ok = step(cc, true, &out);
+            ok = step(cc, &out);
         }
         link = {tc.cxx, obj};
     } else {
         std::vector<std::string> cc = {tc.nvcc, "-std=c++17", "-O2", "-arch=native", "-c", job.source.string(), "-o", obj};
-        ok = step(cc, true, &out);
+        ok = step(cc, &out);
         // -arch=native needs a visible device at compile time; sm_90 is the H200 this workbook targets.
         if (!ok && (out.find("native") != std::string::npos || out.find("arch") != std::string::npos)) {
             cc[3] = "-arch=sm_90";
-            ok = step(cc, true, &out);
+            ok = step(cc, &out);
         }
         link = {tc.nvcc, "-arch=sm_90", obj};
+    }
+    if (!ok && interrupted_step) {
+        r.message = trim_compiler_output(out, show_base) + "\n(the compiler did not finish, so nothing was cached)";
+        fs::remove_all(tmp, ec);
+        return done();
     }
     if (!ok) {
         r.message = trim_compiler_output(out, show_base);
@@ -203,8 +220,8 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
     link.insert(link.end(), tc.harness_objs.begin(), tc.harness_objs.end());
     link.insert(link.end(), tc.link_libs.begin(), tc.link_libs.end());
     link.insert(link.end(), tc.ldflags.begin(), tc.ldflags.end());
-    link.insert(link.end(), {"-o", (tmp / "harness").string()});
-    if (!step(link, false, &out)) {
+    link.insert(link.end(), {"-o", (tmp / "worker").string()});
+    if (!step(link, &out)) {
         // A link error is the student's when it names a missing entry point (e.g. launch_rmsnorm renamed); either
         // way, it is shown and nothing is cached, so a fixed grader build is picked up.
         r.message = "Linking the tests failed:\n" + trim_compiler_output(out, show_base, 4);
@@ -212,6 +229,8 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
         return done();
     }
     fs::remove(obj, ec);  // the executable is what the cache needs
+    if (auto bytes = util::read_file(tmp / "worker"))
+        util::write_file_atomic(tmp / "worker.sha256", util::sha256_hex(*bytes) + "\n");
     fs::rename(tmp, dir, ec);
     if (ec) {
         // Another grade run finished the same key first: use its result.
@@ -219,8 +238,8 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
     }
     prune(base, 6);
     r.ok = fs::is_regular_file(exe, ec);
-    r.harness = exe;
-    if (!r.ok) r.message = "the built harness disappeared from " + dir.string();
+    r.worker = exe;
+    if (!r.ok) r.message = "the built worker disappeared from " + dir.string();
     return done();
 }
 
@@ -262,7 +281,7 @@ std::string trim_compiler_output(const std::string& out, const fs::path& base, s
     return res;
 }
 
-std::vector<BuildResult> build_harnesses(const Context& ctx, const Lesson& lesson, const std::vector<BuildJob>& jobs,
+std::vector<BuildResult> build_workers(const Context& ctx, const Lesson& lesson, const std::vector<BuildJob>& jobs,
                                          Backend backend, int parallel) {
     const Toolchain tc = toolchain(ctx, backend);
     std::vector<BuildResult> results(jobs.size());

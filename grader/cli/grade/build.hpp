@@ -1,6 +1,7 @@
-// Building one exercise's test harness for a backend: the student's .cu (rewritten for emu, nvcc for gpu) linked with
-// the harness and that exercise's hidden-test objects. Results are cached by content hash under
-// <build>/grade/<lesson number>/<exercise>/<backend>/<key>/, so an unchanged exercise is not rebuilt.
+// Building one exercise's worker for a backend: the student's .cu (rewritten for emu, nvcc for gpu) linked with the
+// worker's dispatcher and the lesson's entry-point table (grader/harness/worker). Results are cached by content hash
+// under <build>/grade/<lesson number>/<exercise>/<backend>/<key>/, so an unchanged exercise is not rebuilt; a cached
+// worker is used only while its bytes still hash to what was recorded when it was built.
 #pragma once
 
 #include <filesystem>
@@ -23,13 +24,13 @@ struct BuildResult {
     bool ok = false;
     bool cached = false;
     bool setup_error = false;        // the grader itself is incomplete (missing objects/tools), not the student's code
-    std::filesystem::path harness;   // executable when ok
+    std::filesystem::path worker;    // executable when ok
     std::string message;             // compiler errors (trimmed, student's file:line) or the setup problem
     double seconds = 0;
 };
 
 // Builds all jobs, at most `parallel` at a time.
-std::vector<BuildResult> build_harnesses(const Context& ctx, const Lesson& lesson, const std::vector<BuildJob>& jobs,
+std::vector<BuildResult> build_workers(const Context& ctx, const Lesson& lesson, const std::vector<BuildJob>& jobs,
                                          Backend backend, int parallel);
 
 // The first compiler errors, with paths shown relative to `base`.

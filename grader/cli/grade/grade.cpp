@@ -339,7 +339,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
                 job_index.push_back(i);
             }
-        auto built = build_harnesses(build_ctx, L, jobs, run.backend, 2);
+        auto built = build_workers(build_ctx, L, jobs, run.backend, 2);
         bool any_setup_error = false;
         std::string setup_message;
         std::vector<TestJob> test_jobs;
@@ -352,8 +352,14 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 setup_message = built[k].message;
             }
             if (!ex.build.ok) continue;
+            // The test list is the judge's, built with the grader: no submission can shorten it.
+            const std::string judge = config_string(ctx, "/judges/" + L.id + "/" + ex.info->name);
+            if (judge.empty()) {
+                ex.list_error = "the judge of '" + ex.info->name + "' is not part of this build (workbook-config.json)";
+                continue;
+            }
             std::string list_err;
-            auto tests = list_tests(ex.build.harness, ex.info->name, run.backend, &list_err);
+            auto tests = list_tests(judge, ex.info->name, &list_err);
             if (!tests) {
                 ex.list_error = list_err;
             } else if (tests->empty()) {
@@ -363,7 +369,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 ex.list_error = "the test program listed " + std::to_string(tests->size()) + " hidden tests for '" +
                                 ex.info->name + "', but the lesson has " + std::to_string(ex.info->expected_tests);
             } else {
-                for (const auto& t : *tests) test_jobs.push_back({t, ex.build.harness});
+                for (const auto& t : *tests) test_jobs.push_back({t, judge, ex.build.worker});
             }
         }
         if (any_setup_error && test_jobs.empty() && jobs.size() == built.size() && !jobs.empty()) {
@@ -376,7 +382,11 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         auto sanitized = config_list(ctx, "/emu/cxxflags");
         const bool has_sanitizer = std::any_of(sanitized.begin(), sanitized.end(),
                                                [](const std::string& f) { return f.rfind("-fsanitize=", 0) == 0; });
-        auto outcomes = run_tests(test_jobs, run.seed, default_limits(run.backend, has_sanitizer));
+        RunLimits limits = default_limits(run.backend, has_sanitizer);
+        // The worker sees the filesystem read-only; what the grade relies on (the student state with its GPU
+        // verifications, earlier results) it does not see at all.
+        limits.hide = {(ctx.root / ".workbook").string(), (ctx.build_dir / "results").string()};
+        auto outcomes = run_tests(test_jobs, run.seed, limits);
         if (interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
         // The student knows their file as "rmsnorm.cu:6", not by the submission folder's absolute path.
         const std::string prefix = dir.string() + "/";
@@ -387,6 +397,8 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             strip(o.message);
             strip(o.output);
         }
+        for (auto& o : outcomes)
+            if (run.sandbox.is_null() && o.sandbox.is_object() && !o.sandbox.empty()) run.sandbox = o.sandbox;
         for (auto& o : outcomes)
             for (auto& ex : run.exercises)
                 if (ex.info->name == o.test.exercise) ex.tests.push_back(std::move(o));

@@ -1,6 +1,8 @@
 // What one grade run found, exercise by exercise: the data the scorer, results.json and the report share.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -88,6 +90,7 @@ struct Run {
     std::vector<Comment> comments;
     std::vector<std::string> warnings;  // graded anyway, but the student should fix it (a non-UTF-8 byte, …)
     std::string hints_used_json = "{}";
+    nlohmann::json sandbox;          // the layers that confined the submission's code (from the judges); null: none ran
     // Scores.
     double core_score = 0, core_max = 0;
     double total_score = 0, total_max = 0;

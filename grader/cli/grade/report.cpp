@@ -61,6 +61,14 @@ std::string ran_on(const Run& run) {
     return s;
 }
 
+// Which protections confined the submitted code, as the judges reported them.
+std::string sandbox_line(const Run& run) {
+    if (!run.sandbox.is_object() || run.sandbox.empty()) return {};
+    auto field = [&](const char* k) { return run.sandbox.value(k, std::string("unknown")); };
+    return "Sandbox: namespaces " + field("namespaces") + "; seccomp " + field("seccomp") + "; filesystem " +
+           field("filesystem") + "; rlimits " + field("rlimits");
+}
+
 int failed_tests(const Run& run) {
     int n = 0;
     for (const auto& ex : run.exercises)
@@ -115,6 +123,7 @@ std::string format_report(const Run& run, bool color) {
          backend_name(run.backend) + (run.backend_reason.empty() ? "" : " (" + run.backend_reason + ")") +
          "  seed: " + std::to_string(run.seed));
     for (const auto& n : run.notes) line(st.dim("note: " + n));
+    if (auto sb = sandbox_line(run); !sb.empty()) line(st.dim(sb));
     for (const auto& w : run.warnings) line(st.warn("warning: ") + w);
 
     line("");

@@ -141,6 +141,7 @@ json results_json(const Run& run, const std::string& markdown_report) {
                        {"verdict", run.verdict},
                        {"vetoes", vetoes},
                        {"gpu_verification", run.gpu_verification_done ? "done" : "pending"},
+                       {"sandbox", run.sandbox},
                        {"seed", run.seed},
                        {"replay", "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
                                       (run.backend == Backend::static_only ? "" : " BACKEND=" + backend_name(run.backend))},

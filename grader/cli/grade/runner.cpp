@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "process.hpp"
+#include "sandbox.hpp"
 #include "util.hpp"
 
 namespace workbook {
@@ -42,14 +43,15 @@ RunLimits default_limits(Backend backend, bool sanitized) {
     // unified address space); the resident-memory watchdog covers the other cases.
     if (backend == Backend::emu && !sanitized) l.as_limit_mb = l.rss_limit_mb * 2;
     l.parallel = static_cast<int>(env_u64("WORKBOOK_TEST_JOBS", 2));
+    l.backend = backend;
+    if (const char* s = std::getenv("WORKBOOK_SANDBOX"); s && *s) l.sandbox = s;
     return l;
 }
 
-std::optional<std::vector<TestInfo>> list_tests(const fs::path& harness, const std::string& exercise, Backend backend,
-                                                std::string* error) {
+std::optional<std::vector<TestInfo>> list_tests(const fs::path& judge, const std::string& exercise, std::string* error) {
     ProcessSpec spec;
-    spec.argv = {harness.string(), "--wb-list"};
-    spec.timeout_s = backend == Backend::gpu ? 60 : 60;
+    spec.argv = {judge.string(), "--wb-list"};
+    spec.timeout_s = 60;
     spec.rss_limit_mb = 4096;
     auto r = run_process(spec);
     auto fail = [&](const std::string& why) -> std::optional<std::vector<TestInfo>> {
@@ -65,22 +67,11 @@ std::optional<std::vector<TestInfo>> list_tests(const fs::path& harness, const s
     if (r.signal) return fail("the test program crashed (" + signal_name(r.signal) + ") before any test ran");
     if (r.exit_code != 0)
         return fail("the test program exited with status " + std::to_string(r.exit_code) + " while listing its tests");
-    // Code that runs at load time may print to stdout too: take the last line that is a JSON array.
     json list;
-    auto lines = util::split_lines(r.out);
-    for (auto it = lines.rbegin(); it != lines.rend() && list.is_null(); ++it) {
-        if (it->empty() || (*it)[0] != '[') continue;
-        try {
-            list = json::parse(*it);
-        } catch (const std::exception&) {
-        }
-    }
-    if (list.is_null()) {
-        try {
-            list = json::parse(r.out);
-        } catch (const std::exception&) {
-            return fail("the test program did not print its list of tests");
-        }
+    try {
+        list = json::parse(r.out);
+    } catch (const std::exception&) {
+        return fail("the test program did not print its list of tests");
     }
     if (!list.is_array()) return fail("the test program printed a malformed list of tests");
     std::vector<TestInfo> tests;
@@ -119,11 +110,6 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
     o.test = job.test;
     o.seconds = pr.wall_s;
     const std::string where = " in test '" + job.test.name + "'";
-    std::string excerpt;
-    if (!util::trim_lines(pr.out, 1).empty())
-        excerpt += "--- program output (stdout, last lines) ---\n" + util::trim_lines(pr.out, 12, true) + "\n";
-    if (!util::trim_lines(pr.err, 1).empty())
-        excerpt += "--- program output (stderr, last lines) ---\n" + util::trim_lines(pr.err, 20, true) + "\n";
 
     // The result file is trusted only when it carries this run's nonce and this test's name.
     json result;
@@ -140,22 +126,30 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
     std::error_code ec;
     fs::remove_all(run.dir, ec);
     (void)seed;
+    // The worker's side, as the judge saw it: the sandbox in force and the tail of what the submission printed.
+    std::string worker_output;
+    if (valid && result.contains("worker") && result["worker"].is_object()) {
+        const json& w = result["worker"];
+        if (w.contains("sandbox") && w["sandbox"].is_object()) o.sandbox = w["sandbox"];
+        if (w.value("timed_out", false)) o.timed_out = true;
+        if (w.contains("output") && w["output"].is_string())
+            worker_output = util::sanitize_text(w["output"].get<std::string>());
+    }
 
+    // The judge runs no student code, so a judge that fails to report is the grader's fault, said as such.
     if (!pr.started) {
-        o.message = "could not start the test program: " + pr.start_error;
+        o.message = "could not start the judge: " + pr.start_error;
     } else if (pr.timed_out) {
+        o.timed_out = true;
         o.message = "timed out after " + seconds_text(limits.timeout_s) + " s" + where +
                     " (an endless loop, a deadlock, or a barrier some threads never reach?)";
     } else if (pr.memory_exceeded) {
-        o.message = "used more than " + std::to_string(limits.rss_limit_mb) + " MiB of memory" + where +
-                    " and was stopped";
+        o.message = "the judge used more than its memory limit" + where + " (a grader problem; please report it)";
     } else if (pr.signal) {
-        o.message = "crashed (" + signal_name(pr.signal) + ")" + where;
-    } else if (!valid && pr.exit_code == 0) {
-        o.message = "ended without reporting a result" + where + " (did the code call exit()?)";
+        o.message = "the judge crashed (" + signal_name(pr.signal) + ")" + where + " (a grader problem; please report it)";
     } else if (!valid) {
-        // The emulator and the CUDA runtime stop a faulting program with a status and their diagnostics on stderr.
-        o.message = "stopped with exit status " + std::to_string(pr.exit_code) + " before reporting a result" + where;
+        o.message = "the judge ended with exit status " + std::to_string(pr.exit_code) + " without a valid result" +
+                    where + " (a grader problem; please report it)";
     } else if (result["status"] == "passed" && pr.exit_code == 0) {
         o.passed = true;
     } else if (result["status"] == "passed") {
@@ -170,14 +164,11 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
         o.message = msgs.empty() ? "failed" + where : util::join(msgs, "\n");
     }
     if (!o.passed) {
-        // A crash's own diagnostics (the emulator's race/bounds reports) are on stderr: show them with the message.
-        if (pr.signal || pr.timed_out || !valid) {
-            std::string tail = util::trim_lines(pr.err, 20, true);
-            if (!tail.empty()) o.message += "\nlast lines of stderr:\n" + tail;
-            o.output = util::trim_lines(pr.out, 12, true).empty() ? "" :
-                       "--- program output (stdout, last lines) ---\n" + util::trim_lines(pr.out, 12, true);
-        } else {
-            o.output = excerpt;
+        if (!valid) {
+            std::string tail = util::trim_lines(util::sanitize_text(pr.err), 20, true);
+            if (!tail.empty()) o.message += "\nlast lines of the judge's stderr:\n" + tail;
+        } else if (!worker_output.empty() && o.message.find(worker_output) == std::string::npos) {
+            o.output = "--- output of the submitted code (last lines) ---\n" + worker_output;
         }
     }
     return o;
@@ -187,6 +178,9 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
 
 std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64_t seed, const RunLimits& limits) {
     std::vector<TestOutcome> outcomes(jobs.size());
+    // Whether bubblewrap works here is asked once per grade, not once per test.
+    std::string sandbox = limits.sandbox, sandbox_why;
+    if (sandbox == "auto" && !jobs.empty()) sandbox = wb::sandbox::bwrap_usable("bwrap", &sandbox_why) ? "bwrap" : "none";
     std::vector<Running> running;
     std::size_t next = 0;
     const std::size_t parallel = static_cast<std::size_t>(std::max(1, limits.parallel));
@@ -197,7 +191,7 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
     while (next < jobs.size() || !running.empty()) {
         while (running.size() < parallel && next < jobs.size()) {
             const TestJob& job = jobs[next];
-            if (timeouts[job.harness.string()] >= kTimeoutsBeforeSkipping) {
+            if (timeouts[job.worker.string()] >= kTimeoutsBeforeSkipping) {
                 TestOutcome& skipped = outcomes[next++];
                 skipped.test = job.test;
                 skipped.passed = false;
@@ -211,19 +205,32 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
             if (::mkdtemp(tmpl)) r.dir = tmpl;
             r.nonce = util::random_hex(16);
             ProcessSpec spec;
-            spec.argv = {job.harness.string(), "--wb-run", job.test.name, "--wb-result", (r.dir / "result.json").string(),
-                         "--wb-seed", std::to_string(seed)};
-            // Files the program writes land in a scratch folder beside (not holding) the result file; both are deleted.
+            // The judge's time for the worker's calls ends before the test's own limit, so that a hung kernel is
+            // reported by the judge (with the emulator's account of where each thread is), not just killed.
+            const double call_timeout = std::max(2.0, limits.timeout_s - 3);
+            spec.argv = {job.judge.string(), "--wb-run", job.test.name, "--wb-result", (r.dir / "result.json").string(),
+                         "--wb-seed", std::to_string(seed), "--wb-worker", job.worker.string(),
+                         "--wb-backend", backend_name(limits.backend), "--wb-sandbox", sandbox,
+                         "--wb-call-timeout", seconds_text(call_timeout),
+                         "--wb-worker-rss-mb", std::to_string(limits.rss_limit_mb)};
+            if (!sandbox_why.empty()) spec.argv.insert(spec.argv.end(), {"--wb-sandbox-why", sandbox_why});
+            if (limits.as_limit_mb) spec.argv.insert(spec.argv.end(), {"--wb-worker-as-mb", std::to_string(limits.as_limit_mb)});
+            for (const auto& h : limits.hide) spec.argv.insert(spec.argv.end(), {"--wb-hide", h});
+            // The worker's whole environment: nothing of the grader's (tokens, paths) reaches the submission.
+            const char* watchdog = std::getenv("EMU_WATCHDOG_SECONDS");
+            const std::string wd = watchdog && *watchdog ? watchdog : std::to_string(std::max(2, static_cast<int>(call_timeout / 3)));
+            for (const std::string& kv : std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/tmp",
+                                         "EMU_WATCHDOG_SECONDS=" + wd})
+                spec.argv.insert(spec.argv.end(), {"--wb-worker-env", kv});
+            // What the program needs to load and to find its device, and the emulator's schedule choice; no more.
+            for (const char* pass : {"EMU_SCHEDULE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
+                if (const char* v = std::getenv(pass); v && *v)
+                    spec.argv.insert(spec.argv.end(), {"--wb-worker-env", std::string(pass) + "=" + v});
             std::error_code ec;
             fs::create_directories(r.dir / "cwd", ec);
             spec.cwd = r.dir / "cwd";
             spec.stdin_data = r.nonce + "\n";
             spec.timeout_s = limits.timeout_s;
-            // The emulator's watchdog fires well inside the time limit, so a hang is explained, not just killed.
-            if (!std::getenv("EMU_WATCHDOG_SECONDS"))
-                spec.env.push_back({"EMU_WATCHDOG_SECONDS", std::to_string(std::max(2, static_cast<int>(limits.timeout_s / 3)))});
-            spec.rss_limit_mb = limits.rss_limit_mb;
-            spec.as_limit_mb = limits.as_limit_mb;
             r.child = std::make_unique<Child>(spec);
             r.child->start();
             running.push_back(std::move(r));
@@ -232,10 +239,8 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
         for (auto it = running.begin(); it != running.end();) {
             if (it->child->poll()) {
                 outcomes[it->index] = interpret(jobs[it->index], *it, seed, limits);
-                const ProcessResult& pr = it->child->result();
-                // The emulator's own watchdog ends a hung kernel first, explaining where each thread is.
-                if (pr.timed_out || pr.err.find(" still running after ") != std::string::npos)
-                    ++timeouts[jobs[it->index].harness.string()];
+                if (outcomes[it->index].timed_out || outcomes[it->index].message.find(" still running after ") != std::string::npos)
+                    ++timeouts[jobs[it->index].worker.string()];
                 it = running.erase(it);
                 progressed = true;
             } else {

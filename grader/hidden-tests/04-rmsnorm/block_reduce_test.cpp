@@ -1,5 +1,6 @@
 // Hidden tests of the block reduction exercise: every thread of every block must end with its row's sum.
 #include "common/entry_points.hpp"
+#include "remote/call.hpp"
 #include "common/runners.hpp"
 
 namespace {
@@ -15,7 +16,7 @@ void run(int M, int N, int block, std::string probe, bool integers = true) {
   c.probe = std::move(probe);
   wb04::run_reduce_case(
       "launch_block_sum",
-      [](const float* in, float* totals, int m, int n, int b) { launch_block_sum(in, totals, m, n, b, cudaStream_t{}); },
+      [](const float* in, float* totals, int m, int n, int b) { WB_CALL(launch_block_sum, in, totals, m, n, b, cudaStream_t{}); },
       c);
 }
 

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "common/entry_points.hpp"
+#include "remote/call.hpp"
 #include "common/runners.hpp"
 
 namespace {
@@ -16,7 +17,7 @@ void run(int M, int N, std::string probe, wb04::FusedFill fill = wb04::normal_fu
   wb04::run_fused_case(
       "launch_fused_add_rmsnorm",
       [](const void* in, void* res, const void* w, void* out, int m, int n, float e) {
-        launch_fused_add_rmsnorm(static_cast<const __nv_bfloat16*>(in), static_cast<__nv_bfloat16*>(res),
+        WB_CALL(launch_fused_add_rmsnorm, static_cast<const __nv_bfloat16*>(in), static_cast<__nv_bfloat16*>(res),
                                  static_cast<const __nv_bfloat16*>(w), static_cast<__nv_bfloat16*>(out), m, n, e,
                                  cudaStream_t{});
       },

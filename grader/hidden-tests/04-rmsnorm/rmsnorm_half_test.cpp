@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "common/entry_points.hpp"
+#include "remote/call.hpp"
 #include "common/runners.hpp"
 
 namespace {
@@ -20,7 +21,7 @@ void run(Half t, int M, int N, std::string probe, wb04::Fill fill = wb04::normal
     wb04::run_half_case(
         "launch_rmsnorm_bf16",
         [](const void* in, long long, const void* w, void* out, long long, int m, int n, float e) {
-          launch_rmsnorm_bf16(static_cast<const __nv_bfloat16*>(in), static_cast<const __nv_bfloat16*>(w),
+          WB_CALL(launch_rmsnorm_bf16, static_cast<const __nv_bfloat16*>(in), static_cast<const __nv_bfloat16*>(w),
                               static_cast<__nv_bfloat16*>(out), m, n, e, cudaStream_t{});
         },
         c);
@@ -28,7 +29,7 @@ void run(Half t, int M, int N, std::string probe, wb04::Fill fill = wb04::normal
     wb04::run_half_case(
         "launch_rmsnorm_fp16",
         [](const void* in, long long, const void* w, void* out, long long, int m, int n, float e) {
-          launch_rmsnorm_fp16(static_cast<const __half*>(in), static_cast<const __half*>(w), static_cast<__half*>(out),
+          WB_CALL(launch_rmsnorm_fp16, static_cast<const __half*>(in), static_cast<const __half*>(w), static_cast<__half*>(out),
                               m, n, e, cudaStream_t{});
         },
         c);

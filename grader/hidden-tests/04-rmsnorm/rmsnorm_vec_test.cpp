@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "common/entry_points.hpp"
+#include "remote/call.hpp"
 #include "common/runners.hpp"
 
 namespace {
@@ -29,7 +30,7 @@ void run(int M, int N, Layout l, std::string probe, wb04::Fill fill = wb04::norm
   wb04::run_half_case(
       "launch_rmsnorm_vec",
       [](const void* in, long long in_stride, const void* w, void* out, long long out_stride, int m, int n, float e) {
-        launch_rmsnorm_vec(static_cast<const __nv_bfloat16*>(in), in_stride, static_cast<const __nv_bfloat16*>(w),
+        WB_CALL(launch_rmsnorm_vec, static_cast<const __nv_bfloat16*>(in), in_stride, static_cast<const __nv_bfloat16*>(w),
                            static_cast<__nv_bfloat16*>(out), out_stride, m, n, e, cudaStream_t{});
       },
       c);

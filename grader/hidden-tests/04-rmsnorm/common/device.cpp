@@ -15,57 +15,43 @@ CaseInfo case_info(std::string shape, std::string probe) {
   return c;
 }
 
-std::string cuda_error_text(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
-}
-
-void cuda_ok(cudaError_t e, const std::string& what) {
-  if (e != cudaSuccess) FAIL("the test's own CUDA call failed: " + what + ": " + cuda_error_text(e));
-}
-
 DeviceBuffer::DeviceBuffer(std::size_t before, std::size_t payload, std::size_t after)
-    : before_(before), payload_(payload), after_(after) {
-  void* p = nullptr;
-  cuda_ok(cudaMalloc(&p, total() == 0 ? 1 : total()), "cudaMalloc of " + std::to_string(total()) + " bytes");
-  base_ = static_cast<unsigned char*>(p);
+    : mem_(std::make_unique<wb::remote::Buffer>(before + payload + after)), before_(before), payload_(payload),
+      after_(after) {
   fill(0xFF);
 }
 
-DeviceBuffer::~DeviceBuffer() {
-  if (base_ != nullptr) (void)cudaFree(base_);  // after a device fault this fails too; the test already failed
-}
+DeviceBuffer::~DeviceBuffer() = default;
 
-void DeviceBuffer::fill(std::uint8_t byte) { cuda_ok(cudaMemset(base_, byte, total()), "cudaMemset"); }
+void DeviceBuffer::fill(std::uint8_t byte) { std::memset(mem_->data(), byte, total()); }
 
-void DeviceBuffer::upload(const void* src, std::size_t bytes) {
-  cuda_ok(cudaMemcpy(data(), src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
-}
+void DeviceBuffer::upload(const void* src, std::size_t bytes) { std::memcpy(data(), src, bytes); }
 
 std::vector<std::uint8_t> DeviceBuffer::download() const {
-  std::vector<std::uint8_t> out(total());
-  cuda_ok(cudaMemcpy(out.data(), base_, total(), cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
-  return out;
+  return std::vector<std::uint8_t>(mem_->data(), mem_->data() + total());
 }
 
 void check_after_launch(const std::string& entry) {
+  const wb::remote::CallResult& r = wb::remote::last_call();
+  if (!r.answered) FAIL(r.failure);
+  const wb::wire::Reply& rep = r.reply;
+  if (!rep.defined)
+    FAIL("the submitted file does not define " + entry +
+         " with the signature the tests call (see the top of the exercise file); was it renamed or changed?");
   std::string problems;
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) {
-    problems = entry + ": the kernel launch failed: " + cuda_error_text(e) + "\n";
-  } else if ((e = cudaDeviceSynchronize()) != cudaSuccess) {
-    problems = entry + ": the kernel failed while running: " + cuda_error_text(e) + "\n";
-  }
-#ifdef WORKBOOK_EMU
+  if (!rep.exception.empty()) problems = entry + " threw an exception instead of launching: " + rep.exception + "\n";
+  else if (!rep.launch_error.empty()) problems = entry + ": the kernel launch failed: " + rep.launch_error + "\n";
+  else if (!rep.run_error.empty()) problems = entry + ": the kernel failed while running: " + rep.run_error + "\n";
+  if (!rep.copy_error.empty() && problems.empty()) problems = entry + ": " + rep.copy_error + "\n";
   // The emulator runs a launch synchronously and may turn a fault into a launch error; its diagnostics say where.
-  std::vector<std::string> diagnostics = emu::take_diagnostics();
-  if (!diagnostics.empty()) {
+  if (!rep.diagnostics.empty()) {
     constexpr std::size_t kShown = 5;
-    problems += entry + ": the emulator found " + std::to_string(diagnostics.size()) +
+    problems += entry + ": the emulator found " + std::to_string(rep.diagnostics.size()) +
                 " problem(s) while running the kernel:\n";
-    for (std::size_t i = 0; i < diagnostics.size() && i < kShown; ++i) problems += diagnostics[i] + "\n";
-    if (diagnostics.size() > kShown) problems += "... and " + std::to_string(diagnostics.size() - kShown) + " more\n";
+    for (std::size_t i = 0; i < rep.diagnostics.size() && i < kShown; ++i) problems += rep.diagnostics[i] + "\n";
+    if (rep.diagnostics.size() > kShown)
+      problems += "... and " + std::to_string(rep.diagnostics.size() - kShown) + " more\n";
   }
-#endif
   if (!problems.empty()) FAIL(problems);
 }
 

@@ -1,20 +1,15 @@
-// Device memory and launches for the hidden tests, through the CUDA runtime API only, so the same code runs on a GPU
-// and on the emulator (WORKBOOK_EMU), where every emulator diagnostic fails the test.
+// Device memory and launches for the hidden tests, as the judge sees them: a DeviceBuffer is host memory in the
+// shared arena that the worker mirrors on its device (a GPU or the emulator) around each call, and a launch is a
+// remote call (remote/call.hpp). Every CUDA error, exception and emulator diagnostic of the call fails the test.
 #pragma once
-
-#include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
-#ifdef WORKBOOK_EMU
-#include <emu/api.h>
-#else
-#include "shared_poison.hpp"
-#endif
+#include "remote/client.hpp"
 
 #include "compare.hpp"
 #include "rng.hpp"
@@ -37,7 +32,7 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
-  void* data() const { return base_ + before_; }
+  void* data() const { return mem_->data() + before_; }
   std::size_t before() const { return before_; }
   std::size_t payload() const { return payload_; }
   std::size_t total() const { return before_ + payload_ + after_; }
@@ -47,38 +42,17 @@ class DeviceBuffer {
   std::vector<std::uint8_t> download() const;               // the whole allocation
 
  private:
-  unsigned char* base_ = nullptr;
+  std::unique_ptr<wb::remote::Buffer> mem_;
   std::size_t before_, payload_, after_;
 };
 
-// Fails the test (and stops it) when a CUDA call of the test itself fails.
-void cuda_ok(cudaError_t e, const std::string& what);
-std::string cuda_error_text(cudaError_t e);
-
-// Fails the test unless the launch started, the kernel ran to completion without a CUDA error, and (emulator) no
-// diagnostic was reported.
+// Fails the test (and stops it) unless the worker ran the call: the entry point exists, did not throw, launched
+// without a CUDA error, ran to completion, and (emulator) drew no diagnostic.
 void check_after_launch(const std::string& entry);
 
 template <class Launch>
 void launch_and_check(const std::string& entry, Launch&& launch) {
-#ifndef WORKBOOK_EMU
-  // Shared memory is poisoned like the outputs: leftovers of earlier kernels must not hide an unwritten read.
-  cuda_ok(poison_shared_memory(), "filling shared memory with NaN before the launch");
-#endif
-  (void)cudaGetLastError();  // no stale error from the test's own calls may be blamed on the kernel
-#ifdef WORKBOOK_EMU
-  (void)emu::take_diagnostics();
-#endif
-  std::string thrown;
-  try {
-    launch();
-  } catch (const std::exception& e) {
-    thrown = e.what();
-    if (thrown.empty()) thrown = "(no message)";
-  } catch (...) {
-    thrown = "(not a std::exception)";
-  }
-  if (!thrown.empty()) FAIL(entry + " threw an exception instead of launching: " + thrown);
+  launch();  // a WB_CALL: runs in the worker, its outcome is remote::last_call()
   check_after_launch(entry);
 }
 

@@ -13,6 +13,7 @@
 
 #include "common/compare.hpp"
 #include "common/half_bits.hpp"
+#include "remote/client.hpp"
 #include "common/reference.hpp"
 #include "common/rng.hpp"
 
@@ -235,6 +236,11 @@ static void test_report() {
   EXPECT(r.find("never wrote") == std::string::npos);  // a poisoned output already says why it is NaN
   MismatchLog nan_log("totals", "thread");
   nan_log.fail(0, 0, "-171 (exactly)", "nan");
+  // The note is for GPU runs only: the emulator reports such reads itself.
+  EXPECT(nan_log.report(info).find("shared memory the kernel never wrote") == std::string::npos);
+  wb::remote::Config gpu;
+  gpu.backend = "gpu";
+  wb::remote::configure(gpu);
   EXPECT(nan_log.report(info).find("shared memory the kernel never wrote") != std::string::npos);
   MismatchLog nan_expected("output");
   nan_expected.fail(2, 0, "nan", "nan (0x7fff)");  // cannot happen as a mismatch, but must not be explained as one

@@ -24,7 +24,7 @@ __global__ void fill_shared(unsigned words) {
 
 }  // namespace
 
-namespace wb04 {
+namespace wb::worker {
 
 cudaError_t poison_shared_memory() {
     static int bytes = -1, blocks = 0;
@@ -48,4 +48,4 @@ cudaError_t poison_shared_memory() {
     return e == cudaSuccess ? cudaDeviceSynchronize() : e;
 }
 
-}  // namespace wb04
+}  // namespace wb::worker

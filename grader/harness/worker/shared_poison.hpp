@@ -5,8 +5,8 @@
 
 #include <cuda_runtime.h>
 
-namespace wb04 {
+namespace wb::worker {
 
 cudaError_t poison_shared_memory();
 
-}  // namespace wb04
+}  // namespace wb::worker

@@ -1,0 +1,338 @@
+#include "sandbox.hpp"
+
+#include <fcntl.h>
+#include <glob.h>
+#include <linux/capability.h>
+#include <linux/sched.h>
+#include <seccomp.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <csignal>
+#include <cstdio>
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+namespace wb::sandbox {
+
+namespace {
+
+struct FilterDeleter {
+  void operator()(void* ctx) const { seccomp_release(ctx); }
+};
+using Filter = std::unique_ptr<void, FilterDeleter>;
+
+// Syscalls no kernel launcher needs, refused with EPERM. Grouped by what they would give a hostile worker.
+const char* const kDenied[] = {
+    // other processes: new ones, their memory, their descriptors
+    "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
+    "pidfd_send_signal", "tkill",
+    // the network and other machines' services (the worker's connection to its judge is inherited, not made)
+    "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+    // mounts, namespaces, the root
+    "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount", "open_tree", "fsopen", "fsmount",
+    "fsconfig", "fspick", "mount_setattr",
+    // kernel interfaces that widen the attack surface or bypass this filter
+    "keyctl", "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
+    "io_uring_register", "name_to_handle_at", "open_by_handle_at", "kexec_load", "kexec_file_load", "init_module",
+    "finit_module", "delete_module", "reboot", "swapon", "swapoff", "acct", "settimeofday", "clock_settime",
+    "clock_adjtime", "adjtimex", "sethostname", "setdomainname", "iopl", "ioperm", "quotactl", "vhangup",
+    "lookup_dcookie", "setpgid", "setsid",
+};
+
+// On emu nothing the worker runs writes a file: refused as well (EACCES), so that even without namespaces it cannot
+// touch the build cache, the results or another student's folder.
+const char* const kDeniedOnEmu[] = {
+    "creat", "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "link", "linkat",
+    "symlink", "symlinkat", "chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown", "fchownat", "truncate",
+    "mknod", "mknodat", "utime", "utimes", "utimensat", "futimesat", "setxattr", "lsetxattr", "fsetxattr",
+    "removexattr", "lremovexattr", "fremovexattr",
+};
+
+bool add(scmp_filter_ctx ctx, std::uint32_t action, const char* name, unsigned n = 0,
+         const scmp_arg_cmp* cmp = nullptr, std::string* why = nullptr) {
+  const int nr = seccomp_syscall_resolve_name(name);
+  if (nr == __NR_SCMP_ERROR) return true;  // not a syscall of this architecture
+  const int rc = seccomp_rule_add_array(ctx, action, nr, n, cmp);
+  if (rc != 0 && why) *why = std::string("seccomp rule for ") + name + ": " + std::strerror(-rc);
+  return rc == 0;
+}
+
+// `self`: the worker's pid when it runs outside a PID namespace (signals to anyone else are refused); 0 inside one.
+Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why) {
+  Filter f(seccomp_init(SCMP_ACT_ALLOW));
+  if (!f) {
+    *why = "seccomp_init failed";
+    return nullptr;
+  }
+  scmp_filter_ctx ctx = f.get();
+  // Syscalls of another ABI (i386 through int 0x80, x32) would bypass every rule: such a process is killed.
+  seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+  const std::uint32_t eperm = SCMP_ACT_ERRNO(EPERM), eacces = SCMP_ACT_ERRNO(EACCES);
+  bool ok = true;
+  for (const char* name : kDenied) ok = ok && add(ctx, eperm, name, 0, nullptr, why);
+  // Threads are fine (CUDA's runtime and the emulator's watchdog start some); a clone that is not a thread is a new
+  // process. clone3 hides its flags in memory a filter cannot read: ENOSYS makes the C library fall back to clone.
+  const scmp_arg_cmp not_thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
+  ok = ok && add(ctx, eperm, "clone", 1, &not_thread, why);
+  ok = ok && add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, nullptr, why);
+  ok = ok && add(ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, nullptr, why);
+  if (self > 0) {
+    const scmp_arg_cmp other = SCMP_A0(SCMP_CMP_NE, static_cast<scmp_datum_t>(self));
+    ok = ok && add(ctx, eperm, "kill", 1, &other, why);
+    ok = ok && add(ctx, eperm, "tgkill", 1, &other, why);
+  }
+  if (!allow_exec) {
+    ok = ok && add(ctx, eperm, "execve", 0, nullptr, why);
+    ok = ok && add(ctx, eperm, "execveat", 0, nullptr, why);
+  }
+  if (emu) {
+    for (const char* name : kDeniedOnEmu) ok = ok && add(ctx, eacces, name, 0, nullptr, why);
+    for (scmp_datum_t bit : {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND}) {
+      const scmp_arg_cmp open_flag = SCMP_A1(SCMP_CMP_MASKED_EQ, bit, bit);
+      const scmp_arg_cmp openat_flag = SCMP_A2(SCMP_CMP_MASKED_EQ, bit, bit);
+      ok = ok && add(ctx, eacces, "open", 1, &open_flag, why);
+      ok = ok && add(ctx, eacces, "openat", 1, &openat_flag, why);
+    }
+  }
+  if (!ok) return nullptr;
+  return f;
+}
+
+void set_limit(int resource, rlim_t value) {
+  rlimit rl{value, value};
+  ::setrlimit(resource, &rl);
+}
+
+// Without namespaces, a worker started by root would keep root's capabilities, and CAP_SYS_PTRACE reads any
+// process's memory through /proc whatever its dumpable flag. Emptying the bounding set and the inheritable set
+// leaves a program that root executes with no capability at all (capabilities(7), "execve"), so the judge's memory
+// and descriptors are as closed to it as to any other user's process. Harmless when not root.
+void drop_capabilities() {
+  for (int cap = 0; cap <= 63; ++cap) ::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+  ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  if (::syscall(SYS_capget, &header, data) == 0) {
+    data[0].inheritable = data[1].inheritable = 0;
+    ::syscall(SYS_capset, &header, data);
+  }
+}
+
+// In the forked child, before exec: async-signal-safe calls only, except the seccomp load of the fallback (the judge
+// is single-threaded, so the allocator is in a consistent state).
+[[noreturn]] void exec_child(const Options& o, const std::vector<int>& keep, int output_fd, int seccomp_fd,
+                             int info_fd, scmp_filter_ctx filter, char* const* argv, char* const* envp) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() == 1) _exit(126);  // the judge is already gone
+  ::setsid();
+  // Descriptors: 0 /dev/null, 1 and 2 the output, 3.. the kept ones, then the bwrap-only ones.
+  std::vector<int> src = keep;
+  if (seccomp_fd >= 0) src.push_back(seccomp_fd);
+  if (info_fd >= 0) src.push_back(info_fd);
+  // Move every source above the target range first, so that dup2 never overwrites a source still needed.
+  for (auto& fd : src) fd = ::fcntl(fd, F_DUPFD, 100);
+  int out = ::fcntl(output_fd, F_DUPFD, 100);
+  int devnull = ::open("/dev/null", O_RDONLY);
+  ::dup2(devnull, 0);
+  ::dup2(out, 1);
+  ::dup2(out, 2);
+  for (std::size_t i = 0; i < src.size(); ++i) ::dup2(src[i], 3 + static_cast<int>(i));
+  ::syscall(SYS_close_range, 3 + src.size(), ~0U, 0);
+  set_limit(RLIMIT_CORE, 0);
+  set_limit(RLIMIT_NOFILE, 512);
+  if (o.fsize_limit_mb) set_limit(RLIMIT_FSIZE, o.fsize_limit_mb << 20);
+  if (o.cpu_limit_s > 0) set_limit(RLIMIT_CPU, static_cast<rlim_t>(o.cpu_limit_s + 1));
+  if (o.as_limit_mb) set_limit(RLIMIT_AS, o.as_limit_mb << 20);
+  if (filter != nullptr) drop_capabilities();
+  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+  if (filter && seccomp_load(filter) != 0) _exit(125);
+  ::execve(argv[0], argv, envp);
+  _exit(127);
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& v) {
+  std::vector<char*> out;
+  for (auto& s : v) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+std::vector<std::string> gpu_device_files() {
+  std::vector<std::string> out;
+  glob_t g{};
+  if (::glob("/dev/nvidia*", 0, nullptr, &g) == 0)
+    for (std::size_t i = 0; i < g.gl_pathc; ++i) out.push_back(g.gl_pathv[i]);
+  ::globfree(&g);
+  return out;
+}
+
+// bwrap's --info-fd writes {"child-pid": N, ...} once the sandbox is up.
+int read_child_pid(int fd) {
+  std::string text;
+  char buf[512];
+  for (ssize_t k; (k = ::read(fd, buf, sizeof buf)) > 0 && text.size() < 4096;) text.append(buf, k);
+  const auto key = text.find("\"child-pid\"");
+  if (key == std::string::npos) return -1;
+  const auto colon = text.find(':', key);
+  return colon == std::string::npos ? -1 : std::atoi(text.c_str() + colon + 1);
+}
+
+// `name` as execve needs it: a path, found on PATH when it has no slash.
+std::string on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t pos = 0; pos <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', pos), dirs.size());
+    const std::string candidate = dirs.substr(pos, end - pos) + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    pos = end + 1;
+  }
+  return name;
+}
+
+}  // namespace
+
+bool bwrap_usable(const std::string& bwrap, std::string* why) {
+  static int cached = -1;
+  static std::string cached_why;
+  if (cached < 0) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      int devnull = ::open("/dev/null", O_RDWR);
+      ::dup2(devnull, 0);
+      ::dup2(devnull, 1);
+      ::dup2(devnull, 2);
+      const char* argv[] = {bwrap.c_str(), "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev",
+                            "--proc", "/proc", "--", "/bin/true", nullptr};
+      ::execvp(argv[0], const_cast<char* const*>(argv));
+      _exit(127);
+    }
+    int status = 0;
+    if (pid > 0) ::waitpid(pid, &status, 0);
+    cached = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!cached)
+      cached_why = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127
+                       ? "bubblewrap is not installed (Debian package bubblewrap)"
+                       : "bubblewrap cannot create namespaces here (unprivileged user namespaces are off?)";
+  }
+  if (why) *why = cached_why;
+  return cached == 1;
+}
+
+Started start(const Options& o, const std::vector<std::string>& argv_in, const std::vector<int>& keep_fds,
+              int output_fd) {
+  Started s;
+  const bool emu = o.backend != "gpu";
+  std::string why;
+  bool use_bwrap = o.mode == "bwrap";
+  if (o.mode == "auto") use_bwrap = bwrap_usable(o.bwrap, &why);
+  if (!use_bwrap && o.mode != "none" && why.empty()) why = "bubblewrap was not asked for";
+  if (o.mode == "none") why = o.why_none.empty() ? "turned off (WORKBOOK_SANDBOX=none)" : o.why_none;
+
+  // The filter bubblewrap loads (inside a PID namespace the worker cannot see its judge, so signals need no rule);
+  // without bubblewrap the child builds its own, with its pid, after fork.
+  std::string filter_error;
+  Filter filter = make_filter(emu, /*allow_exec=*/true, 0, &filter_error);
+  if (filter) filter_error.clear();
+
+  std::vector<std::string> argv;
+  std::vector<std::string> env = o.env;
+  int seccomp_fd = -1, info_pipe[2] = {-1, -1};
+  if (use_bwrap) {
+    argv = {on_path(o.bwrap), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"};
+    if (!emu)
+      for (const auto& dev : gpu_device_files()) argv.insert(argv.end(), {"--dev-bind", dev, dev});
+    for (const auto& h : o.hide)
+      if (::access(h.c_str(), F_OK) == 0) argv.insert(argv.end(), {"--tmpfs", h});
+    argv.insert(argv.end(), {"--chdir", "/tmp", "--clearenv"});
+    for (const auto& kv : o.env) {
+      const auto eq = kv.find('=');
+      if (eq != std::string::npos) argv.insert(argv.end(), {"--setenv", kv.substr(0, eq), kv.substr(eq + 1)});
+    }
+    const int next_fd = 3 + static_cast<int>(keep_fds.size());
+    if (filter) {
+      seccomp_fd = ::memfd_create("wb-seccomp", MFD_CLOEXEC);
+      if (seccomp_fd < 0 || seccomp_export_bpf(filter.get(), seccomp_fd) != 0 ||
+          ::lseek(seccomp_fd, 0, SEEK_SET) != 0) {
+        filter_error = "the seccomp filter could not be exported for bubblewrap";
+        if (seccomp_fd >= 0) ::close(seccomp_fd);
+        seccomp_fd = -1;
+      } else {
+        argv.insert(argv.end(), {"--seccomp", std::to_string(next_fd)});
+      }
+    }
+    if (::pipe2(info_pipe, O_CLOEXEC) == 0)
+      argv.insert(argv.end(), {"--info-fd", std::to_string(next_fd + (seccomp_fd >= 0 ? 1 : 0))});
+    argv.push_back("--");
+    env.clear();  // bubblewrap sets the worker's environment itself (--clearenv, --setenv)
+  }
+  // The worker starts in its own folder (/tmp inside bubblewrap): a relative path would name another file there.
+  const std::size_t first = argv.size();
+  argv.insert(argv.end(), argv_in.begin(), argv_in.end());
+  if (first < argv.size())
+    if (char* abs = ::realpath(argv[first].c_str(), nullptr)) {
+      argv[first] = abs;
+      std::free(abs);
+    }
+  auto c_argv = c_strings(argv);
+  auto c_env = c_strings(env);
+
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    s.error = std::string("fork: ") + std::strerror(errno);
+    return s;
+  }
+  if (pid == 0) {
+    // Without namespaces the filter is loaded here, with the worker's pid known; with them, bubblewrap loads it.
+    Filter own;
+    std::string ignored;
+    if (!use_bwrap) own = make_filter(emu, true, ::getpid(), &ignored);
+    exec_child(o, keep_fds, output_fd, seccomp_fd, info_pipe[1], use_bwrap ? nullptr : own.get(), c_argv.data(),
+               c_env.data());
+  }
+  s.pid = pid;
+  s.worker_pid = use_bwrap ? -1 : pid;
+  if (seccomp_fd >= 0) ::close(seccomp_fd);
+  if (info_pipe[1] >= 0) {
+    ::close(info_pipe[1]);
+    s.worker_pid = read_child_pid(info_pipe[0]);
+    ::close(info_pipe[0]);
+  }
+  s.layers.namespaces = use_bwrap ? "bubblewrap (pid, net, ipc, uts, user, cgroup)" : "none (" + why + ")";
+  s.layers.seccomp = filter_error.empty() ? "on" : "off (" + filter_error + ")";
+  s.layers.filesystem = use_bwrap ? "read-only, private /tmp"
+                        : emu && filter_error.empty() ? "read-only (seccomp refuses every write)"
+                                                      : "not isolated (no namespaces on gpu)";
+  return s;
+}
+
+bool forbid_exec(std::string* why) {
+  Filter f(seccomp_init(SCMP_ACT_ALLOW));
+  if (!f) {
+    *why = "seccomp_init failed";
+    return false;
+  }
+  seccomp_attr_set(f.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+  // This process may already run under the judge's filter, which keeps NO_NEW_PRIVS set; set it again in case not.
+  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+  bool ok = add(f.get(), SCMP_ACT_ERRNO(EPERM), "execve", 0, nullptr, why) &&
+            add(f.get(), SCMP_ACT_ERRNO(EPERM), "execveat", 0, nullptr, why);
+  if (ok && seccomp_load(f.get()) != 0) {
+    *why = "seccomp_load failed";
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace wb::sandbox

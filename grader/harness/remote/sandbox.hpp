@@ -1,0 +1,61 @@
+// How a judge starts its worker: the student's code in a process of its own, confined with what Linux and Debian
+// provide. Layers, each used where this machine allows it (docs/security.md):
+//
+//   namespaces  bubblewrap: private PID, network, IPC, UTS, user (and cgroup) namespaces; a read-only view of the
+//               filesystem with an empty private /tmp, a minimal /dev (plus the GPU's device files on gpu); the whole
+//               namespace dies with the judge, so nothing the worker starts outlives the test.
+//   seccomp     libseccomp, installed before the worker's first instruction: no new processes (fork, vfork, clone
+//               without CLONE_THREAD), no ptrace or access to other processes' memory, no sockets, no mounts, no
+//               namespaces, no io_uring, no kernel keyrings or BPF; on emu also no file creation, writing opens,
+//               renames or deletions (the emulator needs none, so the filesystem stays untouched even without
+//               namespaces).
+//   rlimits     core dumps off, output size, open files, CPU time, address space (emu).
+//   session     its own session and process group, killed with the judge (PR_SET_PDEATHSIG).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace wb::sandbox {
+
+struct Options {
+  std::string backend = "emu";        // "emu" or "gpu" (the GPU's device files and writable opens are allowed)
+  std::string mode = "auto";          // "bwrap", "none" or "auto" (bwrap when it works here)
+  std::string why_none;               // with "none": why (shown in the report); default: turned off by the user
+  std::string bwrap = "bwrap";        // the bubblewrap executable
+  double cpu_limit_s = 0;             // RLIMIT_CPU; 0: none
+  unsigned long long as_limit_mb = 0; // RLIMIT_AS; 0: none
+  unsigned long long fsize_limit_mb = 16;
+  std::vector<std::string> env;       // KEY=VALUE: the worker's whole environment
+  std::vector<std::string> hide;      // folders replaced by an empty tmpfs inside the namespace
+};
+
+// The layers in force for one started worker, for the result file and the report.
+struct Layers {
+  std::string namespaces;  // "bubblewrap" or "none (why)"
+  std::string seccomp;     // "on" or "off (why)"
+  std::string filesystem;  // "read-only" / "read-only (seccomp)" / "not isolated"
+  std::string rlimits = "on";
+};
+
+struct Started {
+  int pid = -1;            // the process the judge waits for (bwrap, or the worker itself)
+  int worker_pid = -1;     // the worker's own pid outside any namespace, when known (-1 otherwise)
+  Layers layers;
+  std::string error;       // non-empty: nothing was started
+};
+
+// Starts `argv` (argv[0] the worker executable) confined as above. `keep_fds` are passed to the worker as the
+// descriptors 3, 4, …; `output_fd` becomes its stdout and stderr; its stdin is /dev/null. Call from a
+// single-threaded process (the judge is one).
+Started start(const Options& options, const std::vector<std::string>& argv, const std::vector<int>& keep_fds,
+              int output_fd);
+
+// True when bubblewrap can create its namespaces here (checked once per process by running it).
+bool bwrap_usable(const std::string& bwrap, std::string* why);
+
+// The worker's own last layer, from inside: forbids execve/execveat from here on. The judge's filter allows exec
+// once, to start the worker; after the worker's main has begun, no other program can be started.
+bool forbid_exec(std::string* why);
+
+}  // namespace wb::sandbox

@@ -1,0 +1,130 @@
+// Self-test of the worker's sandbox (remote/sandbox.cpp), run by `make test`: this program starts itself confined,
+// once with each layer set this machine allows (seccomp + rlimits alone, and bubblewrap's namespaces on top), and the
+// confined copy tries what a hostile submission would. Each attempt must be refused, or (with namespaces) must
+// leave no trace outside. Probes that could harm the machine if a layer failed use harmless forms: signal 0 tests
+// whether a kill would be delivered without delivering anything.
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <thread>
+
+#include "sandbox.hpp"
+
+namespace {
+
+// One line "name result" per attempt: "refused:<errno name>" or "allowed".
+void report(const char* name, long rc) {
+  std::printf("%s %s\n", name, rc < 0 ? (std::string("refused:") + strerrorname_np(errno)).c_str() : "allowed");
+}
+
+int probe(const std::string& outside_file, const std::string& judge_pid) {
+  std::string why;
+  if (!wb::sandbox::forbid_exec(&why)) std::printf("forbid_exec failed: %s\n", why.c_str());
+  const pid_t child = ::fork();
+  if (child == 0) _exit(0);
+  report("fork", child);
+  report("socket_inet", ::socket(AF_INET, SOCK_STREAM, 0));
+  report("socket_unix", ::socket(AF_UNIX, SOCK_STREAM, 0));
+  report("ptrace", ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr));
+  report("kill_everyone", ::kill(-1, 0));
+  report("kill_judge", ::kill(std::atoi(judge_pid.c_str()), 0));
+  report("unshare_user", ::unshare(CLONE_NEWUSER));
+  report("io_uring", ::syscall(SYS_io_uring_setup, 1, nullptr));
+  report("clone3", ::syscall(SYS_clone3, nullptr, 0));
+  report("write_outside", ::open(outside_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
+  report("read_judge_environ", ::open(("/proc/" + judge_pid + "/environ").c_str(), O_RDONLY));
+  const char* argv[] = {"/bin/true", nullptr};
+  report("exec", ::execve(argv[0], const_cast<char* const*>(argv), nullptr));
+  {
+    // Threads stay allowed: the CUDA runtime and the emulator's watchdog need them.
+    std::thread t([] {});
+    t.join();
+    report("thread", 0);
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+std::map<std::string, std::string> parse(const std::string& text) {
+  std::map<std::string, std::string> m;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    const std::string line = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    const std::size_t sp = line.find(' ');
+    if (sp != std::string::npos) m[line.substr(0, sp)] = line.substr(sp + 1);
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return m;
+}
+
+int failures = 0;
+
+void expect(bool ok, const std::string& mode, const std::string& what, const std::string& got) {
+  std::printf("%s %s: %s (%s)\n", ok ? "ok  " : "FAIL", mode.c_str(), what.c_str(), got.c_str());
+  if (!ok) ++failures;
+}
+
+void run_mode(const char* self, const std::string& mode) {
+  const std::string outside = "/tmp/wb-sandbox-test-canary-" + std::to_string(::getpid());
+  ::unlink(outside.c_str());
+  wb::sandbox::Options o;
+  o.backend = "emu";
+  o.mode = mode;
+  o.env = {"PATH=/usr/bin:/bin"};
+  const int out = ::memfd_create("probe-output", 0);
+  auto s = wb::sandbox::start(o, {self, "--probe", outside, std::to_string(::getpid())}, {}, out);
+  if (!s.error.empty()) {
+    expect(false, mode, "start", s.error);
+    return;
+  }
+  int status = 0;
+  ::waitpid(s.pid, &status, 0);
+  std::string text(1 << 16, '\0');
+  const ssize_t n = ::pread(out, text.data(), text.size(), 0);
+  text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  const auto r = parse(text);
+  auto refused = [&](const char* k) { return r.count(k) && r.at(k).rfind("refused", 0) == 0; };
+  auto got = [&](const char* k) { return r.count(k) ? r.at(k) : std::string("no answer"); };
+  const bool ran = WIFEXITED(status) && WEXITSTATUS(status) == 0 && r.count("thread");
+  expect(ran, mode, "the probe ran to its end", ran ? "exit 0" : "exit " + std::to_string(WEXITSTATUS(status)) + ", output:\n" + text);
+  for (const char* k : {"fork", "socket_inet", "socket_unix", "ptrace", "unshare_user", "io_uring", "exec"})
+    expect(refused(k), mode, std::string(k) + " is refused", got(k));
+  expect(got("clone3") == "refused:ENOSYS", mode, "clone3 answers ENOSYS (so the C library uses clone)", got("clone3"));
+  // Signals: without namespaces seccomp refuses any kill but to itself; inside a PID namespace nothing else is seen.
+  expect(mode == "bwrap" || refused("kill_everyone"), mode, "kill(-1) is refused", got("kill_everyone"));
+  expect(refused("kill_judge"), mode, "the judge cannot be signalled", got("kill_judge"));
+  expect(refused("read_judge_environ"), mode, "the judge's /proc files cannot be read", got("read_judge_environ"));
+  expect(::access(outside.c_str(), F_OK) != 0, mode, "nothing was written outside", outside);
+  expect(s.layers.seccomp == "on", mode, "seccomp is reported on", s.layers.seccomp);
+  ::unlink(outside.c_str());
+  ::close(out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 4 && std::strcmp(argv[1], "--probe") == 0) return probe(argv[2], argv[3]);
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // as the judge does
+  run_mode(argv[0], "none");
+  std::string why;
+  if (wb::sandbox::bwrap_usable("bwrap", &why)) run_mode(argv[0], "bwrap");
+  else std::printf("skip bwrap: %s\n", why.c_str());
+  std::printf("%s\n", failures ? "sandbox self-test FAILED" : "sandbox self-test passed");
+  return failures ? 1 : 0;
+}
