@@ -7,16 +7,17 @@
 #include <map>
 #include <set>
 
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "../interfaces.hpp"
 #include "backend.hpp"
 #include "build.hpp"
+#include "intake.hpp"
 #include "lesson.hpp"
 #include "model.hpp"
 #include "process.hpp"
 #include "report.hpp"
+#include "result_files.hpp"
 #include "results.hpp"
 #include "runner.hpp"
 #include "score.hpp"
@@ -28,8 +29,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-constexpr std::uintmax_t kMaxFile = 1024 * 1024;
 
 GradeOutcome usage_error(const std::string& msg, int code = 2) {
     GradeOutcome o;
@@ -43,114 +42,6 @@ std::string shown_path(const fs::path& p, const fs::path& root) {
     auto rel = fs::relative(p, root, ec);
     if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
     return p.string();
-}
-
-// A link shown as itself (shown_path would resolve it to its target).
-std::string shown_link(const fs::path& p, const fs::path& root) {
-    const fs::path rel = p.lexically_relative(root);
-    return rel.empty() || rel.native().rfind("..", 0) == 0 ? p.string() : rel.string();
-}
-
-// A few words when a submitted file cannot be graded as text, naming it by `label` (its file name: never an absolute
-// path, which would end up in gradebooks). Links are not followed: a hand-in's link could name another student's
-// file or the solutions.
-std::string check_text_file(const fs::path& p, const std::string& label) {
-    std::error_code ec;
-    const auto st = fs::symlink_status(p, ec);
-    if (ec || !fs::exists(st)) return label + " is missing";
-    if (fs::is_symlink(st)) return label + " is a symbolic link, not a file";
-    if (!fs::is_regular_file(st)) return label + " is not a regular file";
-    auto size = fs::file_size(p, ec);
-    if (size > kMaxFile) return label + " is over the 1024 KiB limit for a submitted file";
-    auto text = util::read_file(p);
-    if (!text) return label + " cannot be read";
-    if (text->find('\0') != std::string::npos) return label + " is a binary file, not source text";
-    return {};
-}
-
-// `text` with every byte that is not part of valid UTF-8 replaced by '?', and the lines (1-based) where that
-// happened. The static review reads this copy: such a byte is almost always in a comment (a file saved in GBK or
-// Latin-1), where it changes nothing, and it is never valid inside a blank or the code the edit check compares.
-std::string replace_invalid_utf8(const std::string& text, std::vector<int>* lines) {
-    std::string out;
-    out.reserve(text.size());
-    int line = 1;
-    for (std::size_t i = 0; i < text.size();) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        if (n > 1 && (i + n > text.size() || !util::is_utf8(text.substr(i, n)))) n = 0;
-        if (n == 0) {
-            if (lines->empty() || lines->back() != line) lines->push_back(line);
-            out += '?';
-            ++i;
-            continue;
-        }
-        if (c == '\n') ++line;
-        out.append(text, i, n);
-        i += n;
-    }
-    return out;
-}
-
-// The copies of submitted files the static review reads when they are not valid UTF-8 (replace_invalid_utf8),
-// in a private temporary folder removed when the run ends. Named <tmp>/<lesson id>/<file>, as the review expects.
-class ReviewCopies {
-public:
-    explicit ReviewCopies(std::string lesson_id) : lesson_id_(std::move(lesson_id)) {}
-    ~ReviewCopies() {
-        std::error_code ec;
-        if (!dir_.empty()) fs::remove_all(dir_, ec);
-    }
-    ReviewCopies(const ReviewCopies&) = delete;
-    ReviewCopies& operator=(const ReviewCopies&) = delete;
-
-    // The path of a copy holding `text`, or `original` when the copy cannot be made.
-    fs::path copy(const fs::path& original, const std::string& text) {
-        if (dir_.empty()) {
-            char tmpl[] = "/tmp/workbook-review-XXXXXX";
-            if (!::mkdtemp(tmpl)) return original;
-            dir_ = tmpl;
-        }
-        const fs::path p = dir_ / lesson_id_ / original.filename();
-        return util::write_file_atomic(p, text) ? p : original;
-    }
-
-private:
-    std::string lesson_id_;
-    fs::path dir_;
-};
-
-// Where a run's results.json goes: build/results/<n>/runs/<time>-<pid>/, so that two runs started together never
-// read or overwrite each other's file. build/results/<n>/results.json is a link to the latest finished run's.
-fs::path new_run_dir(const fs::path& results_dir) {
-    std::string stamp = util::iso_time_now();
-    for (auto& c : stamp)
-        if (c == ':') c = '-';
-    fs::path dir = results_dir / "runs" / (stamp + "-" + std::to_string(::getpid()));
-    std::error_code ec;
-    for (int k = 2; fs::exists(dir, ec); ++k) dir = results_dir / "runs" / (stamp + "-" + std::to_string(::getpid()) + "-" + std::to_string(k));
-    return dir;
-}
-
-// Points <results_dir>/results.json at `run_file` (a relative link, replaced atomically), then keeps the newest
-// kKeptRuns finished runs. A run still in progress has no results.json yet and is never removed.
-constexpr std::size_t kKeptRuns = 20;
-void publish_latest(const fs::path& results_dir, const fs::path& run_file) {
-    std::error_code ec;
-    const fs::path link = results_dir / "results.json";
-    const fs::path tmp = results_dir / (".results.json." + util::random_hex(6));
-    fs::create_symlink(run_file.lexically_relative(results_dir), tmp, ec);
-    if (!ec) fs::rename(tmp, link, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        util::write_file_atomic(link, util::read_file(run_file).value_or(""));  // no links here: a copy
-    }
-    std::vector<fs::path> finished;
-    for (const auto& d : fs::directory_iterator(results_dir / "runs", ec))
-        if (fs::exists(d.path() / "results.json", ec)) finished.push_back(d.path());
-    std::sort(finished.begin(), finished.end());  // names start with the time
-    for (std::size_t i = 0; i + kKeptRuns < finished.size(); ++i)
-        if (finished[i] != run_file.parent_path()) fs::remove_all(finished[i], ec);
 }
 
 std::uint64_t env_seed() {
@@ -267,12 +158,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         std::vector<int> lines;
         std::string repaired = replace_invalid_utf8(*text, &lines);
         if (lines.empty()) return file;
-        std::vector<std::string> where;
-        for (std::size_t i = 0; i < lines.size() && i < 5; ++i) where.push_back(std::to_string(lines[i]));
-        run.warnings.push_back(name + ": line" + (lines.size() == 1 ? " " : "s ") + util::join(where, ", ") +
-                               (lines.size() > 5 ? ", …" : "") + (lines.size() == 1 ? " holds" : " hold") +
-                               " bytes that are not UTF-8 text (a file saved in another encoding?). It was graded "
-                               "anyway; save it as UTF-8.");
+        run.warnings.push_back(invalid_utf8_warning(name, lines));
         *text = std::move(repaired);
         return review_copies.copy(file, *text);
     };

@@ -161,7 +161,7 @@ void score_run(Run& run) {
     }
     if (!run.answers_missing.empty() && run.answers_missing != run.lesson.answers_file + " is missing")
         run.reasons.push_back("written answers: " + run.answers_missing);
-    else if (written_lost > 1e-9)
+    else if (run.answers_missing.empty() && written_lost > 1e-9)
         run.reasons.push_back("written answers: " + points_text(written_max - written_lost) + " of " +
                               points_text(written_max) + " points (provisional)");
     run.core_score = round2(run.core_score);

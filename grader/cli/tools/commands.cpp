@@ -191,7 +191,8 @@ void add_class_command(CLI::App& app) {
         child.timeout_s = o->student_timeout;
         if (!ctx.config_path.empty()) child.env.push_back({"WORKBOOK_CONFIG", ctx.config_path.string()});
         install_interrupt_handler();
-        const ClassRun run = grade_class(from_cwd(o->submissions), out, *L, grade_in_child(child), std::cout);
+        const ClassRun run = grade_class(from_cwd(o->submissions), out, *L, grade_in_child(child), std::cout,
+                                         ctx.build_dir / "class-work");
         // 0 when everyone was graded, whatever the grades; the gradebook is written in any case.
         if (run.not_graded > 0) throw CLI::RuntimeError(1);
     });

@@ -98,7 +98,7 @@ fs::path student_files(const fs::path& student_dir, const std::string& lesson_id
 }
 
 ClassRun grade_class(const fs::path& submissions, const fs::path& out, const Lesson& lesson, const GradeOneFn& grade_one,
-                     std::ostream& log) {
+                     std::ostream& log, const fs::path& private_root) {
     std::error_code ec;
     if (!fs::is_directory(submissions, ec))
         throw review::UserError("The submissions folder " + submissions.string() + " does not exist.");
@@ -121,8 +121,10 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const Les
     // Every hand-in is copied before any student's code runs, into a private staging folder, and graded from a
     // fresh copy of that copy whose content must still match: code of one student that rewrites another's files
     // (in the submissions folder or in the staging folder) cannot change what is graded for them.
-    char tmpl[] = "/tmp/workbook-class-XXXXXX";
-    if (!::mkdtemp(tmpl)) throw review::UserError("Cannot create a temporary folder for class grading.");
+    fs::create_directories(private_root, ec);
+    std::string tmpl = (private_root / "workbook-class-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data()))
+        throw review::UserError("Cannot create a private folder for class grading in " + private_root.string() + ".");
     const fs::path staging = tmpl;
     struct Handin {
         std::string student;
