@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "fixture.hpp"
+#include "grade/result_files.hpp"
 #include "review/errors.hpp"
 #include "review/subprocess.hpp"
 #include "review/sync.hpp"
@@ -373,5 +374,36 @@ TEST_CASE("the solutions branch is made in a worktree; the working tree is untou
     CHECK_FALSE(again.created);
     CHECK_FALSE(again.changed);
     CHECK(again.commit == r.commit);
+    fs::remove_all(root);
+}
+
+TEST_CASE("each grade run has its own results.json; results.json links to the latest finished one", "[tools]") {
+    fs::path root = fixture::make_repo();
+    const fs::path results = root / "build/results/04";
+    // Two runs started together: both folders exist before either finishes, and neither is the other's.
+    const fs::path a = grade::new_run_dir(results) / "results.json";
+    fixture::write(a.parent_path() / ".started", "");
+    const fs::path b = grade::new_run_dir(results) / "results.json";
+    CHECK(a.parent_path() != b.parent_path());
+    fixture::write(b, "{\"run\": \"b\"}");
+    grade::publish_latest(results, b);
+    fixture::write(a, "{\"run\": \"a\"}");  // a finishes last: the link follows it, b's file is untouched
+    grade::publish_latest(results, a);
+    CHECK(fs::is_symlink(results / "results.json"));
+    CHECK(fixture::read(results / "results.json") == "{\"run\": \"a\"}");
+    CHECK(fixture::read(b) == "{\"run\": \"b\"}");
+    CHECK(grade::shown_link(results / "results.json", root) == "build/results/04/results.json");
+    // The newest 20 finished runs are kept.
+    for (int i = 0; i < 25; ++i) {
+        const fs::path r = results / "runs" / ("2000-01-01T00-00-" + std::to_string(10 + i) + "Z-1") / "results.json";
+        fixture::write(r, "{}");
+    }
+    fs::create_directories(results / "runs/1999-in-progress");  // no results.json yet: never removed
+    grade::publish_latest(results, a);
+    int finished = 0;
+    for (const auto& d : fs::directory_iterator(results / "runs")) finished += fs::exists(d.path() / "results.json");
+    CHECK(finished == 20);
+    CHECK(fs::exists(a));
+    CHECK(fs::exists(results / "runs/1999-in-progress"));
     fs::remove_all(root);
 }
