@@ -20,14 +20,16 @@ std::string points_text(double x) {
     return buf;
 }
 
-// What happened to a failed test, in a word, from the runner's message (its first words name the cause).
+// What happened to a failed test, in a word, from the words the runner and the judge use for it ("timed out after
+// 30 s", "the submitted code crashed (SIGSEGV …)", "… ended the program …"); empty for a wrong result.
 std::string failure_kind(const TestOutcome& t) {
-    const std::string& m = t.message;
-    if (m.rfind("timed out", 0) == 0 || m.find("earlier tests of this exercise timed out") != std::string::npos)
-        return "timed out";
-    if (m.rfind("crashed", 0) == 0) return "crashed";
-    if (m.rfind("used more than", 0) == 0) return "memory limit";
-    if (m.find("without reporting a result") != std::string::npos || m.find("before reporting a result") != std::string::npos)
+    const std::string m = util_first_line(t.message);
+    auto has = [&](const char* w) { return m.find(w) != std::string::npos; };
+    if (has("timed out")) return "timed out";
+    if (has("crashed (")) return "crashed";
+    if (has("used more than") || has("memory limit")) return "memory limit";
+    if (has("ended the program") || has("without reporting a result") || has("before reporting a result") ||
+        has("without a valid result"))
         return "no result";
     return {};
 }
