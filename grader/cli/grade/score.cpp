@@ -30,7 +30,7 @@ std::string failure_kind(const TestOutcome& t) {
     if (has("used more than") || has("memory limit")) return "memory limit";
     if (has("ended the program") || has("without reporting a result") || has("before reporting a result") ||
         has("without a valid result"))
-        return "no result";
+        return "ended early";
     return {};
 }
 
