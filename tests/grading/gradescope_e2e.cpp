@@ -285,7 +285,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   // setup.sh would run apt-get for a missing package: not in a test. Say so and skip.
-  for (const char* p : {"build-essential", "cmake", "catch2", "libcli11-dev", "nlohmann-json3-dev", "libfmt-dev"}) {
+  for (const char* p : {"build-essential", "cmake", "catch2", "libcli11-dev", "nlohmann-json3-dev", "libfmt-dev",
+                        "libseccomp-dev", "bubblewrap"}) {
     Run q = sh(std::string("dpkg-query -W -f='${Status}' ") + p);
     if (q.output.find("install ok installed") == std::string::npos) {
       std::cout << "SKIPPED: package " << p << " is not installed, and setup.sh would install it\n";
