@@ -3,7 +3,8 @@
 #
 #   make grade-04 [SUBMISSION=dir] [BACKEND=auto|gpu|emu|static] [EX=name] [SOLUTIONS=1] [SEED=n]
 #   make test
-#   make hint-04 EX=name [BLANK=id] [LEVEL=n]   make status   make reset-04 EX=name   make report-04
+#   make hint-04 EX=name [BLANK=id] [LEVEL=n]   make status   make reset-04 EX=name   make restore-04 EX=name [BACKUP=stamp]
+#   make report-04
 #   make watch-04 [EX=name]   make grade-class SUBMISSIONS=dir   make gradescope-04
 #   make solutions-branch   make student-edition
 
@@ -16,68 +17,63 @@ WORKBOOK := $(BUILD)/grader/cli/workbook
 .PHONY: help test configure grader cli status grade-class solutions-branch student-edition
 
 help:
-	@echo "Student:    make grade-04    make watch-04    make hint-04 EX=rmsnorm    make status    make reset-04 EX=rmsnorm    make report-04"
-	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SOLUTIONS=1  SEED=n"
-	@echo "Instructor: make grade-class SUBMISSIONS=dir    make gradescope-04    make solutions-branch    make student-edition"
+	@echo "Student:    make grade-04    make watch-04    make hint-04 EX=rmsnorm    make status    make reset-04 EX=rmsnorm    make restore-04 EX=rmsnorm    make report-04"
+	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SEED=n"
+	$(if $(wildcard solutions),@echo "Instructor: make grade-04 SOLUTIONS=1    make grade-class SUBMISSIONS=dir    make gradescope-04    make solutions-branch    make student-edition")
 	@echo "Project:    make test"
 
 # --- prerequisites and configuration ------------------------------------------------------------------------------
 
-# One sentence and the exact install line when a tool is missing (Debian/Ubuntu package names).
-define need_tool
-	@command -v $(1) >/dev/null 2>&1 || { echo "workbook: '$(1)' is not installed. Install it with:  sudo apt-get install -y $(2)" >&2; exit 2; }
-endef
+# A grade that does not pass exits 1 without make's "make: *** [...] Error 1" trailer, which reads like a build
+# failure. GNU make has one silent non-zero exit: question mode (-q), where a target with a recipe line make did
+# not run is "not up to date" (status 1), while lines that start with '+' still run. So a command line of grade-NN
+# goals alone runs in question mode: every recipe on the way starts with '+', and the last step's recipe is empty
+# when the grade passed and one line (never run) when it did not. Children get none of make's flags (the scripts
+# unset them; $(NO_MAKE_ENV) for the workbook), since cmake --build runs make itself.
+GRADE_GOALS := $(filter-out grade-class,$(filter grade-%,$(MAKECMDGOALS)))
+ifneq ($(GRADE_GOALS),)
+ifeq ($(filter-out $(GRADE_GOALS),$(MAKECMDGOALS)),)
+MAKEFLAGS += -q
+endif
+endif
+NO_MAKE_ENV := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL
 
-# Configure only when the build folder has never been configured; afterwards `cmake --build` re-runs CMake itself
-# when a CMakeLists.txt changes. A failed configuration prints CMake's own sentence (it names the apt-get line for a
-# missing library) and never deletes anything.
-$(BUILD)/CMakeCache.txt:
-	$(call need_tool,cmake,cmake)
-	$(call need_tool,g++,g++)
-	$(call need_tool,make,make)
-	@mkdir -p $(BUILD)
-	@echo "workbook: configuring the build in $(BUILD)/ (first run only)…"
-	@cmake -S . -B $(BUILD) > $(BUILD)/.configure.log 2>&1 || { \
-	  grep -h -E "Missing|Install it with|CMake Error|does not match|different" $(BUILD)/.configure.log | head -n 8 >&2; \
-	  if grep -q -E "does not match|different" $(BUILD)/.configure.log; then \
-	    echo "workbook: the build folder $(BUILD)/ belongs to another checkout or is broken; remove it (rm -rf $(BUILD)) and run make again." >&2; \
-	  else \
-	    echo "workbook: configuring failed; the full log is $(BUILD)/.configure.log" >&2; \
-	  fi; \
-	  exit 2; }
-
-configure: $(BUILD)/CMakeCache.txt
+# Every run checks that build/ is configured for this checkout (milliseconds); a missing, failed or interrupted
+# configuration is redone, after the Debian packages are checked (scripts/setup/configure.sh says how).
+configure:
+	+@scripts/setup/configure.sh "$(BUILD)"
 
 # What `workbook grade` needs: the CLI, the emulator (runtime + rewriter), the harness and hidden-test objects.
-# Quiet on success; on failure the first errors and the log's path.
 # Without a GPU (or with BACKEND=emu/static) the gpu objects are never linked, so they are not built.
+# Progress while something compiles (the first build), nothing when all is up to date (scripts/setup/build.sh).
 GRADER_TARGET = $(if $(filter emu static,$(BACKEND)),workbook-grader-emu,$(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU ' && echo workbook-grader || echo workbook-grader-emu))
 
-grader: $(BUILD)/CMakeCache.txt
-	@nice cmake --build $(BUILD) --target $(GRADER_TARGET) -j$(JOBS) > $(BUILD)/.grader-build.log 2>&1 || { \
-	  echo "workbook: building the grader failed. First errors:" >&2; \
-	  grep -E "error|Error|undefined reference|does not match" $(BUILD)/.grader-build.log | grep -v "^gmake" | head -n 15 >&2; \
-	  if grep -q "does not match the source" $(BUILD)/.grader-build.log; then \
-	    echo "workbook: the build folder $(BUILD)/ belongs to another checkout; remove it (rm -rf $(BUILD)) and run make again." >&2; fi; \
-	  echo "(full log: $(BUILD)/.grader-build.log)" >&2; exit 2; }
+grader: configure
+	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the grader" $(GRADER_TARGET)
 
 # --- grading ------------------------------------------------------------------------------------------------------
 
 GRADE_ARGS = $(if $(SUBMISSION),--submission "$(SUBMISSION)") $(if $(BACKEND),--backend $(BACKEND)) \
              $(if $(EX),--ex $(EX)) $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions) $(if $(SEED),--seed $(SEED))
 
-grade-%: grader
-	@$(WORKBOOK) grade $* $(GRADE_ARGS)
+# The grade itself; its exit status (0 passed, 1 not passed, 2/3 a problem the workbook has named) goes to a file
+# for the step below. A problem (2, 3, 130) stops make here, with its trailer.
+run-grade-%: grader
+	+@rm -f "$(BUILD)/.grade-status-$*"; $(NO_MAKE_ENV) $(WORKBOOK) grade $* $(GRADE_ARGS); rc=$$?; \
+	  echo $$rc > "$(BUILD)/.grade-status-$*"; [ $$rc -le 1 ] || exit $$rc
+
+# Read when this recipe is expanded, i.e. after the grade ran: empty when it passed, else the line question mode
+# counts as "not up to date" (exit 1, silently). Outside question mode (other goals on the line) it runs: exit 1.
+grade-%: run-grade-%
+	$(if $(filter 0,$(strip $(file <$(BUILD)/.grade-status-$*))),,@exit 1)
 
 watch-%: grader
-	@$(WORKBOOK) watch $* $(if $(EX),--ex $(EX)) $(if $(BACKEND),--backend $(BACKEND))
+	+@$(NO_MAKE_ENV) $(WORKBOOK) watch $* $(if $(EX),--ex $(EX)) $(if $(BACKEND),--backend $(BACKEND)) \
+	  $(if $(SUBMISSION),--submission "$(SUBMISSION)")
 
 # The tools below need no compiled tests, only the CLI.
-cli: $(BUILD)/CMakeCache.txt
-	@nice cmake --build $(BUILD) --target workbook -j$(JOBS) > $(BUILD)/.cli-build.log 2>&1 || { \
-	  echo "workbook: building the workbook command failed. First errors:" >&2; \
-	  grep -E "error|Error" $(BUILD)/.cli-build.log | grep -v "^gmake" | head -n 15 >&2; \
-	  echo "(full log: $(BUILD)/.cli-build.log)" >&2; exit 2; }
+cli: configure
+	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the workbook command" workbook
 
 hint-%: cli
 	@test -n "$(EX)" || { echo "workbook: say which exercise, e.g. make hint-$* EX=rmsnorm" >&2; exit 2; }
@@ -89,6 +85,10 @@ status: cli
 reset-%: cli
 	@test -n "$(EX)" || { echo "workbook: say which exercise to reset, e.g. make reset-$* EX=rmsnorm" >&2; exit 2; }
 	@$(WORKBOOK) reset $* --ex $(EX)
+
+restore-%: cli
+	@test -n "$(EX)" || { echo "workbook: say which exercise to restore, e.g. make restore-$* EX=rmsnorm" >&2; exit 2; }
+	@$(WORKBOOK) restore $* --ex $(EX) $(if $(BACKUP),--backup "$(BACKUP)")
 
 report-%: cli
 	@$(WORKBOOK) report $* $(if $(SUBMISSION),--submission "$(SUBMISSION)")
@@ -108,6 +108,6 @@ student-edition: cli
 
 # --- the project's own tests (what CI runs) -------------------------------------------------------------------------
 
-test: $(BUILD)/CMakeCache.txt
-	@nice cmake --build $(BUILD) -j$(JOBS)
+test: configure
+	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the project and its tests" all
 	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)

@@ -41,6 +41,7 @@ namespace workbook::tools {
 void add_hint_command(CLI::App& app);
 void add_status_command(CLI::App& app);
 void add_reset_command(CLI::App& app);
+void add_restore_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_watch_command(CLI::App& app);
 void add_sync_command(CLI::App& app);

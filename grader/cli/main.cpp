@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     workbook::tools::add_hint_command(app);
     workbook::tools::add_status_command(app);
     workbook::tools::add_reset_command(app);
+    workbook::tools::add_restore_command(app);
     workbook::tools::add_report_command(app);
     workbook::tools::add_watch_command(app);
     workbook::tools::add_sync_command(app);

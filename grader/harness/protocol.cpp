@@ -64,8 +64,8 @@ Options parse_options(int argc, char** argv) {
     } else if (a == "--wb-sandbox") {
       if (auto v = value(i, "--wb-sandbox")) {
         o.sandbox = *v;
-        if (o.sandbox != "auto" && o.sandbox != "bwrap" && o.sandbox != "none")
-          o.error = "--wb-sandbox wants auto, bwrap or none, got '" + *v + "'";
+        if (o.sandbox != "auto" && o.sandbox != "bwrap" && o.sandbox != "none" && o.sandbox != "off")
+          o.error = "--wb-sandbox wants auto, bwrap, none or off, got '" + *v + "'";
       }
     } else if (a == "--wb-sandbox-why") {
       if (auto v = value(i, "--wb-sandbox-why")) o.sandbox_why = *v;

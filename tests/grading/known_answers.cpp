@@ -1,7 +1,8 @@
 // Grades the known answers of a lesson with the real `workbook grade` command and checks the verdicts:
 //   --solutions        every solution earns every code point (lesson passes)
 //   --starters         every untouched starter fails every hidden test, with the "fill the blanks" message
-//   --wrong NAME       a known wrong answer (solutions/<lesson>/wrong/wrong.json) fails the groups it names
+//   --wrong NAME       a known wrong answer (solutions/<lesson>/wrong/wrong.json) fails the groups it names, and is
+//                      vetoed when it says so ("veto"), by a veto whose sentence holds "veto_says" when given
 //   --alt NAME         a correct answer written differently (solutions/<lesson>/alt/alt.json) passes every test
 // A wrong answer given as blank fills is built the way a student would write it: the solution with each blank's
 // text replaced (fills not named keep the solution's text), so it differs from the starter only inside blanks.
@@ -68,6 +69,8 @@ std::string apply_patch(std::string text, const json& patch) {
 // A submission folder holding every exercise file of the lesson: solutions (markers stripped), the answers, and
 // `exercise_text` in place of one exercise's file when given.
 fs::path make_submission(const Options& o, const std::string& exercise, const std::string* exercise_text) {
+  // A classmate's folder beside every submission, with a secret no submission may be able to print.
+  write_file(o.work / "classmate" / "rmsnorm.cu", "// wb-classmate-secret\n");
   const fs::path dir = o.work / ("submission-" + (o.name.empty() ? o.mode : o.name));
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -93,7 +96,7 @@ Grade run_grade(const Options& o, const std::string& args) {
   fs::remove(out);
   // A secret in the grader's environment: no submission may see it (the worker gets an environment of its own).
   const std::string cmd = "cd '" + o.root.string() + "' && WB_SECRET_CANARY=wb-secret-canary-7f3a '" +
-                          o.workbook.string() + "' grade 04 --backend " +
+                          o.workbook.string() + "' grade " + o.lesson.substr(0, o.lesson.find('-')) + " --backend " +
                           o.backend + " --json-out '" + out.string() + "' " + args + " 2>&1";
   Grade g{};
   FILE* pipe = popen(cmd.c_str(), "r");
@@ -247,6 +250,14 @@ int check_wrong(const Options& o) {
       return fail("vetoed answer '" + o.name + "': the total score " + g.results.at("score").dump() +
                       " holds more than the written answers' " + std::to_string(written), g);
   }
+  // The right veto, not just any: one of them says this (part of its one sentence).
+  if (expect.contains("veto_says")) {
+    const std::string says = expect["veto_says"];
+    bool said = false;
+    for (const auto& v : g.results.at("extra_data").at("vetoes"))
+      said |= v.value("reason", std::string()).find(says) != std::string::npos;
+    if (!said) return fail("no veto says \"" + says + "\"", g);
+  }
   std::cout << "wrong answer '" << o.name << "' rejected (" << expect.value("reason", "") << ")\n";
   return 0;
 }
@@ -280,6 +291,7 @@ int main(int argc, char** argv) {
     else if (a == "--workbook") o.workbook = next();
     else if (a == "--work") o.work = next();
     else if (a == "--backend") o.backend = next();
+    else if (a == "--lesson") o.lesson = next();
     else if (a == "--solutions" || a == "--starters") o.mode = a.substr(2);
     else if (a == "--wrong" || a == "--alt") { o.mode = a.substr(2); o.name = next(); }
     else { std::cerr << "unknown argument " << a << "\n"; return 2; }
@@ -290,7 +302,8 @@ int main(int argc, char** argv) {
     if (o.mode == "starters") return check_starters(o);
     if (o.mode == "wrong") return check_wrong(o);
     if (o.mode == "alt") return check_alt(o);
-    std::cerr << "usage: known_answers --root DIR --workbook EXE --work DIR (--solutions|--starters|--wrong N|--alt N)\n";
+    std::cerr << "usage: known_answers --root DIR --workbook EXE --work DIR [--lesson SLUG] [--backend B] "
+                 "(--solutions|--starters|--wrong N|--alt N)\n";
     return 2;
   } catch (const std::exception& ex) {
     std::cerr << "FAILED: " << ex.what() << "\n";

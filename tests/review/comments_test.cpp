@@ -67,6 +67,27 @@ TEST_CASE("review_comments reads the files and validates rules", "[comments]") {
     fs::remove_all(root);
 }
 
+TEST_CASE("review rules run in linear time on long fills; 'unless' and lookaround", "[comments]") {
+    // An 18 KB subject: std::regex's recursion overflowed the stack on this; RE2 needs no stack per character.
+    std::vector<Fill> fills(1);
+    fills[0].id = "inv";
+    fills[0].tokens = "0.0f";
+    while (fills[0].tokens.size() < 18 * 1024) fills[0].tokens += " + 0.0f * ( sq + sq )";
+    fills[0].tokens += " + rsqrtf ( sq / N + eps )";
+    const nlohmann::json rules = nlohmann::json::parse(R"([
+        {"blank": "inv", "pattern": "^(.)*rsqrtf \\( sq / N", "comment": "long"},
+        {"blank": "inv", "pattern": "\\beps\\b", "unless": "0\\.0f", "comment": "eps, unless padded"},
+        {"blank": "inv", "pattern": "\\beps\\b", "unless": "1024", "comment": "eps, not 1024"}])");
+    auto c = apply_review_rules(rules, fills, "k.cu", "k");
+    REQUIRE(c.size() == 2);
+    CHECK(c[0].text == "long");
+    CHECK(c[1].text == "eps, not 1024");
+    // Lookaround is not RE2 syntax: the rule is refused with a sentence that says so.
+    auto lesson = nlohmann::json::parse(fixture::kLesson);
+    lesson["exercises"][0]["review"][0]["pattern"] = "=(?!=)";
+    CHECK_THROWS_WITH(validate_review_rules(lesson), Catch::Contains("RE2 syntax"));
+}
+
 TEST_CASE("the ptxas report is parsed per kernel", "[static_compile]") {
     const std::string out = R"(ptxas info    : 0 bytes gmem
 ptxas info    : Compiling entry function '_Z5plainPf' for 'sm_90'
@@ -96,6 +117,27 @@ ptxas info    : Used 32 registers, used 1 barriers, 160 bytes cumulative stack s
           "160 bytes stack, 1 barrier");
     CHECK(compiler_diagnostics("bad.cu(1): error: identifier \"x\" is undefined\n  int main( { x }\n\n\n\nptxas info    : x\n") ==
           "bad.cu:1: error: identifier \"x\" is undefined\n  int main( { x }");
+}
+
+TEST_CASE("nvcc 13.0's own output for the lesson's kernel, and an 18 KB quoted line", "[static_compile]") {
+    // Recorded on an H200 machine: nvcc -std=c++17 -arch=sm_90 -c solutions/04-rmsnorm/rmsnorm.cu -Xptxas -v
+    const std::string out = R"(ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function '_ZN43_GLOBAL__N__ada77314_10_rmsnorm_cu_4732319b14rmsnorm_kernelILi256EEEvPKfS2_Pfiif' for 'sm_90'
+ptxas info    : Function properties for _ZN43_GLOBAL__N__ada77314_10_rmsnorm_cu_4732319b14rmsnorm_kernelILi256EEEvPKfS2_Pfiif
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 32 registers, used 1 barriers, 36 bytes smem
+ptxas info    : Compile time = 28.155 ms
+)";
+    auto k = parse_ptxas(out);
+    REQUIRE(k.size() == 1);
+    CHECK(k[0].registers == 32);
+    CHECK(k[0].barriers == 1);
+    CHECK(k[0].smem_bytes == 36);
+    CHECK(k[0].name.find("rmsnorm_kernel<256>") != std::string::npos);
+    // nvcc quotes the student's line under its error; an 18 KB line is parsed like any other (RE2, linear time).
+    std::string line(18 * 1024, 'x');
+    const std::string diag = "rmsnorm.cu(83): error: expression too long\n  " + line + "\n";
+    CHECK(compiler_diagnostics(diag) == "rmsnorm.cu:83: error: expression too long\n  " + line);
 }
 
 TEST_CASE("nvcc compiles a kernel and reports its resources, or says it did not run", "[static_compile]") {

@@ -143,9 +143,12 @@ TEST_CASE("the catalogue of wrong answers meets the vetoes it expects", "[lesson
             }
             const std::string veto = w["expect"].value("veto", std::string());
             EditCheck ec = edit_check_text(starter, student, ex.file, ex.blanks);
-            if (veto == "edit") {
+            const std::string says = w["expect"].value("veto_says", std::string());
+            if (veto == "edit" || veto == "fill") {
                 CHECK_FALSE(ec.ok);
                 CHECK_FALSE(ec.changes.empty());
+                CHECK(ec.refused == (veto == "fill"));  // "fill": the fill policy's veto (review/fill_policy.hpp)
+                if (!says.empty()) CHECK(ec.reason.find(says) != std::string::npos);
                 continue;
             }
             REQUIRE(ec.ok);

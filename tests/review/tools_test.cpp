@@ -5,6 +5,7 @@
 #include "review/sync.hpp"
 #include "tools/hint.hpp"
 #include "tools/reset.hpp"
+#include "tools/restore.hpp"
 #include "tools/state.hpp"
 
 using namespace workbook;
@@ -22,7 +23,8 @@ TEST_CASE("hints are revealed one level at a time and recorded", "[hint]") {
     CHECK(h1.newly_revealed);
     REQUIRE(h1.shown.size() == 1);
     CHECK(h1.shown[0] == "sum of squares");
-    CHECK(tools::format_hint(h1, "04").find("make hint-04 EX=k") != std::string::npos);
+    // The follow-up names this blank: without BLANK= the next call could pick another one.
+    CHECK(tools::format_hint(h1, "04").find("`make hint-04 EX=k BLANK=sum` for the next level of this blank") != std::string::npos);
 
     auto h2 = tools::reveal_hint(L, "k");
     CHECK(h2.blank == "sum");
@@ -75,6 +77,7 @@ TEST_CASE("reset keeps a backup of the student's file", "[reset]") {
     CHECK(r.backup.string().find(".workbook/backups/") != std::string::npos);
     CHECK(fixture::read(file) == starter);
     CHECK(r.message.find("Saved your version to .workbook/backups/") == 0);
+    CHECK(r.message.find("To bring your version back: make restore-04 EX=k") != std::string::npos);
 
     // Two resets in the same second keep both backups.
     fixture::write(file, "second attempt\n");
@@ -84,5 +87,47 @@ TEST_CASE("reset keeps a backup of the student's file", "[reset]") {
     CHECK(fixture::read(r2.backup) == "second attempt\n");
 
     CHECK_THROWS_AS(tools::reset_exercise(L, "missing"), review::UserError);
+    fs::remove_all(root);
+}
+
+TEST_CASE("restore brings back the latest backup, or a named one, after saving the current file", "[reset]") {
+    fs::path root = fixture::make_repo();
+    auto L = review::resolve_lesson(root, "04");
+    review::sync_lesson(L, false);
+    const fs::path file = root / "exercises/04-demo/k.cu";
+    auto error_of = [&](const std::string& stamp) {
+        try {
+            tools::restore_exercise(L, "k", stamp);
+        } catch (const review::UserError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK(error_of("").find("There is no backup of exercises/04-demo/k.cu") == 0);
+
+    fixture::write(file, "first\n");
+    const auto r1 = tools::reset_exercise(L, "k");
+    fixture::write(file, "second\n");
+    const auto r2 = tools::reset_exercise(L, "k");
+    const std::string starter = fixture::read(file);
+    auto all = tools::backups_of(L, "k");
+    REQUIRE(all.size() == 2);
+    CHECK(fixture::read(all[0].file) == "first\n");  // oldest first, even within one second
+
+    // The most recent: "second"; the starter that was there is saved first.
+    auto back = tools::restore_exercise(L, "k");
+    CHECK(fixture::read(file) == "second\n");
+    REQUIRE_FALSE(back.saved.empty());
+    CHECK(fixture::read(back.saved) == starter);
+    CHECK(back.message.find("Saved your current version to .workbook/backups/") == 0);
+    // An older one by its stamp; "second" is saved again, so nothing is lost.
+    auto older = tools::restore_exercise(L, "k", all[0].stamp);
+    CHECK(fixture::read(file) == "first\n");
+    CHECK(fixture::read(older.saved) == "second\n");
+    CHECK(error_of("19990101-000000").find("No backup '19990101-000000' of exercises/04-demo/k.cu; the backups are (oldest first): " +
+                                           all[0].stamp) == 0);
+    CHECK(fixture::read(file) == "first\n");
+    (void)r1;
+    (void)r2;
     fs::remove_all(root);
 }

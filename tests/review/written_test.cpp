@@ -1,5 +1,7 @@
 #include "workbook_catch.hpp"
 
+#include <algorithm>
+
 #include "fixture.hpp"
 #include "review/errors.hpp"
 #include "review/written.hpp"
@@ -49,6 +51,22 @@ TEST_CASE("the template's placeholders score zero", "[written]") {
     CHECK(item(scores, "Q1").group == "question");
     CHECK(item(scores, "Q1").exercise == "k");
     CHECK(item(scores, "explanation").group == "explanation");
+}
+
+TEST_CASE("an answer of one 18 KB line is scored, not a crash", "[written]") {
+    std::string line = "eps goes inside the square root so an all-zero row gives no NaN";
+    while (line.size() < 18 * 1024) line += " and again the mean of squares plus eps";
+    line += " (the end)";
+    const std::string md = "## Explanation\n" + line + "\n\n## Q1\n" + line + "\n";
+    // A pattern that walks the whole line one character per step: std::regex recursed once per character and
+    // overflowed an 8 MiB stack on this answer.
+    nlohmann::json r = rubric();
+    r["items"][1]["concepts"][2]["patterns"] = {"^(.)*the end"};
+    std::vector<WrittenScore> v;
+    REQUIRE_NOTHROW(v = score_answers(r, md, nlohmann::json::object()));
+    CHECK_FALSE(item(v, "Q1").placeholder);
+    const auto& found = item(v, "Q1").found;
+    CHECK(std::find(found.begin(), found.end(), "numerical stability") != found.end());
 }
 
 TEST_CASE("empty and missing answers score zero", "[written]") {

@@ -7,6 +7,7 @@
 #include "context.hpp"
 #include "grade.hpp"
 #include "reaper.hpp"
+#include "util.hpp"
 
 namespace workbook::grade {
 
@@ -44,7 +45,7 @@ void add_grade_command(CLI::App& app) {
         become_subreaper();
         GradeOutcome out = run_grade(*ctx, *opt);
         kill_orphans();
-        if (!out.error.empty()) std::cerr << "workbook: " << out.error << "\n";
+        if (!out.error.empty()) std::cerr << "workbook: " << util::sanitize_text(out.error) << "\n";
         if (out.exit_code != 0) throw CLI::RuntimeError(out.exit_code);
     });
 }

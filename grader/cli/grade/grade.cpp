@@ -18,6 +18,7 @@
 #include "process.hpp"
 #include "report.hpp"
 #include "result_files.hpp"
+#include "review/files.hpp"
 #include "results.hpp"
 #include "runner.hpp"
 #include "score.hpp"
@@ -88,20 +89,39 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         return usage_error("The submission folder " + shown_path(dir, ctx.root) + " does not exist" +
                            (fs::exists(dir, ec) ? " as a folder." : "."));
     run.submission = dir;
-    run.submission_label = opt.submission_label.empty() ? shown_path(dir, ctx.root) : opt.submission_label;
-    // A file that is missing or cannot be graded costs its own exercise (or the written answers) only: the rest of
-    // the submission is graded.
+    run.submission_label =
+        util::sanitize_name(opt.submission_label.empty() ? shown_path(dir, ctx.root) : opt.submission_label);
+    // Each submitted file is read once, here, without following links (review::read_submitted); the review uses
+    // these texts, so nothing outside the submission folder is opened or quoted. A file that is missing or cannot be
+    // graded costs its own exercise (or the written answers) only: the rest of the submission is graded. A byte that
+    // is not UTF-8 is a warning, not a refusal: the file is graded, the review reads it with such bytes replaced.
     std::set<std::string> expected;
-    std::map<std::string, std::string> unusable;  // file name -> why
+    std::map<std::string, std::string> submitted;  // file name -> text, for the files that can be graded
+    std::map<std::string, std::string> unusable;   // file name -> why not, a few words
+    std::map<std::string, std::string> hashes;     // file name -> SHA-256 of its bytes as submitted
+    auto take = [&](const std::string& file) {
+        auto got = review::read_submitted(dir / file, file);
+        if (got.refusal.empty() || got.not_utf8) hashes[file] = util::sha256_hex(got.text);
+        if (got.not_utf8) {
+            std::vector<int> lines;
+            submitted[file] = replace_invalid_utf8(got.text, &lines);
+            run.warnings.push_back(invalid_utf8_warning(file, lines));
+        } else if (!got.refusal.empty()) {
+            unusable[file] = short_refusal(got.refusal);
+        } else {
+            submitted[file] = std::move(got.text);
+        }
+    };
     for (const auto* e : selected) {
         expected.insert(e->file);
-        if (auto p = check_text_file(dir / e->file, e->file); !p.empty()) unusable[e->file] = p;
+        take(e->file);
     }
     fs::path answers = dir / L.answers_file;
     const bool grade_written = whole_lesson && !L.written.empty();
     if (grade_written) {
         expected.insert(L.answers_file);
-        run.answers_missing = check_text_file(answers, L.answers_file);
+        take(L.answers_file);
+        if (auto u = unusable.find(L.answers_file); u != unusable.end()) run.answers_missing = u->second;
     }
     {
         std::vector<std::string> extra;
@@ -111,7 +131,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             const std::string name = d.path().filename().string();
             if (expected.count(name) || (!run.only_exercise.empty() && all_files.count(name))) continue;
             if (name == L.answers_file) continue;
-            extra.push_back(name + (d.is_directory(ec) ? "/" : ""));
+            extra.push_back(util::sanitize_name(name) + (d.symlink_status(ec).type() == fs::file_type::directory ? "/" : ""));
         }
         std::sort(extra.begin(), extra.end());
         if (!extra.empty())
@@ -152,20 +172,6 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     // Static review first: blanks, the token edit check, review comments (and nvcc for static).
     const fs::path pristine_dir = ctx.root / "grader" / "pristine" / L.id;
     const std::string nvcc = run.backend == Backend::static_only ? find_nvcc(ctx) : std::string();
-    ReviewCopies review_copies(L.id);
-    // A byte that is not UTF-8 is a warning, not a refusal: the file is graded, the review reads a repaired copy.
-    auto review_text = [&](const fs::path& file, const std::string& name, std::string* text) -> fs::path {
-        std::vector<int> lines;
-        std::string repaired = replace_invalid_utf8(*text, &lines);
-        if (lines.empty()) return file;
-        run.warnings.push_back(invalid_utf8_warning(name, lines));
-        *text = std::move(repaired);
-        return review_copies.copy(file, *text);
-    };
-    if (grade_written && run.answers_missing.empty()) {
-        std::string text = util::read_file(answers).value_or("");
-        answers = review_text(answers, L.answers_file, &text);
-    }
     for (const auto* e : selected) {
         ExerciseResult ex;
         ex.info = e;
@@ -175,9 +181,8 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             run.exercises.push_back(std::move(ex));
             continue;
         }
-        std::string text = util::read_file(ex.file).value_or("");
-        ex.content_hash = util::sha256_hex(text);
-        const fs::path review_file = review_text(ex.file, e->file, &text);
+        const std::string& text = submitted[e->file];
+        ex.content_hash = hashes[e->file];
         const fs::path pristine = pristine_dir / e->file;
         std::optional<std::string> pristine_text = util::read_file(pristine);
         if (!pristine_text)
@@ -190,15 +195,16 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             if (pristine_text && unfilled.empty()) {
                 auto check = review::edit_check_text(*pristine_text, text, e->file, e->blanks);
                 ex.edit_ok = check.ok;
+                ex.fill_refused = check.refused;
                 if (!check.ok) run.vetoes.push_back({e->name, check.reason, check.diff});
             }
-            for (const auto& c : pristine_text ? review::review_comments(L.raw, e->name, review_file, pristine)
+            for (const auto& c : pristine_text ? review::review_comments_text(L.raw, e->name, text, *pristine_text, e->file)
                                                : std::vector<review::Comment>{}) {
                 const std::string where = e->file + (c.line > 0 ? ":" + std::to_string(c.line) : "");
                 if (c.veto) run.vetoes.push_back({e->name, where + ": " + c.text, ""});
                 else run.comments.push_back({e->name, where, c.text});
             }
-            if (run.backend == Backend::static_only && ex.unfilled.empty()) {
+            if (run.backend == Backend::static_only && ex.unfilled.empty() && !ex.fill_refused) {
                 const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
                 fs::create_directories(work, ec);
                 auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
@@ -221,7 +227,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         std::vector<BuildJob> jobs;
         std::vector<std::size_t> job_index;
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
-            if (run.exercises[i].missing.empty() && run.exercises[i].unfilled.empty()) {
+            if (run.exercises[i].missing.empty() && run.exercises[i].unfilled.empty() && !run.exercises[i].fill_refused) {
                 jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
                 job_index.push_back(i);
             }
@@ -271,7 +277,19 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         RunLimits limits = default_limits(run.backend, has_sanitizer);
         // The worker sees the filesystem read-only; what the grade relies on (the student state with its GPU
         // verifications, earlier results) it does not see at all.
-        limits.hide = {(ctx.root / ".workbook").string(), (ctx.build_dir / "results").string()};
+        limits.hide = {(ctx.root / ".workbook").string(), (ctx.build_dir / "results").string(), dir.string()};
+        // The folder around the submission holds the other students' submissions in a class: hidden too, unless
+        // it holds the grader itself (a submission folder inside the checkout, say).
+        std::error_code canon_ec;
+        const fs::path around = fs::weakly_canonical(dir, canon_ec).parent_path();
+        auto inside = [](const fs::path& p, const fs::path& base) {
+            const auto rel = p.lexically_relative(base);
+            return !rel.empty() && rel.native().rfind("..", 0) != 0;
+        };
+        if (!around.empty() && around != around.root_path() && !inside(ctx.root, around) &&
+            !inside(ctx.build_dir, around) && !opt.solutions)
+            limits.hide.push_back(around.string());
+        for (const auto& h : opt.hide) limits.hide.push_back(h);
         auto outcomes = run_tests(test_jobs, run.seed, limits);
         if (interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
         // The student knows their file as "rmsnorm.cu:6", not by the submission folder's absolute path.
@@ -296,7 +314,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             run.written.push_back({w.id, w.group, w.exercise, "not graded: " + run.answers_missing, 0, w.points});
     } else if (grade_written) {
         try {
-            for (const auto& w : review::score_written(L.raw, answers, ctx.root))
+            for (const auto& w : review::score_written(L.raw, answers, submitted[L.answers_file], ctx.root))
                 run.written.push_back({w.id, w.group, w.exercise.empty() && core ? core->name : w.exercise, w.feedback,
                                        w.score, w.max_score});
         } catch (const review::UserError& ue) {
@@ -322,6 +340,10 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     out.passed = run.passed;
     out.exit_code = run.passed ? 0 : 1;
     out.results = results_json(run, markdown_report(run));
+    // The replay names every option that shaped the run (results_json's own line leaves out SUBMISSION and EX).
+    out.results["extra_data"]["replay"] = replay_command(run);
+    // What `make report` compares the answers file with, as content_sha256 does for each exercise file.
+    if (grade_written) out.results["extra_data"]["answers_sha256"] = util::sha256_hex(util::read_file(answers).value_or(""));
     // Student output and compiler messages quoting a student's line may hold bytes that are not UTF-8: replaced,
     // so that results.json is always valid JSON.
     const std::string dumped = out.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -349,6 +371,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         else if (!out.results_path.empty())
             std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
         if (!opt.json_out.empty() && opt.write_default_results) std::cout << "Also written to: " << opt.json_out << "\n";
+        std::cout << exit_status_line(run) << "\n";
         std::cout.flush();
     }
     return out;

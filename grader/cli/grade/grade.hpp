@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <vector>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,7 @@ struct GradeOptions {
     bool write_default_results = true;
     std::string submission_label;    // how the report names the submission (default: its path); class grading
     std::string work_dir;            // where harnesses are built (default: the build folder); class grading
+    std::vector<std::string> hide;   // more folders the submission's code must not see (grade-class: the class)
 };
 
 struct GradeOutcome {

@@ -1,25 +1,16 @@
 #include "intake.hpp"
 
-#include <stdlib.h>
+#include <algorithm>
 
 #include "util.hpp"
 
 namespace workbook::grade {
 
-namespace fs = std::filesystem;
-
-std::string check_text_file(const fs::path& p, const std::string& label) {
-    std::error_code ec;
-    const auto st = fs::symlink_status(p, ec);
-    if (ec || !fs::exists(st)) return label + " is missing";
-    if (fs::is_symlink(st)) return label + " is a symbolic link, not a file";
-    if (!fs::is_regular_file(st)) return label + " is not a regular file";
-    auto size = fs::file_size(p, ec);
-    if (size > kMaxSubmittedFile) return label + " is over the 1024 KiB limit for a submitted file";
-    auto text = util::read_file(p);
-    if (!text) return label + " cannot be read";
-    if (text->find('\0') != std::string::npos) return label + " is a binary file, not source text";
-    return {};
+std::string short_refusal(const std::string& sentence) {
+    std::string s = sentence.substr(0, std::min(sentence.find("; "), sentence.find(": ")));
+    if (auto p = s.find(", not a file"); p != std::string::npos) s.erase(p, 12);
+    while (!s.empty() && (s.back() == '.' || s.back() == ' ')) s.pop_back();
+    return s;
 }
 
 std::string replace_invalid_utf8(const std::string& text, std::vector<int>* lines) {
@@ -49,21 +40,6 @@ std::string invalid_utf8_warning(const std::string& file, const std::vector<int>
     return file + ": line" + (lines.size() == 1 ? " " : "s ") + util::join(where, ", ") + (lines.size() > 5 ? ", …" : "") +
            (lines.size() == 1 ? " holds" : " hold") +
            " bytes that are not UTF-8 text (a file saved in another encoding?). It was graded anyway; save it as UTF-8.";
-}
-
-ReviewCopies::~ReviewCopies() {
-    std::error_code ec;
-    if (!dir_.empty()) fs::remove_all(dir_, ec);
-}
-
-fs::path ReviewCopies::copy(const fs::path& original, const std::string& text) {
-    if (dir_.empty()) {
-        char tmpl[] = "/tmp/workbook-review-XXXXXX";
-        if (!::mkdtemp(tmpl)) return original;
-        dir_ = tmpl;
-    }
-    const fs::path p = dir_ / lesson_id_ / original.filename();
-    return util::write_file_atomic(p, text) ? p : original;
 }
 
 }  // namespace workbook::grade

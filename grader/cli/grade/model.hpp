@@ -51,6 +51,7 @@ struct ExerciseResult {
     std::string unfilled_message;  // non-empty: blanks left, friendly message
     std::vector<std::string> unfilled;
     bool edit_ok = true;
+    bool fill_refused = false;     // the fill policy refused a fill: the file is never compiled or run
     std::string static_compile;    // static backend: nvcc diagnostics or the ptxas report
     bool static_compile_ok = true;
     BuildResult build;

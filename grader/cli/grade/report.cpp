@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "clean.hpp"
 #include "score.hpp"
 #include "util.hpp"
 
@@ -115,7 +116,8 @@ std::string make_verdict(const Run& run) {
     return head + ". " + ran_on(run) + ".";
 }
 
-std::string format_report(const Run& run, bool color) {
+std::string format_report(const Run& unclean, bool color) {
+    const Run run = clean_copy(unclean);  // the only escapes in the report are the Style's own
     const Style st{color};
     std::string o;
     auto line = [&](const std::string& s) { o += s + "\n"; };
@@ -136,7 +138,8 @@ std::string format_report(const Run& run, bool color) {
             line("  " + st.warn("fill the blanks") + " — " + file);
             o += util::indent(ex.unfilled_message, "    ");
         } else {
-            line("  " + file + ": blanks filled" + (ex.edit_ok ? "; no edits outside the blanks" : "; " + st.bad("edits outside the blanks (veto)")));
+            line("  " + file + ": blanks filled" + (ex.edit_ok ? "; no edits outside the blanks"
+                         : "; " + st.bad(ex.fill_refused ? "a fill was refused (veto; not compiled)" : "edits outside the blanks (veto)")));
         }
         if (run.backend == Backend::static_only && !ex.static_compile.empty())
             o += util::indent(ex.static_compile, ex.static_compile_ok ? "    " : "    " + std::string(color ? "\033[31m!\033[0m " : "! "));
@@ -220,6 +223,16 @@ std::string format_report(const Run& run, bool color) {
             if (!core || w.exercise != core->name) line("  " + pad(w.exercise + " " + w.id + " (provisional)", 34) + pts(w.score) + " / " + pts(w.max_score));
     }
 
+    // The written answers' feedback, as in report.md: which expected concepts were found and which are missing.
+    if (!run.written.empty()) {
+        line("");
+        line(st.bold("Written answers") + " (provisional until your instructor confirms them)");
+        for (const auto& w : run.written) {
+            line("  " + pad(w.id, 12) + pts(w.score) + " / " + pts(w.max_score));
+            if (!w.feedback.empty()) o += util::indent(w.feedback + "\n", "      ");
+        }
+    }
+
     if (!run.reasons.empty()) {
         line("");
         line(st.bold("Where points were lost"));
@@ -235,14 +248,35 @@ std::string format_report(const Run& run, bool color) {
     }
     line("");
     line(st.bold(run.passed ? st.good(run.verdict) : run.pending ? st.warn(run.verdict) : st.bad(run.verdict)));
-    line("Replay this run: make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
-         (run.submission_label.rfind("exercises/", 0) == 0 ? "" : " SUBMISSION=" + run.submission_label) +
-         (run.only_exercise.empty() ? "" : " EX=" + run.only_exercise) + " BACKEND=" + backend_name(run.backend));
+    line("Replay this run: " + replay_command(run));
     return o;
 }
 
+std::string replay_command(const Run& run) {
+    // Every option that shaped the run, so the replay grades the same files the same way with the same inputs.
+    std::string sub = run.submission_label;
+    if (sub.find_first_of(" \t'\"$") != std::string::npos) sub = "\"" + sub + "\"";
+    return "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
+           (run.submission_label == "exercises/" + run.lesson.id ? "" : " SUBMISSION=" + sub) +
+           (run.only_exercise.empty() ? "" : " EX=" + run.only_exercise) + " BACKEND=" + backend_name(run.backend);
+}
+
+std::string exit_status_line(const Run& run) {
+    if (run.passed) return "Exit status 0: passed.";
+    return std::string("Exit status 1: ") + (run.pending ? "pending (a static review alone never passes)" : "not passed") +
+           ". The grade itself worked; 0 means passed, 2 a problem with the command or the files.";
+}
+
 std::string markdown_report(const Run& run) {
-    return "```text\n" + format_report(run, false) + "```\n";
+    // The fence is longer than any run of backticks in the report, so no line of it can close the fence early.
+    const std::string body = format_report(run, false);
+    std::size_t longest = 0, current = 0;
+    for (char c : body) {
+        current = c == '`' ? current + 1 : 0;
+        longest = std::max(longest, current);
+    }
+    const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    return fence + "text\n" + body + fence + "\n";
 }
 
 }  // namespace workbook::grade

@@ -1,5 +1,6 @@
 #include "results.hpp"
 
+#include "clean.hpp"
 #include "util.hpp"
 
 namespace workbook::grade {
@@ -21,7 +22,8 @@ std::string veto_text(const Run& run, const std::string& exercise) {
 
 }  // namespace
 
-json results_json(const Run& run, const std::string& markdown_report) {
+json results_json(const Run& unclean, const std::string& markdown_report) {
+    const Run run = clean_copy(unclean);
     json tests = json::array();
     int ex_index = 0;
     json per_exercise = json::object();
@@ -156,6 +158,7 @@ json results_json(const Run& run, const std::string& markdown_report) {
                        {"warnings", run.warnings},
                        {"notes", run.notes}};
     r["tests"] = tests;
+    clean_json(r);  // the markdown report and the hints file included
     return r;
 }
 

@@ -92,6 +92,8 @@ void score_exercise(ExerciseResult& ex, Backend backend, bool vetoed) {
             gr.note = "pending GPU verification (static review only: no test executed)";
         } else if (!ex.unfilled.empty()) {
             gr.note = "not run: blanks not filled";
+        } else if (ex.fill_refused) {
+            gr.note = "not run: the static review refused a fill (see Vetoes)";
         } else if (ex.attempted_build && !ex.build.ok) {
             gr.note = ex.build.setup_error ? "not run: the grader could not build the tests" : "not run: did not compile";
         } else if (!ex.list_error.empty()) {

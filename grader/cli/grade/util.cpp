@@ -138,7 +138,17 @@ bool is_utf8(const std::string& s) {
     return true;
 }
 
-std::string sanitize_text(const std::string& s) {
+namespace {
+
+// The code point of the valid n-byte UTF-8 sequence at s[i].
+std::uint32_t code_point(const std::string& s, std::size_t i, std::size_t n) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+    for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
+    return cp;
+}
+
+std::string sanitize(const std::string& s, bool one_line) {
     std::string out;
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {
@@ -148,11 +158,15 @@ std::string sanitize_text(const std::string& s) {
             ++i;
             continue;
         }
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (n == 1 && c < 0x20 && c != '\n' && c != '\t') {
+        const std::uint32_t cp = code_point(s, i, n);
+        const bool kept_control = !one_line && (cp == '\n' || cp == '\t');
+        if (cp == '\r' && !one_line) {
+            // dropped: a bare CR would let a line overwrite itself on a terminal
+        } else if ((cp < 0x20 && !kept_control) || (cp >= 0x7f && cp <= 0x9f)) {
             // Keep ANSI colour out of reports (a program could otherwise paint fake "PASSED" lines).
-            if (c != '\r') out += '?';
-        } else if (n == 1 && c == 0x7f) {
+            out += '?';
+        } else if (cp == 0x2028 || cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+                   cp == 0x200e || cp == 0x200f || cp == 0x061c) {
             out += '?';
         } else {
             out.append(s, i, n);
@@ -161,6 +175,11 @@ std::string sanitize_text(const std::string& s) {
     }
     return out;
 }
+
+}  // namespace
+
+std::string sanitize_text(const std::string& s) { return sanitize(s, false); }
+std::string sanitize_name(const std::string& s) { return sanitize(s, true); }
 
 std::vector<std::string> split_lines(const std::string& s) {
     std::vector<std::string> lines;

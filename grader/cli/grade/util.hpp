@@ -20,8 +20,13 @@ std::uint64_t random_u64();
 std::string random_hex(int bytes);
 
 bool is_utf8(const std::string& s);
-// Replaces invalid UTF-8 and control bytes (except \n, \t) so student output cannot break JSON or the terminal.
+// The one sanitizer for text that came from a submission or a student's program, on its way into a report or
+// results.json: invalid UTF-8 becomes U+FFFD; control characters (C0 but \n and \t, DEL, C1 such as the 8-bit
+// CSI U+009B), the Unicode line and paragraph separators and the bidirectional overrides and isolates (which can
+// make a report read other than it is) become '?'; \r is dropped. So no ANSI escape, no fake line, no reordering.
 std::string sanitize_text(const std::string& s);
+// sanitize_text for a name shown on one line (a file or folder name): newlines and tabs become '?' too.
+std::string sanitize_name(const std::string& s);
 
 std::vector<std::string> split_lines(const std::string& s);
 std::string join(const std::vector<std::string>& parts, const std::string& sep);

@@ -1,6 +1,8 @@
 #include "review/comments.hpp"
 
-#include <regex>
+#include <memory>
+
+#include <re2/re2.h>
 
 #include "review/errors.hpp"
 #include "review/files.hpp"
@@ -19,8 +21,20 @@ std::string field(const nlohmann::json& rule, std::initializer_list<const char*>
 
 struct Rule {
     std::string blank, when, comment, veto;
-    std::regex re;
+    std::shared_ptr<const RE2> re, unless;  // unless: null when the rule has none
 };
+
+// RE2 (linear time, no stack growth with the subject's length): a fill is student text of any size.
+std::shared_ptr<const RE2> compile_rule_pattern(const std::string& pattern, bool icase, const std::string& where) {
+    RE2::Options o;
+    o.set_case_sensitive(!icase);
+    o.set_log_errors(false);
+    auto re = std::make_shared<const RE2>(pattern, o);
+    if (!re->ok())
+        throw UserError(where + " has an invalid pattern (" + re->error() +
+                        "); patterns are RE2 syntax, which has no lookaround or backreferences.");
+    return re;
+}
 
 Rule parse_rule(const nlohmann::json& rule, const std::string& exercise, std::size_t index) {
     const std::string where = "lesson.json: review rule " + std::to_string(index + 1) + " of exercise '" + exercise + "'";
@@ -39,13 +53,10 @@ Rule parse_rule(const nlohmann::json& rule, const std::string& exercise, std::si
     }
     const std::string pattern = field(rule, {"pattern", "regex"});
     if (pattern.empty()) throw UserError(where + " has no \"pattern\".");
-    auto flags = std::regex::ECMAScript;
-    if (rule.value("icase", false)) flags |= std::regex::icase;
-    try {
-        r.re = std::regex(pattern, flags);
-    } catch (const std::regex_error& e) {
-        throw UserError(where + " has an invalid pattern (" + std::string(e.what()) + ").");
-    }
+    const bool icase = rule.value("icase", false);
+    r.re = compile_rule_pattern(pattern, icase, where);
+    const std::string unless = field(rule, {"unless"});
+    if (!unless.empty()) r.unless = compile_rule_pattern(unless, icase, where + " (\"unless\")");
     return r;
 }
 
@@ -83,7 +94,7 @@ std::vector<Comment> apply_review_rules(const nlohmann::json& rules, const std::
             any = true;
         }
         if (!any) continue;
-        const bool found = std::regex_search(subject, r.re);
+        const bool found = RE2::PartialMatch(subject, *r.re) && !(r.unless && RE2::PartialMatch(subject, *r.unless));
         if (found != (r.when == "present")) continue;
         Comment c;
         c.file = file;
@@ -97,13 +108,20 @@ std::vector<Comment> apply_review_rules(const nlohmann::json& rules, const std::
     return out;
 }
 
-std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
-                                     const fs::path& student, const fs::path& pristine) {
+std::vector<Comment> review_comments_text(const nlohmann::json& lesson_json, const std::string& exercise,
+                                          const std::string& student, const std::string& pristine,
+                                          const std::string& file) {
     const ExerciseInfo ex = find_exercise(lesson_json, exercise);
     if (ex.review.empty()) return {};
-    EditCheck ec = edit_check(pristine, student, ex.blanks);
+    EditCheck ec = edit_check_text(pristine, student, file, ex.blanks);
     if (!ec.ok) return {};
-    return apply_review_rules(ex.review, ec.fills, student.filename().string(), exercise);
+    return apply_review_rules(ex.review, ec.fills, file, exercise);
+}
+
+std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
+                                     const fs::path& student, const fs::path& pristine) {
+    return review_comments_text(lesson_json, exercise, read_text(student), read_text(pristine),
+                                student.filename().string());
 }
 
 std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "review/files.hpp"
+#include "review/fill_policy.hpp"
 #include "review/tokens.hpp"
 
 namespace workbook::review {
@@ -357,16 +358,37 @@ std::vector<std::string> describe_changes(const std::string& psrc, const std::ve
     return out;
 }
 
+// A veto by the fill policy: one sentence naming the file, the line and what was refused.
+EditCheck refused(const std::string& label, const Refusal& why, const std::string& subject, const std::string& rule) {
+    EditCheck r;
+    r.ok = false;
+    r.refused = true;
+    r.changes.push_back("line " + std::to_string(why.line) + ": " + subject + " " + why.what);
+    r.reason = label + ":" + std::to_string(why.line) + ": " + subject + " " + why.what +
+               "; " + rule + ", so this vetoes the grade.";
+    return r;
+}
+
 }  // namespace
 
 EditCheck edit_check_text(const std::string& pristine, const std::string& student, const std::string& label,
                           const std::vector<std::string>& blank_ids) {
+    if (auto why = refuse_source(student, pristine))
+        return refused(label, *why, "this line", "the grader refuses text that compilers do not all read the same way");
     const std::vector<Tok> p = code_tokens(pristine);
     const std::vector<Tok> s = code_tokens(student);
     EditCheck r;
     std::vector<std::pair<std::size_t, std::size_t>> spans;
     if (wildcard_match(p, s, spans)) {
         resplit_adjacent(p, s, student, blank_ids.empty() ? pristine_blank_ids(pristine) : blank_ids, spans);
+        const std::set<std::string> names = starter_names(p);
+        for (std::size_t k = 0; k < spans.size(); ++k) {
+            if (spans[k].first >= spans[k].second) continue;
+            if (auto why = refuse_fill(s, spans[k].first, spans[k].second, names))
+                return refused(label, *why, "the fill of " + (k < blank_ids.size() ? "blank '" + blank_ids[k] + "'"
+                                                                                     : "blank " + std::to_string(k + 1)),
+                               "a blank's fill is arithmetic on the kernel's own values");
+        }
         std::vector<int> blank_lines;
         for (const auto& t : p)
             if (t.is_blank()) blank_lines.push_back(t.line);

@@ -1,6 +1,8 @@
 // The tamper check: a student file must equal its pristine starter token for token (comments and whitespace ignored),
 // except that each `______` of the starter may be replaced by any bracket-balanced token sequence — so a fill can
-// never close the function around it and add code outside. A failure is a veto, shown as a small line diff.
+// never close the function around it and add code outside. A failure is a veto, shown as a small line diff. The
+// comparison reads what the compiler reads (review/tokens.hpp), and each fill must also pass the fill policy
+// (review/fill_policy.hpp): a directive, a system call or a name of the grader's internals is a veto too.
 #pragma once
 
 #include <filesystem>
@@ -22,7 +24,8 @@ struct Fill {
 };
 
 struct EditCheck {
-    bool ok = true;                    // false = an edit outside the blanks: a veto
+    bool ok = true;                    // false = an edit outside the blanks, or a refused fill: a veto
+    bool refused = false;              // the veto is the fill policy's (review/fill_policy.hpp), not an edit
     std::string reason;                // one sentence, e.g. "rmsnorm.cu: code outside the blanks was changed (line 42)"
     std::string diff;                  // changes, one per line: "line 74: `if (row >= M) return;` was removed"
     std::vector<std::string> changes;  // the same lines, separately

@@ -1,17 +1,109 @@
 #include "review/files.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "review/errors.hpp"
 
 namespace fs = std::filesystem;
 
 namespace workbook::review {
+
+namespace {
+
+// Why a file of this type is not read, or nullptr for a regular file.
+const char* not_a_file(mode_t mode) {
+    if (S_ISREG(mode)) return nullptr;
+    if (S_ISLNK(mode))
+        return " is a symbolic link; a submission holds the files themselves, so it was not followed or read.";
+    if (S_ISDIR(mode)) return " is a folder, not a file.";
+    if (S_ISFIFO(mode)) return " is a named pipe (FIFO), not a file; it was not opened.";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return " is a device file, not a file; it was not opened.";
+    if (S_ISSOCK(mode)) return " is a socket, not a file; it was not opened.";
+    return " is not a regular file; it was not opened.";
+}
+
+}  // namespace
+
+Submitted read_submitted(const fs::path& file, const std::string& label) {
+    Submitted r;
+    struct stat before {};
+    if (::lstat(file.c_str(), &before) != 0) {
+        r.refusal = label + " is missing.";
+        return r;
+    }
+    if (const char* why = not_a_file(before.st_mode)) {
+        r.refusal = label + why;
+        return r;
+    }
+    // Opened without following a link and without blocking, then checked to be the file lstat saw: a file swapped
+    // for a link or a FIFO in between is refused, not read.
+    const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        r.refusal = label + (errno == ELOOP ? not_a_file(S_IFLNK) : " cannot be read.");
+        return r;
+    }
+    struct stat st {};
+    const bool same = ::fstat(fd, &st) == 0 && st.st_dev == before.st_dev && st.st_ino == before.st_ino;
+    if (!same || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        r.refusal = label + (same ? not_a_file(st.st_mode) : " changed while it was being read; grade again.");
+        return r;
+    }
+    if (st.st_nlink > 1) {
+        ::close(fd);
+        r.refusal = label + " has " + std::to_string(st.st_nlink) +
+                    " hard links: the same file also has another name, which may lie outside the submission folder, "
+                    "so it was not read; hand in a copy of it instead.";
+        return r;
+    }
+    if (static_cast<std::uintmax_t>(st.st_size) > kMaxTextFile) {
+        ::close(fd);
+        r.refusal = label + " is " + std::to_string(st.st_size / 1024) +
+                    " KiB, over the 1024 KiB limit for a submitted file.";
+        return r;
+    }
+    std::string text;
+    char buf[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            ::close(fd);
+            r.refusal = label + " cannot be read.";
+            return r;
+        }
+        if (n == 0) break;
+        text.append(buf, static_cast<std::size_t>(n));
+        if (text.size() > kMaxTextFile) {
+            ::close(fd);
+            r.refusal = label + " is over the 1024 KiB limit for a submitted file.";
+            return r;
+        }
+    }
+    ::close(fd);
+    if (text.find('\0') != std::string::npos) {
+        r.refusal = label + " is a binary file, not source text.";
+        return r;
+    }
+    if (!valid_utf8(text)) {
+        r.refusal = label + " is not UTF-8 text; save it as UTF-8 and grade again.";
+        r.not_utf8 = true;
+        r.text = std::move(text);
+        return r;
+    }
+    r.text = std::move(text);
+    return r;
+}
 
 bool valid_utf8(const std::string& text, int* bad_line) {
     int line = 1;

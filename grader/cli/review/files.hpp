@@ -17,6 +17,19 @@ std::string read_text(const std::filesystem::path& file);
 // True when `text` is valid UTF-8; `bad_line` receives the 1-based line of the first invalid byte.
 bool valid_utf8(const std::string& text, int* bad_line = nullptr);
 
+// A file of a submission, read without ever leaving the submission folder: a symbolic link, a device file, a FIFO,
+// a socket or a file with several hard links (one of them may lie outside the folder) is refused without opening
+// what it points to, as are huge, binary and non-UTF-8 files. `refusal` is one sentence naming `label`, or empty
+// when `text` holds the file.
+struct Submitted {
+    std::string text;
+    std::string refusal;
+    // The file is read but is not UTF-8: `refusal` says so, and `text` holds it all the same, for a caller that
+    // grades it with a warning (the grading pipeline does: such bytes are almost always in a comment).
+    bool not_utf8 = false;
+};
+Submitted read_submitted(const std::filesystem::path& file, const std::string& label);
+
 // Number of Unicode code points (for length thresholds that treat Chinese and English alike).
 std::size_t utf8_length(const std::string& text);
 

@@ -3,9 +3,10 @@
 #include <cstdlib>
 #include <cxxabi.h>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <system_error>
+
+#include <re2/re2.h>
 
 #include "review/subprocess.hpp"
 
@@ -20,11 +21,14 @@ std::string demangle(const std::string& mangled) {
     return status == 0 && out ? std::string(out.get()) : mangled;
 }
 
+// nvcc's output quotes the student's source in its diagnostics, so it is matched with RE2 (linear time) too.
 long bytes_before(const std::string& line, const std::string& what) {
-    std::smatch m;
-    std::regex re("(\\d+) bytes " + what);
-    return std::regex_search(line, m, re) ? std::stol(m[1]) : 0;
+    const RE2 re("(\\d+) bytes " + RE2::QuoteMeta(what));
+    std::string n;
+    return RE2::PartialMatch(line, re, &n) && n.size() < 18 ? std::stol(n) : 0;
 }
+
+int to_int(const std::string& digits) { return digits.size() < 10 ? std::stoi(digits) : -1; }
 
 }  // namespace
 
@@ -32,22 +36,21 @@ std::vector<KernelResources> parse_ptxas(const std::string& output) {
     std::vector<KernelResources> kernels;
     std::istringstream in(output);
     std::string line;
-    const std::regex entry(R"(Compiling entry function '([^']+)')");
-    const std::regex props(R"(Function properties for (\S+))");
-    const std::regex used(R"(Used (\d+) registers)");
-    const std::regex barriers(R"(used (\d+) barriers)");
+    const RE2 entry(R"(Compiling entry function '([^']+)')");
+    const RE2 props(R"(Function properties for (\S+))");
+    const RE2 used(R"(Used (\d+) registers)");
+    const RE2 barriers(R"(used (\d+) barriers)");
     KernelResources* current = nullptr;
-    std::string props_for;
-    std::smatch m;
+    std::string props_for, m;
     while (std::getline(in, line)) {
-        if (std::regex_search(line, m, entry)) {
+        if (RE2::PartialMatch(line, entry, &m)) {
             kernels.push_back({});
             current = &kernels.back();
-            current->mangled = m[1];
-            current->name = demangle(m[1]);
+            current->mangled = m;
+            current->name = demangle(m);
             props_for.clear();
-        } else if (std::regex_search(line, m, props)) {
-            props_for = m[1];
+        } else if (RE2::PartialMatch(line, props, &m)) {
+            props_for = m;
         } else if (line.find("stack frame") != std::string::npos) {
             // The properties line belongs to the kernel named just above it (device functions have their own).
             if (current && props_for == current->mangled) {
@@ -55,9 +58,9 @@ std::vector<KernelResources> parse_ptxas(const std::string& output) {
                 current->spill_stores = bytes_before(line, "spill stores");
                 current->spill_loads = bytes_before(line, "spill loads");
             }
-        } else if (current && std::regex_search(line, m, used)) {
-            current->registers = std::stoi(m[1]);
-            if (std::regex_search(line, m, barriers)) current->barriers = std::stoi(m[1]);
+        } else if (current && RE2::PartialMatch(line, used, &m)) {
+            current->registers = to_int(m);
+            if (RE2::PartialMatch(line, barriers, &m)) current->barriers = to_int(m);
             current->smem_bytes = bytes_before(line, "smem");
             current->cumulative_stack = bytes_before(line, "cumulative stack size");
         }
@@ -78,15 +81,15 @@ std::string format_kernel(const KernelResources& k) {
 std::string compiler_diagnostics(const std::string& output) {
     std::istringstream in(output);
     std::string line, out;
-    const std::regex loc(R"(^(.+?)\((\d+)\): )");
+    const RE2 loc(R"(^(.+?)\((\d+)\): (.*)$)");
     bool last_blank = true;  // also drops leading blank lines
     while (std::getline(in, line)) {
         if (line.rfind("ptxas info", 0) == 0 || line.find("bytes stack frame") != std::string::npos) continue;
         const bool blank = line.find_first_not_of(" \t\r") == std::string::npos;
         if (blank && last_blank) continue;
         last_blank = blank;
-        std::smatch m;
-        if (std::regex_search(line, m, loc)) line = m[1].str() + ":" + m[2].str() + ": " + m.suffix().str();
+        std::string file, number, rest;
+        if (RE2::FullMatch(line, loc, &file, &number, &rest)) line = file + ":" + number + ": " + rest;
         out += line + "\n";
     }
     while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();

@@ -5,13 +5,32 @@
 namespace workbook::review {
 namespace {
 
+cxxlex::Options compiler_view() {
+    cxxlex::Options o;
+    o.spliced = true;  // translation phase 2, as the compiler performs it
+    return o;
+}
+
+// The compiler reads `<%` as `{` and `and` as `&&` (C++17 [lex.digraph]); compared in one spelling, a fill cannot
+// close a brace the edit check did not see, and a starter line respelled with digraphs is not an edit.
+std::string usual_spelling(const std::string& t) {
+    static const std::pair<const char*, const char*> kAlternatives[] = {
+        {"<%", "{"},   {"%>", "}"},    {"<:", "["},     {":>", "]"},      {"%:", "#"},     {"%:%:", "##"},
+        {"and", "&&"}, {"or", "||"},   {"not", "!"},    {"bitand", "&"},  {"bitor", "|"},  {"xor", "^"},
+        {"compl", "~"}, {"and_eq", "&="}, {"or_eq", "|="}, {"xor_eq", "^="}, {"not_eq", "!="},
+    };
+    for (const auto& [alt, usual] : kAlternatives)
+        if (t == alt) return usual;
+    return t;
+}
+
 // `#include <x.h> // why` and `#include  <x.h>` must compare equal, so a directive is compared by its own tokens.
 std::string normalize_directive(const std::string& text) {
-    std::string body = text.substr(text.find('#') + 1);
+    const std::size_t body_at = text.rfind("%:", 0) == 0 ? 2 : 1;  // the lexer starts a directive at '#' or '%:'
     std::string out = "#";
-    for (const auto& t : cxxlex::significant(cxxlex::lex(body))) {
+    for (const auto& t : cxxlex::significant(cxxlex::lex(text.substr(body_at), compiler_view()))) {
         if (t.text == "\\") continue;  // a line continuation is layout, not content
-        out += " " + t.text;
+        out += " " + usual_spelling(t.text);
     }
     return out;
 }
@@ -20,12 +39,14 @@ std::string normalize_directive(const std::string& text) {
 
 std::vector<Tok> code_tokens(const std::string& source) {
     std::vector<Tok> out;
-    for (const auto& t : cxxlex::significant(cxxlex::lex(source))) {
+    for (const auto& t : cxxlex::significant(cxxlex::lex(source, compiler_view()))) {
         Tok k;
-        k.text = t.kind == cxxlex::Kind::preprocessor ? normalize_directive(t.text) : t.text;
+        k.text = t.kind == cxxlex::Kind::preprocessor ? normalize_directive(t.text) : usual_spelling(t.text);
+        // `and` read as `&&` is an operator, not a keyword.
+        k.kind = t.kind == cxxlex::Kind::keyword && k.text != t.text ? cxxlex::Kind::punct : t.kind;
         k.line = t.line;
         k.begin = t.offset;
-        k.end = t.offset + t.text.size();
+        k.end = t.offset + t.length;
         out.push_back(std::move(k));
     }
     return out;
@@ -33,9 +54,9 @@ std::vector<Tok> code_tokens(const std::string& source) {
 
 std::vector<Tok> comment_tokens(const std::string& source) {
     std::vector<Tok> out;
-    for (const auto& t : cxxlex::lex(source)) {
+    for (const auto& t : cxxlex::lex(source, compiler_view())) {
         if (t.kind != cxxlex::Kind::comment) continue;
-        out.push_back({t.text, t.line, t.offset, t.offset + t.text.size()});
+        out.push_back({t.text, t.kind, t.line, t.offset, t.offset + t.length});
     }
     return out;
 }

@@ -1,15 +1,19 @@
-// Source as the edit check sees it: significant tokens only (comments and whitespace dropped), each with its line and
-// byte range so a diff or a blank's fill can quote the student's own text.
+// Source as the edit check sees it: what the compiler reads (line splices joined, digraphs and the alternative
+// operator keywords in their usual spelling), significant tokens only (comments and whitespace dropped), each with
+// its kind, line and byte range so a diff or a blank's fill can quote the student's own text.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include <cxxlex/cxxlex.hpp>
+
 namespace workbook::review {
 
 struct Tok {
-    std::string text;        // preprocessor directives normalized: comments dropped, single spaces
+    std::string text;        // normalized: `<%` is `{`, `and` is `&&`; a directive's comments dropped, single spaces
+    cxxlex::Kind kind = cxxlex::Kind::other;
     int line = 0;            // 1-based
     std::size_t begin = 0;   // byte range in the source
     std::size_t end = 0;
@@ -18,7 +22,7 @@ struct Tok {
 
 std::vector<Tok> code_tokens(const std::string& source);
 
-// The comments of `source` (text with their markers), with lines.
+// The comments of `source` (text with their markers, splices joined), with lines.
 std::vector<Tok> comment_tokens(const std::string& source);
 
 // Ids of a starter's block blanks, from their `______  // blank: <id>` lines, in order; "" for an inline blank.

@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <cstdint>
-#include <regex>
+#include <memory>
 #include <sstream>
+
+#include <re2/re2.h>
 
 #include "grade/util.hpp"
 #include "review/errors.hpp"
@@ -27,32 +29,17 @@ std::string lower_ascii(std::string s) {
     return s;
 }
 
-// Answers and patterns are matched as Unicode code points (wchar_t is 32 bits here), so `.` is one character and
-// a Chinese character class works; the text was checked to be valid UTF-8 when it was read.
-std::wstring widen(const std::string& s) {
-    std::wstring out;
-    for (std::size_t i = 0; i < s.size();) {
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        int extra = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
-        if (extra < 0 || i + static_cast<std::size_t>(extra) >= s.size()) {
-            out += L'\uFFFD';
-            ++i;
-            continue;
-        }
-        std::uint32_t cp = extra == 0 ? c : c & (0x3F >> extra);
-        for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-        out += static_cast<wchar_t>(cp);
-        i += static_cast<std::size_t>(extra) + 1;
-    }
-    return out;
-}
-
-std::wregex compile(const std::string& pattern, const std::string& where) {
-    try {
-        return std::wregex(widen(pattern), std::regex::ECMAScript | std::regex::icase);
-    } catch (const std::regex_error& e) {
-        throw UserError(where + ": invalid pattern '" + pattern + "' (" + e.what() + ").");
-    }
+// RE2 in its UTF-8 mode: `.` is one code point and a Chinese character class works (the answers were checked to be
+// valid UTF-8 when read), and matching takes time linear in the answer, whose length the student chooses.
+std::shared_ptr<const RE2> compile(const std::string& pattern, const std::string& where) {
+    RE2::Options o;
+    o.set_case_sensitive(false);
+    o.set_log_errors(false);
+    auto re = std::make_shared<const RE2>(pattern, o);
+    if (!re->ok())
+        throw UserError(where + ": invalid pattern '" + pattern + "' (" + re->error() +
+                        "; patterns are RE2 syntax, without lookaround or backreferences).");
+    return re;
 }
 
 // "Q1: why eps?" matches item "Q1"; "Explanation of my kernel" matches "explanation".
@@ -129,7 +116,7 @@ std::string answer_text(const std::string& section, const std::vector<std::strin
         std::size_t b = s.find("-->", a + 4);
         s.erase(a, b == std::string::npos ? std::string::npos : b + 3 - a);
     }
-    std::vector<std::wregex> placeholders;
+    std::vector<std::shared_ptr<const RE2>> placeholders;
     for (const auto& p : kDefaultPlaceholders) placeholders.push_back(compile(p, "built-in placeholder"));
     for (const auto& p : placeholder_patterns) placeholders.push_back(compile(p, "rubric placeholder"));
     std::istringstream in(s);
@@ -138,8 +125,7 @@ std::string answer_text(const std::string& section, const std::vector<std::strin
         std::string t = util::trim(line);
         if (t.empty() || t[0] == '>') continue;
         bool is_placeholder = false;
-        const std::wstring wt = widen(t);
-        for (const auto& re : placeholders) is_placeholder |= std::regex_search(wt, re);
+        for (const auto& re : placeholders) is_placeholder |= RE2::PartialMatch(t, *re);
         if (is_placeholder) continue;
         out += (out.empty() ? "" : " ") + t;
     }
@@ -196,13 +182,12 @@ std::vector<WrittenScore> score_answers(const nlohmann::json& rubric, const std:
         for (const auto& p : item.value("placeholders", nlohmann::json::array())) placeholders.push_back(p);
         w.answer = answer_text(section, placeholders);
         const std::size_t min_chars = item.value("min_chars", 0u);
-        const std::wstring wanswer = widen(w.answer);
         double total = 0, matched = 0;
         for (const auto& c : item["concepts"]) {
             const double weight = c.value("weight", 1.0);
             total += weight;
             bool hit = false;
-            for (const auto& p : c["patterns"]) hit = hit || std::regex_search(wanswer, compile(p, w.id));
+            for (const auto& p : c["patterns"]) hit = hit || RE2::PartialMatch(w.answer, *compile(p, w.id));
             const std::string desc = c.value("description", c.value("id", std::string("?")));
             (hit ? w.found : w.missing).push_back(desc);
             if (hit) matched += weight;
@@ -230,6 +215,13 @@ std::vector<WrittenScore> score_answers(const nlohmann::json& rubric, const std:
 
 std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const fs::path& answers_md,
                                         const fs::path& repo_root) {
+    std::string answers;
+    if (fs::exists(answers_md)) answers = read_text(answers_md);
+    return score_written(lesson_json, answers_md, answers, repo_root);
+}
+
+std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const fs::path& answers_md,
+                                        const std::string& answers, const fs::path& repo_root) {
     std::string lesson_id = manifest_lesson_id(lesson_json);
     if (lesson_id.empty()) lesson_id = answers_md.parent_path().filename().string();
     if (lesson_id.empty() || !fs::exists(repo_root / "lessons" / lesson_id)) {
@@ -242,8 +234,6 @@ std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const
         throw UserError("The written-answer rubric " + display_path(rubric_path, repo_root) + " is missing.");
     const nlohmann::json rubric = load_json(rubric_path);
     validate_rubric(rubric, display_path(rubric_path, repo_root));
-    std::string answers;
-    if (fs::exists(answers_md)) answers = read_text(answers_md);
     return score_answers(rubric, answers, lesson_json);
 }
 

@@ -46,5 +46,8 @@ void validate_rubric(const nlohmann::json& rubric, const std::string& label);
 // lesson_json's "id" or else the folder that holds `answers_md`. A missing answers file scores every item 0.
 std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const std::filesystem::path& answers_md,
                                         const std::filesystem::path& repo_root);
+// As above, with the answers' text already read (the grade pipeline reads each submitted file once, at intake).
+std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const std::filesystem::path& answers_md,
+                                        const std::string& answers_text, const std::filesystem::path& repo_root);
 
 }  // namespace workbook::review

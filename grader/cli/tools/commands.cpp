@@ -3,6 +3,8 @@
 #include <iostream>
 #include <memory>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
 #include "grade/context.hpp"
@@ -20,6 +22,7 @@
 #include "tools/hint.hpp"
 #include "tools/report.hpp"
 #include "tools/reset.hpp"
+#include "tools/restore.hpp"
 #include "tools/solutions_branch.hpp"
 #include "tools/status.hpp"
 #include "tools/student_edition.hpp"
@@ -86,6 +89,21 @@ void add_reset_command(CLI::App& app) {
     });
 }
 
+void add_restore_command(CLI::App& app) {
+    struct Opt {
+        std::string lesson, ex, backup;
+    };
+    auto o = std::make_shared<Opt>();
+    auto* cmd = app.add_subcommand("restore", "Bring an exercise back from .workbook/backups/ (the current file is saved first)");
+    cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
+    cmd->add_option("--ex", o->ex, "Exercise (its file's stem)")->required();
+    cmd->add_option("--backup", o->backup, "The backup's folder name (default: the most recent backup of that file)");
+    cmd->callback([o] {
+        const Context ctx = context(false);
+        std::cout << restore_exercise(review::resolve_lesson(ctx.root, o->lesson), o->ex, o->backup).message << "\n";
+    });
+}
+
 void add_report_command(CLI::App& app) {
     struct Opt {
         std::string lesson, submission, results, out;
@@ -103,31 +121,50 @@ void add_report_command(CLI::App& app) {
         if (!o->submission.empty()) in.submission = from_cwd(o->submission);
         if (!o->results.empty()) in.results = from_cwd(o->results);
         if (!o->out.empty()) in.out = from_cwd(o->out);
-        std::cout << "Report written to " << review::display_path(write_report(L, in), fs::current_path()) << "\n";
+        const ReportOutcome r = write_report(L, in);
+        std::cout << "Report written to " << review::display_path(r.path, fs::current_path()) << "\n";
+        if (!r.graded) std::cout << "Not graded yet: it holds your code and answers, no results. Run `make grade-" << L.number << "` first.\n";
+        if (!r.changed.empty()) {
+            std::string names;
+            for (const auto& c : r.changed) names += (names.empty() ? "" : ", ") + c;
+            std::cout << "WARNING: changed since the last grade: " << names << ". Their results are left out of the "
+                      << "report. Run `make grade-" << L.number << "`, then `make report-" << L.number << "` again.\n";
+        }
     });
 }
 
 void add_watch_command(CLI::App& app) {
-    auto opt = std::make_shared<grade::GradeOptions>();
-    auto* cmd = app.add_subcommand("watch", "Re-grade whenever an exercise file or answers.md is saved");
-    cmd->add_option("lesson", opt->lesson, "Lesson number or id, e.g. 04")->required();
-    cmd->add_option("--ex", opt->exercise, "Watch and grade this exercise alone");
-    cmd->add_option("--backend", opt->backend, "auto (default), gpu, emu or static")
+    struct Opt {
+        std::string lesson, exercise, backend, submission;
+    };
+    auto o = std::make_shared<Opt>();
+    auto* cmd = app.add_subcommand("watch", "Re-grade whenever an exercise file or answers.md is saved (q or Ctrl-C quits)");
+    cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
+    cmd->add_option("--ex", o->exercise, "Watch and grade this exercise alone");
+    cmd->add_option("--backend", o->backend, "auto (default), gpu, emu or static")
         ->check(CLI::IsMember({"auto", "gpu", "emu", "static"}));
-    cmd->callback([opt] {
+    cmd->add_option("--submission", o->submission, "Folder to watch and grade (default: exercises/<lesson>)");
+    cmd->callback([o] {
         const Context ctx = context(true);
-        const auto L = review::resolve_lesson(ctx.root, opt->lesson);
+        const auto L = review::resolve_lesson(ctx.root, o->lesson);
         const auto manifest = review::load_json(L.manifest());
+        const fs::path dir = o->submission.empty() ? L.exercises_dir() : from_cwd(o->submission);
         WatchOptions w;
         for (const auto& e : review::exercises_of(manifest))
-            if (opt->exercise.empty() || e.name == opt->exercise) w.files.push_back(L.exercises_dir() / e.file);
-        if (w.files.empty()) review::find_exercise(manifest, opt->exercise);  // throws the "unknown exercise" sentence
-        w.files.push_back(L.exercises_dir() / manifest.value("answers_file", std::string("answers.md")));
-        w.manual_command = "make grade-" + L.number + (opt->exercise.empty() ? "" : " EX=" + opt->exercise);
-        w.grade = [&ctx, opt] {
-            grade::GradeOutcome out = grade::run_grade(ctx, *opt);
-            if (!out.error.empty()) std::cerr << "workbook: " << out.error << "\n";
-        };
+            if (o->exercise.empty() || e.name == o->exercise) w.files.push_back(dir / e.file);
+        if (w.files.empty()) review::find_exercise(manifest, o->exercise);  // throws the "unknown exercise" sentence
+        w.files.push_back(dir / manifest.value("answers_file", std::string("answers.md")));
+        w.manual_command = "make grade-" + L.number + (o->exercise.empty() ? "" : " EX=" + o->exercise);
+        // Each grade is this same program's `grade`, as a child the watch can stop at once.
+        std::error_code ec;
+        const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+        if (ec) throw review::UserError("watch: cannot find its own program (/proc/self/exe) to run the grades.");
+        w.grade_command = {self.string(), "grade", L.id};
+        if (!o->exercise.empty()) w.grade_command.insert(w.grade_command.end(), {"--ex", o->exercise});
+        if (!o->backend.empty()) w.grade_command.insert(w.grade_command.end(), {"--backend", o->backend});
+        if (!o->submission.empty()) w.grade_command.insert(w.grade_command.end(), {"--submission", dir.string()});
+        w.keys_fd = ::isatty(0) ? 0 : -1;
+        w.clear_screen = ::isatty(1);
         watch(w, std::cout);
     });
 }
@@ -239,8 +276,14 @@ void add_student_edition_command(CLI::App& app) {
         const fs::path dest = out->empty() ? ctx.root.parent_path() / (ctx.root.filename().string() + "-student")
                                            : from_cwd(*out);
         EditionResult r = make_student_edition(ctx.root, dest);
-        std::cout << "Student edition: " << r.out.string() << " (" << r.files << " files; no solutions/, tests/, .ci/ or "
-                  << "instructor guide).\n";
+        std::cout << "Student edition: " << r.out.string() << " (" << r.files << " files from commit "
+                  << r.commit.substr(0, 12) << "; no solutions, no instructor guide, tests or CI).\n";
+        if (!r.uncommitted.empty()) {
+            std::cout << "WARNING: " << r.uncommitted.size() << " uncommitted change" << (r.uncommitted.size() == 1 ? " is" : "s are")
+                      << " NOT in the edition (it holds only committed files); commit them and make it again to include them:\n";
+            for (std::size_t i = 0; i < r.uncommitted.size() && i < 10; ++i) std::cout << "  " << r.uncommitted[i] << "\n";
+            if (r.uncommitted.size() > 10) std::cout << "  … and " << r.uncommitted.size() - 10 << " more\n";
+        }
     });
 }
 

@@ -103,8 +103,9 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const Les
     if (!fs::is_directory(submissions, ec))
         throw review::UserError("The submissions folder " + submissions.string() + " does not exist.");
     std::vector<fs::path> students;
+    // A student's folder that is a link is listed (and refused below), not followed into someone else's files.
     for (const auto& e : fs::directory_iterator(submissions, ec))
-        if (fs::is_directory(e.symlink_status(ec)) && e.path().filename().string().rfind('.', 0) != 0)
+        if ((e.is_symlink() || e.is_directory()) && e.path().filename().string().rfind('.', 0) != 0)
             students.push_back(e.path());
     std::sort(students.begin(), students.end());
     if (students.empty())
@@ -127,14 +128,22 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const Les
         throw review::UserError("Cannot create a private folder for class grading in " + private_root.string() + ".");
     const fs::path staging = tmpl;
     struct Handin {
-        std::string student;
+        std::string folder;   // the student's folder name, as it is
+        std::string student;  // as shown in the log and the gradebook
         fs::path snapshot;
         std::map<std::string, std::string> hashes;
+        std::string refusal;  // a folder that is a link is not followed into someone else's files
     };
     std::vector<Handin> handins;
     for (std::size_t i = 0; i < students.size(); ++i) {
-        Handin h{students[i].filename().string(), staging / ("handin-" + std::to_string(i)), {}};
-        h.hashes = copy_handin(student_files(students[i], lesson.id), h.snapshot);
+        const std::string folder = students[i].filename().string();
+        Handin h{folder, util::sanitize_name(folder), staging / ("handin-" + std::to_string(i)), {}, {}};
+        const fs::path nested = students[i] / "exercises" / lesson.id;
+        if (fs::is_symlink(students[i], ec) || fs::is_symlink(nested, ec) || fs::is_symlink(students[i] / "exercises", ec))
+            h.refusal = h.student + (fs::is_symlink(students[i], ec) ? "" : "/exercises/" + lesson.id) +
+                        " is a symbolic link; a submission folder holds the files themselves, so it was not followed.";
+        else
+            h.hashes = copy_handin(student_files(students[i], lesson.id), h.snapshot);
         handins.push_back(std::move(h));
     }
 
@@ -144,11 +153,15 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const Les
         GradebookRow row;
         row.student = h.student;
         log << "grading " << row.student << " ... " << std::flush;
-        if (interrupted()) {
+        if (!h.refusal.empty()) {
+            row.error = h.refusal;
+        } else if (interrupted()) {
             row.error = "interrupted before this student was graded";
         } else {
+            // The copy sits alone in a folder of its own: the grader hides the folder around a submission from
+            // the submission's code, and the work folder, where the code's own program is built, must stay visible.
             const fs::path private_dir = staging / ("run-" + std::to_string(i));
-            const fs::path copy = private_dir / lesson.id;
+            const fs::path copy = private_dir / "submission" / lesson.id;
             const fs::path work = private_dir / "work";
             fs::create_directories(work, ec);
             const auto hashes = copy_handin(h.snapshot, copy);
@@ -163,7 +176,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const Les
                           "); grade this student again on their own";
             } else {
                 fs::path folder = submissions.filename().empty() ? submissions.parent_path().filename() : submissions.filename();
-                const std::string label = (folder / h.student).string();
+                const std::string label = util::sanitize_name((folder / h.folder).string());
                 try {
                     g = grade_one(copy, work, label);
                 } catch (const std::exception& e) {
@@ -173,7 +186,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const Les
             }
             kill_orphans();
             fs::remove_all(private_dir, ec);
-            const fs::path student_dir = run.dir / "students" / h.student;
+            const fs::path student_dir = run.dir / "students" / h.folder;
             fs::create_directories(student_dir, ec);
             if (!g.log.empty()) review::write_text(student_dir / "grade.log", g.log);
             if (g.results.is_object()) {

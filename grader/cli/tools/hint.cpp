@@ -104,7 +104,8 @@ std::string format_hint(const HintResult& r, const std::string& lesson_number) {
     for (std::size_t k = 0; k < r.shown.size(); ++k)
         s += "  " + std::to_string(k + 1) + ". " + kHintLevelNames[k] + ": " + r.shown[k] + "\n";
     if (r.level < kHintLevels)
-        s += "Run `make hint-" + lesson_number + " EX=" + r.exercise + "` again for the next level (" +
+        // BLANK= keeps the next call on this blank: without it the next call picks the first unfilled blank.
+        s += "Run `make hint-" + lesson_number + " EX=" + r.exercise + " BLANK=" + r.blank + "` for the next level of this blank (" +
              kHintLevelNames[r.level] + "). Hints used are listed in your report.\n";
     else
         s += "That was the last level. Hints used are listed in your report.\n";

@@ -4,6 +4,9 @@
 #include <sstream>
 #include <system_error>
 
+#include <cstdlib>
+
+#include "review/errors.hpp"
 #include "review/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -11,15 +14,19 @@ namespace fs = std::filesystem;
 namespace workbook::tools {
 
 const std::vector<std::string>& instructor_only_paths() {
-    static const std::vector<std::string> paths = {"solutions", "tests", ".ci", ".git", ".workbook", "build"};
+    static const std::vector<std::string> paths = {
+        "solutions",      "tests/grading", "tests/lesson",        "tests/review",          ".ci",
+        ".git",           ".workbook",     "build",               "benchmarks",            "grader/emulator/tests",
+        "docs/grading.md", "docs/gpu-runs.md", "docs/gpu-runs", "scripts/gpu-verify.sh", "scripts/grading-table.py"};
     return paths;
 }
 
 bool is_instructor_only(const fs::path& relative) {
     if (relative.empty()) return false;
     const std::string top = relative.begin()->string();
+    const std::string rel = relative.generic_string();
     for (const auto& p : instructor_only_paths())
-        if (top == p) return true;
+        if (rel == p || rel.rfind(p + "/", 0) == 0) return true;
     if (top.rfind("build-", 0) == 0) return true;
     if (top == "docs" && relative.filename().string().rfind("instructor", 0) == 0) return true;
     // Reference answers are instructor-only wherever they are kept.
@@ -60,6 +67,39 @@ std::vector<fs::path> distributable_files(const fs::path& root) {
     }
     std::sort(out.begin(), out.end());
     return out;
+}
+
+fs::path export_committed(const fs::path& root, std::vector<std::string>* uncommitted, std::string* commit) {
+    if (review::which("git").empty()) throw review::UserError("git is not installed; it is needed to export the committed files.");
+    auto head = review::run_program({"git", "-C", root.string(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}"}, {}, 60);
+    if (!head.started || head.exit_code != 0)
+        throw review::UserError(root.string() + " is not a git repository with a commit; commit the course first (only "
+                                "committed files are exported).");
+    if (commit) *commit = head.output.substr(0, head.output.find_first_of("\r\n"));
+    if (uncommitted) {
+        uncommitted->clear();
+        auto st = review::run_program({"git", "-C", root.string(), "status", "--porcelain"}, {}, 120);
+        std::size_t start = 0;
+        while (st.exit_code == 0 && start < st.output.size()) {
+            std::size_t end = st.output.find('\n', start);
+            if (end == std::string::npos) end = st.output.size();
+            if (end > start) uncommitted->push_back(st.output.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+    char tmpl[] = "/tmp/workbook-export-XXXXXX";
+    if (!mkdtemp(tmpl)) throw review::UserError("Cannot create a temporary folder for the export.");
+    const fs::path dir = tmpl;
+    // tar, not a second archive reader: it is on every machine that has git.
+    auto r = review::run_program({"sh", "-c", "git -C \"$1\" archive --format=tar HEAD | tar -x -C \"$2\"", "sh",
+                                  root.string(), dir.string()},
+                                 {}, 300);
+    if (!r.started || r.exit_code != 0) {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+        throw review::UserError("git archive HEAD failed: " + r.output);
+    }
+    return dir;
 }
 
 }  // namespace workbook::tools

@@ -1,9 +1,12 @@
 #include "tools/report.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <system_error>
 
+#include "grade/util.hpp"
 #include "review/errors.hpp"
+#include "grade/util.hpp"
 #include "review/files.hpp"
 #include "tools/hint.hpp"
 #include "tools/state.hpp"
@@ -67,14 +70,49 @@ std::string hints_line(const json& hints, const std::string& exercise) {
     return s.empty() ? "none" : s;
 }
 
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
 }  // namespace
+
+std::vector<std::string> changed_since_grade(const review::LessonPaths& lesson, const fs::path& submission,
+                                             const json& results) {
+    std::vector<std::string> out;
+    if (!results.is_object() || !results.contains("extra_data") || !results["extra_data"].is_object()) return out;
+    const json& extra = results["extra_data"];
+    const json manifest = review::load_json(lesson.manifest());
+    const std::string answers_file = manifest.value("answers_file", std::string("answers.md"));
+    const std::string graded_sub = extra.value("submission", std::string());
+    const bool same_submission = graded_sub.empty() || graded_sub == review::display_path(submission, lesson.root);
+    auto differs = [&](const std::string& file, const json& hash) {
+        if (!same_submission) return true;
+        if (!hash.is_string()) return false;  // not graded in that run (EX=…), or an older results.json
+        const auto text = util::read_file(submission / file);
+        return !text || util::sha256_hex(*text) != hash.get<std::string>();
+    };
+    for (const auto& ex : review::exercises_of(manifest)) {
+        const json::json_pointer ptr("/exercises/" + ex.name + "/content_sha256");
+        if (differs(ex.file, extra.contains(ptr) ? extra[ptr] : json())) out.push_back(ex.file);
+    }
+    if (differs(answers_file, extra.value("answers_sha256", json()))) out.push_back(answers_file);
+    return out;
+}
 
 std::string render_report(const review::LessonPaths& lesson, const fs::path& submission, const json& results,
                           const json& hints) {
     const json manifest = review::load_json(lesson.manifest());
     const bool graded = results.is_object() && results.contains("extra_data");
     const json extra = graded ? results["extra_data"] : json::object();
+    const std::vector<std::string> changed = changed_since_grade(lesson, submission, results);
     std::string md = "# Submission report: lesson " + lesson.id + "\n\n";
+    if (!changed.empty()) {
+        std::string names;
+        for (const auto& c : changed) names += (names.empty() ? "`" : ", `") + c + "`";
+        md += "> **Changed since the last grade: " + names + ".** Their results are left out of this report (they were "
+              "for an earlier version). Run `make grade-" + lesson.number + "`, then `make report-" + lesson.number +
+              "` again.\n\n";
+    }
     md += "- Submission: `" + review::display_path(submission, lesson.root) + "`\n";
     md += "- Report written: " + now_utc() + "\n";
     if (graded) {
@@ -85,7 +123,8 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
             md += "- Note: the last grade run was for `" + graded_sub + "`, not this submission; grade it to see its own results.\n";
         md += "- GPU verification: " + extra.value("gpu_verification", std::string("pending")) + "\n";
         if (extra.contains("seed")) md += "- Seed: " + extra["seed"].dump() + " (replay: `" + extra.value("replay", std::string()) + "`)\n";
-        md += "- Score: " + num(results.value("score", 0.0)) + " / " + num(results.value("max_score", 0.0));
+        md += "- Score" + std::string(changed.empty() ? "" : " (of the graded version, before the changes)") + ": " +
+              num(results.value("score", 0.0)) + " / " + num(results.value("max_score", 0.0));
         if (extra.contains("core") && extra["core"].is_object())
             md += " (core rubric " + num(extra["core"].value("score", 0.0)) + " / " + num(extra["core"].value("max_score", 0.0)) +
                   ", pass at " + num(extra["core"].value("min_score", 0.0)) + ")";
@@ -109,15 +148,18 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
     for (const auto& ex : review::exercises_of(manifest)) {
         md += "\n## Exercise `" + ex.name + "` (" + ex.file + ")\n\n";
         const json::json_pointer ptr("/exercises/" + ex.name);
-        if (graded && extra.contains(ptr)) {
+        if (graded && extra.contains(ptr) && !contains(changed, ex.file)) {
             const auto& e = extra[ptr];
             md += "Points: " + num(e.value("score", 0.0)) + " / " + num(e.value("max_score", 0.0)) + "; tests passed: " +
                   std::to_string(e.value("tests_passed", 0)) + " of " + std::to_string(e.value("tests_total", 0)) + ".\n\n";
         }
         md += "Hints used: " + hints_line(hints, ex.name) + ".\n\n";
         json own = json::array();
-        for (const auto& t : tests)
-            if (has_tag(t, ex.name) && !has_tag(t, "provisional")) own.push_back(t);
+        if (contains(changed, ex.file))
+            md += "**Changed since the grade**: the results of the earlier version are left out.\n\n";
+        else
+            for (const auto& t : tests)
+                if (has_tag(t, ex.name) && !has_tag(t, "provisional")) own.push_back(t);
         if (!own.empty()) {
             md += "### Results\n\n| test | group | status | points |\n| --- | --- | --- | --- |\n";
             for (const auto& t : own) {
@@ -134,22 +176,23 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
                 const std::string out = t.value("output", std::string());
                 md += out.empty() ? "(no message)\n\n" : fenced(out, "text") + "\n";
             }
-        } else if (graded) {
+        } else if (graded && !contains(changed, ex.file)) {
             md += "Not graded in the last run.\n\n";
         }
         md += "### Code\n\n";
-        const fs::path file = submission / ex.file;
-        try {
-            md += fenced(review::read_text(file), "cuda");
-        } catch (const review::UserError& e) {
-            md += std::string("_") + e.what() + "_\n";
-        }
+        // Read as the grader reads a submission: a link or a device is refused, never followed into the report.
+        const auto code = review::read_submitted(submission / ex.file, ex.file);
+        md += code.refusal.empty() ? fenced(util::sanitize_text(code.text), "cuda") : "_" + code.refusal + "_\n";
     }
 
     md += "\n## Written answers\n\n";
     json written = json::array();
-    for (const auto& t : tests)
-        if (has_tag(t, "provisional")) written.push_back(t);
+    const std::string answers_name = manifest.value("answers_file", std::string("answers.md"));
+    if (contains(changed, answers_name))
+        md += "**Changed since the grade**: the provisional scores of the earlier answers are left out.\n\n";
+    else
+        for (const auto& t : tests)
+            if (has_tag(t, "provisional")) written.push_back(t);
     if (!written.empty()) {
         md += "Scores are provisional until an instructor confirms them.\n\n| item | points | feedback |\n| --- | --- | --- |\n";
         for (const auto& t : written)
@@ -158,8 +201,10 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
         md += "\n";
     }
     const std::string answers_file = manifest.value("answers_file", std::string("answers.md"));
-    try {
-        std::string answers = review::read_text(submission / answers_file);
+    if (const auto got = review::read_submitted(submission / answers_file, answers_file); !got.refusal.empty()) {
+        md += "_" + got.refusal + "_\n";
+    } else {
+        const std::string answers = util::sanitize_text(got.text);
         // Headings one level down, so the answers sit under this section.
         std::string shifted, line;
         for (std::size_t i = 0; i <= answers.size(); ++i) {
@@ -171,8 +216,6 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
             }
         }
         md += shifted + "\n";
-    } catch (const review::UserError& e) {
-        md += std::string("_") + e.what() + "_\n";
     }
 
     if (graded && results.contains("output") && results["output"].is_string() && !results["output"].get<std::string>().empty()) {
@@ -181,7 +224,7 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
     return md;
 }
 
-fs::path write_report(const review::LessonPaths& lesson, const ReportInput& in) {
+ReportOutcome write_report(const review::LessonPaths& lesson, const ReportInput& in) {
     const fs::path submission = in.submission.empty() ? lesson.exercises_dir() : in.submission;
     std::error_code ec;
     if (!fs::is_directory(submission, ec))
@@ -192,7 +235,7 @@ fs::path write_report(const review::LessonPaths& lesson, const ReportInput& in) 
     else if (!in.results.empty()) throw review::UserError("The results file " + in.results.string() + " does not exist.");
     const fs::path out = in.out.empty() ? lesson.results_dir() / "report.md" : in.out;
     review::write_text(out, render_report(lesson, submission, results, hints_used(lesson.root, lesson.id)));
-    return out;
+    return {out, changed_since_grade(lesson, submission, results), results.is_object()};
 }
 
 }  // namespace workbook::tools

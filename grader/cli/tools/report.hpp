@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -18,11 +19,23 @@ struct ReportInput {
     std::filesystem::path out;         // empty = build/results/<n>/report.md
 };
 
+// Files of `submission` that are not what `results` graded: an exercise whose content differs from its
+// content_sha256, answers.md when it differs from answers_sha256, or every file when the last grade was of another
+// submission. Their results are left out of the report, never shown beside code they were not for.
+std::vector<std::string> changed_since_grade(const review::LessonPaths& lesson, const std::filesystem::path& submission,
+                                             const nlohmann::json& results);
+
 // The report's Markdown. `results` null = not graded yet (the report says so and how to grade).
 std::string render_report(const review::LessonPaths& lesson, const std::filesystem::path& submission,
                           const nlohmann::json& results, const nlohmann::json& hints);
 
-// Renders and writes the report; returns where it went. Unknown lesson or missing submission folder: UserError.
-std::filesystem::path write_report(const review::LessonPaths& lesson, const ReportInput& in);
+struct ReportOutcome {
+    std::filesystem::path path;        // where the report went
+    std::vector<std::string> changed;  // changed_since_grade(): files whose results were left out
+    bool graded = false;               // a results.json was found
+};
+
+// Renders and writes the report. Unknown lesson or missing submission folder: UserError.
+ReportOutcome write_report(const review::LessonPaths& lesson, const ReportInput& in);
 
 }  // namespace workbook::tools

@@ -48,7 +48,8 @@ ResetResult reset_exercise(const review::LessonPaths& lesson, const std::string&
     r.changed = true;
     r.message = r.backup.empty() ? "Restored the starter " + shown + " (there was no previous file to save)."
                                  : "Saved your version to " + review::display_path(r.backup, lesson.root) +
-                                       ", then restored the starter " + shown + ".";
+                                       ", then restored the starter " + shown + ". To bring your version back: make restore-" +
+                                       lesson.number + " EX=" + exercise;
     return r;
 }
 

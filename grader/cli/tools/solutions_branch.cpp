@@ -63,6 +63,10 @@ BranchResult update_solutions_branch(const fs::path& repo_root, const std::strin
             const std::string rel = "exercises/" + id + "/" + sol.filename().string();
             files.push_back({rel, review::strip_markers(review::read_text(sol), review::display_path(sol, repo_root)).text});
         }
+        // The written answers too, so that `make grade-NN` on the branch passes with full points.
+        const std::string answers =
+            review::load_json(review::resolve_lesson(repo_root, id).manifest()).value("answers_file", std::string("answers.md"));
+        if (fs::exists(dir / answers)) files.push_back({"exercises/" + id + "/" + answers, review::read_text(dir / answers)});
     }
     if (files.empty()) throw review::UserError("There are no solutions (solutions/<lesson>/*.cu) to put on a branch.");
 

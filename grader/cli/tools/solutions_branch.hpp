@@ -1,6 +1,7 @@
 // `workbook solutions-branch`: creates or updates the git branch `solutions`, whose tree is the current commit's with
-// every exercises/<lesson>/*.cu replaced by its solution, markers stripped — for an instructor to swap in. Works in a
-// temporary worktree; the student's working tree, index and current branch are never touched.
+// every exercises/<lesson>/*.cu replaced by its solution (markers stripped) and answers.md by the filled-in answers,
+// so `make grade-NN` passes there with full points — for an instructor to swap in. Works in a temporary worktree;
+// the student's working tree, index and current branch are never touched.
 #pragma once
 
 #include <filesystem>

@@ -1,16 +1,73 @@
 #include "tools/status.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <optional>
 #include <system_error>
 
 #include "review/edit_check.hpp"
 #include "review/errors.hpp"
 #include "review/files.hpp"
+#include "review/written.hpp"
 #include "tools/state.hpp"
 
 namespace fs = std::filesystem;
 
 namespace workbook::tools {
+
+namespace {
+
+// The written answers' row: how many items are answered (not the placeholder), and their provisional points at the
+// last grade of exercises/. None when the lesson has no written answers.
+std::optional<ExerciseStatus> answers_status(const review::LessonPaths& lesson, const nlohmann::json& manifest,
+                                             const nlohmann::json& results, fs::file_time_type results_time) {
+    std::error_code ec;
+    const std::string name = manifest.value("answers_file", std::string("answers.md"));
+    if (!fs::exists(lesson.root / "grader" / "rubrics" / (lesson.id + "-written.json"), ec)) return std::nullopt;
+    ExerciseStatus s;
+    s.name = name;
+    const fs::path file = lesson.exercises_dir() / name;
+    if (!fs::exists(file, ec)) {
+        s.state = "missing";
+        s.detail = review::display_path(file, lesson.root) + " does not exist";
+        return s;
+    }
+    std::size_t answered = 0, total = 0;
+    try {
+        for (const auto& w : review::score_written(manifest, file, lesson.root)) {
+            ++total;
+            answered += w.placeholder ? 0 : 1;
+        }
+    } catch (const review::UserError& e) {
+        s.state = "in progress";
+        s.detail = e.what();
+        return s;
+    }
+    s.state = answered == 0 ? "untouched" : answered == total ? "answered" : "in progress";
+    s.detail = std::to_string(answered) + " of " + std::to_string(total) + " answered";
+    if (results.is_object() && results.contains("tests") && results["tests"].is_array()) {
+        double score = 0, max = 0;
+        bool any = false;
+        for (const auto& t : results["tests"]) {
+            if (!t.contains("tags") || !t["tags"].is_array()) continue;
+            bool provisional = false;
+            for (const auto& tag : t["tags"]) provisional |= tag.is_string() && tag.get<std::string>() == "provisional";
+            if (!provisional) continue;
+            any = true;
+            score += t.value("score", 0.0);
+            max += t.value("max_score", 0.0);
+        }
+        if (any) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%g / %g", score, max);
+            s.detail += std::string("; ") + buf + " (provisional) at the last grade" +
+                        (fs::last_write_time(file, ec) > results_time ? ", changed since" : "");
+        }
+    }
+    return s;
+}
+
+}  // namespace
 
 std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
     const nlohmann::json manifest = review::load_json(lesson.manifest());
@@ -48,11 +105,13 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
         }
         std::size_t filled = 0, total = ex.blanks.size();
         bool edited_outside = false;
+        std::string refused;  // the fill policy's veto, one sentence
         try {
             std::string text = review::read_text(file);
             if (fs::exists(pristine, ec)) {
                 review::EditCheck check = review::edit_check_text(review::read_text(pristine), text, ex.file, ex.blanks);
-                edited_outside = !check.ok;
+                edited_outside = !check.ok && !check.refused;
+                if (check.refused) refused = check.reason;
                 total = check.ok ? check.fills.size() : total;
                 for (const auto& f : check.fills) filled += f.unfilled ? 0 : 1;
             }
@@ -65,7 +124,9 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
         }
         s.state = filled == 0 && !edited_outside ? "untouched" : "in progress";
         s.detail = edited_outside ? "code outside the blanks was changed (a veto)"
-                                  : std::to_string(filled) + " of " + std::to_string(total) + " blanks filled";
+                   : !refused.empty() ? refused
+                                      : std::to_string(filled) + " of " + std::to_string(total) + " blanks filled";
+        if (!refused.empty() && s.state == "untouched") s.state = "in progress";
         const nlohmann::json::json_pointer ptr("/extra_data/exercises/" + ex.name);
         if (graded_here && results.contains(ptr)) {
             const auto& r = results[ptr];
@@ -88,6 +149,7 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
         }
         out.push_back(s);
     }
+    if (auto a = answers_status(lesson, manifest, graded_here ? results : nlohmann::json(), results_time)) out.push_back(*a);
     return out;
 }
 

@@ -2,15 +2,54 @@
 
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <system_error>
 
 #include "review/errors.hpp"
+#include "review/files.hpp"
 #include "tools/repo_files.hpp"
 
 namespace fs = std::filesystem;
 
 namespace workbook::tools {
+namespace {
+
+std::string bytes(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Removes the exported tree however the edition ends.
+struct TempTree {
+    fs::path dir;
+    ~TempTree() {
+        std::error_code ec;
+        if (!dir.empty()) fs::remove_all(dir, ec);
+    }
+};
+
+}  // namespace
+
+std::string student_markdown(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, out;
+    bool skipping = false;
+    while (std::getline(in, line)) {
+        if (line.find("<!-- instructor:begin -->") != std::string::npos) {
+            skipping = true;
+            continue;
+        }
+        if (line.find("<!-- instructor:end -->") != std::string::npos) {
+            skipping = false;
+            continue;
+        }
+        if (skipping || line.find("<!-- instructor -->") != std::string::npos) continue;
+        out += line + "\n";
+    }
+    if (!text.empty() && text.back() != '\n' && !out.empty()) out.pop_back();
+    return out;
+}
 
 EditionResult make_student_edition(const fs::path& repo_root, const fs::path& out) {
     std::error_code ec;
@@ -21,26 +60,30 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
         throw review::UserError("The student edition must go outside the repository (" + out.string() + " is inside it).");
     if (fs::exists(dest, ec) && !(fs::is_directory(dest, ec) && fs::is_empty(dest, ec)))
         throw review::UserError(out.string() + " already exists and is not empty; choose a new folder so nothing is overwritten.");
-    const auto files = distributable_files(root);
+    EditionResult r;
+    TempTree tree{export_committed(root, &r.uncommitted, &r.commit)};
+    const auto files = distributable_files(tree.dir);
     for (const auto& f : files) {
         // Marker text in a copied file means solution code is about to reach students: stop before writing any.
-        std::ifstream in(root / f, std::ios::binary);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         // CUDA sources only: the grader's own headers and docs describe the markers and are not solutions.
-        if (f.extension() == ".cu" || f.extension() == ".cuh") {
-            if (text.find("/*BLANK:") != std::string::npos || text.find("// BLANK:") != std::string::npos)
-                throw review::UserError(f.string() + " holds blank markers (solution code); it was not copied and "
-                                        "the student edition was not made.");
-        }
+        if (f.extension() != ".cu" && f.extension() != ".cuh") continue;
+        const std::string text = bytes(tree.dir / f);
+        if (text.find("/*BLANK:") != std::string::npos || text.find("// BLANK:") != std::string::npos)
+            throw review::UserError(f.string() + " holds blank markers (solution code); it was not copied and "
+                                    "the student edition was not made.");
     }
     fs::create_directories(dest, ec);
     if (ec) throw review::UserError("Cannot create " + out.string() + ".");
-    EditionResult r;
     r.out = dest;
     for (const auto& f : files) {
         fs::create_directories((dest / f).parent_path(), ec);
-        fs::copy_file(root / f, dest / f, fs::copy_options::overwrite_existing, ec);
-        if (ec) throw review::UserError("Could not copy " + f.string() + " (" + ec.message() + ").");
+        if (f.extension() == ".md") {
+            review::write_text(dest / f, student_markdown(bytes(tree.dir / f)));
+        } else {
+            fs::copy_file(tree.dir / f, dest / f, fs::copy_options::overwrite_existing, ec);
+            if (ec) throw review::UserError("Could not copy " + f.string() + " (" + ec.message() + ").");
+            fs::permissions(dest / f, fs::status(tree.dir / f, ec).permissions(), ec);  // scripts stay executable
+        }
         ++r.files;
     }
     return r;

@@ -12,15 +12,32 @@ bool ident_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0
 bool ident_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
 // Longest first, so the first match is the longest one.
-constexpr std::array<std::string_view, 27> kMultiPunct = {
-    "<<<", ">>>", "<<=", ">>=", "<=>", "->*", "...", "::", "->", "++", "--", "<<", ">>", "<=",
+constexpr std::array<std::string_view, 28> kMultiPunct = {
+    "%:%:", "<<<", ">>>", "<<=", ">>=", "<=>", "->*", "...", "::", "->", "++", "--", "<<", ">>", "<=",
     ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
 };
-constexpr std::array<std::string_view, 3> kMorePunct = {".*", "##", "%:"};
+// Two-character punctuators that start no longer one, digraphs among them (the compiler reads <% as {).
+constexpr std::array<std::string_view, 7> kMorePunct = {".*", "##", "%:", "<%", "%>", "<:", ":>"};
+
+bool is_blank_byte(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
+
+// Length of a line splice at i as GCC reads it: a backslash, optional blanks, a newline (0 if none).
+std::size_t splice_at(std::string_view s, std::size_t i) {
+  if (i >= s.size() || s[i] != '\\') return 0;
+  std::size_t j = i + 1;
+  while (j < s.size() && is_blank_byte(s[j])) ++j;
+  if (j < s.size() && s[j] == '\n') return j + 1 - i;
+  if (j + 1 < s.size() && s[j] == '\r' && s[j + 1] == '\n') return j + 2 - i;
+  return 0;
+}
 
 class Lexer {
  public:
   Lexer(std::string_view s, const Options& o) : src_(s), opt_(o) {}
+  // Lexing spliced text: `physical` is the input and map[k] the input offset of spliced byte k (map.back() is the
+  // input's size), so that raw strings can be delimited on the input, where the splices inside them still stand.
+  Lexer(std::string_view s, const Options& o, std::string_view physical, const std::vector<std::size_t>* map)
+      : src_(s), opt_(o), physical_(physical), map_(map) {}
 
   std::vector<Token> run() {
     while (pos_ < src_.size()) step();
@@ -30,6 +47,8 @@ class Lexer {
  private:
   std::string_view src_;
   Options opt_;
+  std::string_view physical_;
+  const std::vector<std::size_t>* map_ = nullptr;
   std::size_t pos_ = 0;
   int line_ = 1, col_ = 1;
   bool at_line_start_ = true;  // only whitespace and comments since the last newline: a '#' starts a directive
@@ -46,7 +65,7 @@ class Lexer {
   }
 
   void emit(Kind k, std::size_t end) {
-    Token t{k, std::string(src_.substr(pos_, end - pos_)), line_, col_, pos_};
+    Token t{k, std::string(src_.substr(pos_, end - pos_)), line_, col_, pos_, end - pos_};
     for (char c : t.text) {
       if (c == '\n') {
         ++line_;
@@ -106,6 +125,12 @@ class Lexer {
     std::size_t open = src_.find('(', i + 2);
     if (open == std::string_view::npos) return src_.size();
     std::string close = ")" + std::string(src_.substr(i + 2, open - i - 2)) + "\"";
+    if (map_) {
+      // Phase 2 is reverted inside a raw string: `)d\<newline>"` does not close it, so look for the end in the input.
+      std::size_t pe = physical_.find(close, (*map_)[open] + 1);
+      if (pe == std::string_view::npos) return src_.size();
+      return static_cast<std::size_t>(std::lower_bound(map_->begin(), map_->end(), pe + close.size()) - map_->begin());
+    }
     std::size_t e = src_.find(close, open + 1);
     return e == std::string_view::npos ? src_.size() : e + close.size();
   }
@@ -146,7 +171,8 @@ class Lexer {
     }
     if (c == '/' && at(pos_ + 1) == '/') return emit(Kind::comment, line_comment_end(pos_));
     if (c == '/' && at(pos_ + 1) == '*') return emit(Kind::comment, block_comment_end(pos_));
-    if (c == '#' && at_line_start_) return emit(Kind::preprocessor, directive_end(pos_));
+    if ((c == '#' || (c == '%' && at(pos_ + 1) == ':')) && at_line_start_)
+      return emit(Kind::preprocessor, directive_end(pos_));
 
     std::size_t plen;
     bool raw;
@@ -179,6 +205,8 @@ class Lexer {
       }
       return emit(Kind::number, e);
     }
+    // C++11 [lex.pptoken]: "<::" not followed by ':' or '>' is '<' then '::' (so std::vector<::T> works), not "<:" ':'.
+    if (src_.substr(pos_, 3) == "<::" && at(pos_ + 3) != ':' && at(pos_ + 3) != '>') return emit(Kind::punct, pos_ + 1);
     for (std::string_view p : kMultiPunct) {
       if (!opt_.cuda_launch_brackets && (p == "<<<" || p == ">>>")) continue;
       if (src_.substr(pos_, p.size()) == p) return emit(Kind::punct, pos_ + p.size());
@@ -226,7 +254,63 @@ bool is_keyword(std::string_view w) {
   return std::find(std::begin(kKeywords), std::end(kKeywords), w) != std::end(kKeywords);
 }
 
-std::vector<Token> lex(std::string_view source, const Options& options) { return Lexer(source, options).run(); }
+namespace {
+
+// The raw string literal's own bytes in the input, from its first to its last byte (splices inside it kept).
+bool is_raw_string(const Token& t) {
+  const std::size_t q = t.text.find('"');
+  return t.kind == Kind::string && q != std::string::npos && q > 0 && t.text[q - 1] == 'R';
+}
+
+std::vector<Token> lex_spliced(std::string_view source, const Options& options) {
+  std::string spliced;
+  std::vector<std::size_t> map;  // map[k]: input offset of spliced[k]; one more entry for the end
+  spliced.reserve(source.size());
+  map.reserve(source.size() + 1);
+  for (std::size_t i = 0; i < source.size();) {
+    if (std::size_t n = splice_at(source, i)) {
+      i += n;
+      continue;
+    }
+    spliced.push_back(source[i]);
+    map.push_back(i);
+    ++i;
+  }
+  map.push_back(source.size());
+  std::vector<Token> tokens = Lexer(spliced, options, source, &map).run();
+  std::vector<std::size_t> line_starts{0};
+  for (std::size_t i = 0; i < source.size(); ++i)
+    if (source[i] == '\n') line_starts.push_back(i + 1);
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    Token& t = tokens[k];
+    const std::size_t last = t.offset + t.text.size() - 1;  // spliced offset of the token's last byte
+    // The splices between two tokens belong to the earlier one, so the ranges tile the input.
+    const std::size_t begin = k == 0 ? 0 : map[t.offset];
+    const std::size_t end = k + 1 < tokens.size() ? map[tokens[k + 1].offset] : source.size();
+    if (is_raw_string(t)) t.text = std::string(source.substr(map[t.offset], map[last] + 1 - map[t.offset]));
+    const std::size_t first = map[t.offset];
+    const auto line = std::upper_bound(line_starts.begin(), line_starts.end(), first) - line_starts.begin();
+    t.line = static_cast<int>(line);
+    t.column = static_cast<int>(first - line_starts[static_cast<std::size_t>(line) - 1] + 1);
+    t.offset = begin;
+    t.length = end - begin;
+  }
+  return tokens;
+}
+
+}  // namespace
+
+std::vector<Token> lex(std::string_view source, const Options& options) {
+  if (options.spliced) return lex_spliced(source, options);
+  return Lexer(source, options).run();
+}
+
+std::vector<std::size_t> splice_offsets(std::string_view source) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < source.size(); ++i)
+    if (splice_at(source, i)) out.push_back(i);
+  return out;
+}
 
 std::vector<Token> significant(const std::vector<Token>& tokens) {
   std::vector<Token> out;

@@ -101,3 +101,61 @@ TEST_CASE("cxxlex: keywords", "[cxxlex]") {
   CHECK_FALSE(cxxlex::is_keyword("__global__"));
   CHECK(cxxlex::newline_count("a\nb\n") == 2);
 }
+
+TEST_CASE("cxxlex: digraphs are single tokens and '%:' opens a directive", "[cxxlex]") {
+  auto sig = cxxlex::significant(cxxlex::lex("f() <% a<:1:> = 2; %>\n%:define X 1\nstd::vector<::T> v; a<:::b:>; %:%:"));
+  auto t = texts(sig);
+  CHECK(t[3] == "<%");
+  CHECK(t[5] == "<:");
+  CHECK(t[7] == ":>");
+  CHECK(t[11] == "%>");
+  CHECK(sig[12].kind == Kind::preprocessor);
+  CHECK(t[12] == "%:define X 1");
+  // "<::" followed by neither ':' nor '>' is '<' '::'; "<:::" is "<:" "::".
+  CHECK(std::find(t.begin(), t.end(), "<") != t.end());
+  auto lt = std::find(t.begin(), t.end(), "<");
+  CHECK(*(lt + 1) == "::");
+  auto dg = std::find(lt, t.end(), "<:");
+  REQUIRE(dg != t.end());
+  CHECK(*(dg + 1) == "::");
+  CHECK(t.back() == "%:%:");
+}
+
+TEST_CASE("cxxlex: spliced lexing reads what the compiler reads", "[cxxlex]") {
+  cxxlex::Options o;
+  o.spliced = true;
+  const std::string src = "x = 1 /\\\n/ hidden;\nret\\\nurn y; /\\\n* c *\\  \n/ z\n#def\\\nine Q 1\n";
+  auto ts = cxxlex::lex(src, o);
+  std::string tiles;
+  for (const auto& t : ts) tiles += src.substr(t.offset, t.length);
+  CHECK(tiles == src);  // the tokens' byte ranges tile the input
+  auto sig = cxxlex::significant(ts);
+  auto t = texts(sig);
+  REQUIRE(t == std::vector<std::string>{"x", "=", "1", "return", "y", ";", "z", "#define Q 1"});
+  CHECK(sig[3].kind == Kind::keyword);
+  CHECK(sig[3].line == 3);
+  CHECK(sig[3].column == 1);
+  CHECK(sig[6].line == 6);
+  CHECK(sig[7].kind == Kind::preprocessor);
+  // The comment `/\<nl>/ hidden;` is one token, covering both physical lines.
+  auto c = std::find_if(ts.begin(), ts.end(), [](const cxxlex::Token& k) { return k.kind == Kind::comment; });
+  REQUIRE(c != ts.end());
+  CHECK(c->text == "// hidden;");
+  CHECK(src.substr(c->offset, c->length) == "/\\\n/ hidden;");
+  // Without splicing, the same text is code.
+  auto plain = texts(cxxlex::significant(cxxlex::lex(src)));
+  CHECK(std::find(plain.begin(), plain.end(), "hidden") != plain.end());
+}
+
+TEST_CASE("cxxlex: a splice inside a raw string is reverted", "[cxxlex]") {
+  cxxlex::Options o;
+  o.spliced = true;
+  const std::string src = "s = R\"d(a)d\\\n\" b)d\"; q";
+  auto sig = cxxlex::significant(cxxlex::lex(src, o));
+  REQUIRE(sig.size() == 5);
+  CHECK(sig[2].kind == Kind::string);
+  CHECK(sig[2].text == "R\"d(a)d\\\n\" b)d\"");
+  CHECK(sig[4].text == "q");
+  CHECK(cxxlex::splice_offsets(src) == std::vector<std::size_t>{11});
+  CHECK(cxxlex::splice_offsets("a \\ \t\r\nb \\x\n") == std::vector<std::size_t>{2});
+}

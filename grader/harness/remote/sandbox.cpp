@@ -6,6 +6,7 @@
 #include <linux/sched.h>
 #include <seccomp.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -35,8 +36,9 @@ const char* const kDenied[] = {
     // other processes: new ones, their memory, their descriptors
     "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
     "pidfd_send_signal", "tkill",
-    // the network and other machines' services (the worker's connection to its judge is inherited, not made)
-    "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+    // the network and other machines' services (the worker's connection to its judge is inherited, not made);
+    // socket, connect, bind, listen and accept have rules of their own below
+    "socketpair",
     // mounts, namespaces, the root
     "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount", "open_tree", "fsopen", "fsmount",
     "fsconfig", "fspick", "mount_setattr",
@@ -57,8 +59,11 @@ const char* const kDeniedOnEmu[] = {
     "removexattr", "lremovexattr", "fremovexattr",
 };
 
+const std::vector<std::string>* g_allow = nullptr;  // Options::allow of the filter being built
+
 bool add(scmp_filter_ctx ctx, std::uint32_t action, const char* name, unsigned n = 0,
          const scmp_arg_cmp* cmp = nullptr, std::string* why = nullptr) {
+  if (g_allow && std::find(g_allow->begin(), g_allow->end(), name) != g_allow->end()) return true;
   const int nr = seccomp_syscall_resolve_name(name);
   if (nr == __NR_SCMP_ERROR) return true;  // not a syscall of this architecture
   const int rc = seccomp_rule_add_array(ctx, action, nr, n, cmp);
@@ -67,7 +72,7 @@ bool add(scmp_filter_ctx ctx, std::uint32_t action, const char* name, unsigned n
 }
 
 // `self`: the worker's pid when it runs outside a PID namespace (signals to anyone else are refused); 0 inside one.
-Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why) {
+Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why, bool trap = false) {
   Filter f(seccomp_init(SCMP_ACT_ALLOW));
   if (!f) {
     *why = "seccomp_init failed";
@@ -76,7 +81,8 @@ Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why) {
   scmp_filter_ctx ctx = f.get();
   // Syscalls of another ABI (i386 through int 0x80, x32) would bypass every rule: such a process is killed.
   seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-  const std::uint32_t eperm = SCMP_ACT_ERRNO(EPERM), eacces = SCMP_ACT_ERRNO(EACCES);
+  const std::uint32_t eperm = trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EPERM);
+  const std::uint32_t eacces = trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EACCES);
   bool ok = true;
   for (const char* name : kDenied) ok = ok && add(ctx, eperm, name, 0, nullptr, why);
   // Threads are fine (CUDA's runtime and the emulator's watchdog start some); a clone that is not a thread is a new
@@ -85,6 +91,20 @@ Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why) {
   ok = ok && add(ctx, eperm, "clone", 1, &not_thread, why);
   ok = ok && add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, nullptr, why);
   ok = ok && add(ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, nullptr, why);
+  // Sockets: none on emu. The CUDA driver opens a local (AF_UNIX) socket while it creates its context (measured on
+  // the H200: cudaMalloc fails with cudaErrorOperatingSystem when socket() is refused), to look for an MPS server or
+  // a daemon; so on gpu a local socket may be made, but every connect answers "no such socket", as on a machine where
+  // no daemon runs. No network socket, and no daemon of the host (docker.sock, say) is ever reached.
+  // It then binds that socket and listens on it (measured the same way: without bind or listen, the same error);
+  // the name lies in the worker's own network namespace, or its file in the private /tmp.
+  if (emu) {
+    for (const char* name : {"socket", "bind", "listen", "accept", "accept4"})
+      ok = ok && add(ctx, eperm, name, 0, nullptr, why);
+  } else {
+    const scmp_arg_cmp not_local = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
+    ok = ok && add(ctx, eperm, "socket", 1, &not_local, why);
+  }
+  ok = ok && add(ctx, trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(ENOENT), "connect", 0, nullptr, why);
   if (self > 0) {
     const scmp_arg_cmp other = SCMP_A0(SCMP_CMP_NE, static_cast<scmp_datum_t>(self));
     ok = ok && add(ctx, eperm, "kill", 1, &other, why);
@@ -238,12 +258,17 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   if (o.mode == "auto") use_bwrap = bwrap_usable(o.bwrap, &why);
   if (!use_bwrap && o.mode != "none" && why.empty()) why = "bubblewrap was not asked for";
   if (o.mode == "none") why = o.why_none.empty() ? "turned off (WORKBOOK_SANDBOX=none)" : o.why_none;
+  if (o.mode == "off") why = "turned off (coverage measurement)";
 
   // The filter bubblewrap loads (inside a PID namespace the worker cannot see its judge, so signals need no rule);
   // without bubblewrap the child builds its own, with its pid, after fork.
   std::string filter_error;
-  Filter filter = make_filter(emu, /*allow_exec=*/true, 0, &filter_error);
+  g_allow = &o.allow;
+  // "off" is for measuring the solutions' line coverage (tests/coverage): the worker must write its .gcda files.
+  const bool off = o.mode == "off";
+  Filter filter = off ? nullptr : make_filter(emu, /*allow_exec=*/true, 0, &filter_error, o.trap);
   if (filter) filter_error.clear();
+  if (off) filter_error = "turned off (coverage measurement)";
 
   std::vector<std::string> argv;
   std::vector<std::string> env = o.env;
@@ -297,10 +322,11 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     // Without namespaces the filter is loaded here, with the worker's pid known; with them, bubblewrap loads it.
     Filter own;
     std::string ignored;
-    if (!use_bwrap) own = make_filter(emu, true, ::getpid(), &ignored);
+    if (!use_bwrap && !off) own = make_filter(emu, true, ::getpid(), &ignored, o.trap);
     exec_child(o, keep_fds, output_fd, seccomp_fd, info_pipe[1], use_bwrap ? nullptr : own.get(), c_argv.data(),
                c_env.data());
   }
+  g_allow = nullptr;
   s.pid = pid;
   s.worker_pid = use_bwrap ? -1 : pid;
   if (seccomp_fd >= 0) ::close(seccomp_fd);
@@ -312,6 +338,7 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   s.layers.namespaces = use_bwrap ? "bubblewrap (pid, net, ipc, uts, user, cgroup)" : "none (" + why + ")";
   s.layers.seccomp = filter_error.empty() ? "on" : "off (" + filter_error + ")";
   s.layers.filesystem = use_bwrap ? "read-only, private /tmp"
+                        : off ? "not isolated (sandbox off)"
                         : emu && filter_error.empty() ? "read-only (seccomp refuses every write)"
                                                       : "not isolated (no namespaces on gpu)";
   return s;

@@ -20,7 +20,8 @@ namespace wb::sandbox {
 
 struct Options {
   std::string backend = "emu";        // "emu" or "gpu" (the GPU's device files and writable opens are allowed)
-  std::string mode = "auto";          // "bwrap", "none" or "auto" (bwrap when it works here)
+  std::string mode = "auto";          // "bwrap", "none" or "auto" (bwrap when it works here); "off": no
+                                      // confinement at all, only to measure the solutions' coverage
   std::string why_none;               // with "none": why (shown in the report); default: turned off by the user
   std::string bwrap = "bwrap";        // the bubblewrap executable
   double cpu_limit_s = 0;             // RLIMIT_CPU; 0: none
@@ -28,6 +29,10 @@ struct Options {
   unsigned long long fsize_limit_mb = 16;
   std::vector<std::string> env;       // KEY=VALUE: the worker's whole environment
   std::vector<std::string> hide;      // folders replaced by an empty tmpfs inside the namespace
+  // Diagnosis only (wb-sandbox-run --trap): a refused syscall raises SIGSYS instead of failing with an errno, so a
+  // program's handler can name every call the filter refuses it.
+  bool trap = false;
+  std::vector<std::string> allow;     // diagnosis only (wb-sandbox-run --allow NAME): syscalls left out of the filter
 };
 
 // The layers in force for one started worker, for the result file and the report.

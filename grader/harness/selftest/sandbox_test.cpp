@@ -39,6 +39,7 @@ int probe(const std::string& outside_file, const std::string& judge_pid) {
   report("fork", child);
   report("socket_inet", ::socket(AF_INET, SOCK_STREAM, 0));
   report("socket_unix", ::socket(AF_UNIX, SOCK_STREAM, 0));
+  report("connect", ::connect(0, nullptr, 0));
   report("ptrace", ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr));
   report("kill_everyone", ::kill(-1, 0));
   report("kill_judge", ::kill(std::atoi(judge_pid.c_str()), 0));
@@ -103,7 +104,7 @@ void run_mode(const char* self, const std::string& mode) {
   auto got = [&](const char* k) { return r.count(k) ? r.at(k) : std::string("no answer"); };
   const bool ran = WIFEXITED(status) && WEXITSTATUS(status) == 0 && r.count("thread");
   expect(ran, mode, "the probe ran to its end", ran ? "exit 0" : "exit " + std::to_string(WEXITSTATUS(status)) + ", output:\n" + text);
-  for (const char* k : {"fork", "socket_inet", "socket_unix", "ptrace", "unshare_user", "io_uring", "exec"})
+  for (const char* k : {"fork", "socket_inet", "socket_unix", "ptrace", "unshare_user", "io_uring", "exec", "connect"})
     expect(refused(k), mode, std::string(k) + " is refused", got(k));
   expect(got("clone3") == "refused:ENOSYS", mode, "clone3 answers ENOSYS (so the C library uses clone)", got("clone3"));
   // Signals: without namespaces seccomp refuses any kill but to itself; inside a PID namespace nothing else is seen.

@@ -62,3 +62,12 @@ WB_TEST("block_reduce: many rows", "[block_reduce][edge]") {
 WB_TEST("block_reduce: long rows", "[block_reduce][edge]") {
   run(2, 16384, 1024, "16 elements per thread with the largest block");
 }
+WB_TEST("block_reduce: empty rows (N = 0) for every block size", "[block_reduce][edge]") {
+  for (int b : kBlockSizes) run(3, 0, b, "rows of no elements: every thread must still write the total, 0");
+}
+WB_TEST("block_reduce: no rows (M = 0)", "[block_reduce][edge]") {
+  run(0, 256, 256, "an empty batch: nothing to reduce, and a grid of 0 blocks is a launch error");
+}
+WB_TEST("block_reduce: a block size outside the list launches nothing", "[block_reduce][edge]") {
+  for (int b : {48, 2048}) run(3, 100, b, "block_size 48 (not whole warps) and 2048 (more than a block can hold)");
+}

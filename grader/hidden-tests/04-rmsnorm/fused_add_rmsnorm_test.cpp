@@ -8,10 +8,11 @@
 
 namespace {
 
-void run(int M, int N, std::string probe, wb04::FusedFill fill = wb04::normal_fused_inputs()) {
+void run(int M, int N, std::string probe, wb04::FusedFill fill = wb04::normal_fused_inputs(), float eps = 1e-5f) {
   wb04::FusedCase c;
   c.M = M;
   c.N = N;
+  c.eps = eps;
   c.probe = std::move(probe);
   c.fill = std::move(fill);
   wb04::run_fused_case(
@@ -63,6 +64,14 @@ WB_TEST("fused_add_rmsnorm: input and residual cancel (eps)", "[fused_add_rmsnor
 WB_TEST("fused_add_rmsnorm: tiny magnitudes where eps dominates", "[fused_add_rmsnorm][edge]") {
   run(4, 1024, "input and residual around 1e-4 with eps 1e-5", wb04::normal_fused_inputs(1e-4, 1e-4));
 }
+WB_TEST("fused_add_rmsnorm: eps comes from the caller", "[fused_add_rmsnorm][edge]") {
+  run(4, 1000, "eps = 0.1 on sums of magnitude 1: where eps enters the formula shows in every row",
+      wb04::normal_fused_inputs(), 0.1f);
+}
+WB_TEST("fused_add_rmsnorm: eps 1e-6 as large as the mean square", "[fused_add_rmsnorm][edge]") {
+  run(4, 1024, "input and residual around 1e-3 with eps = 1e-6: mean(h^2) and eps are of the same size",
+      wb04::normal_fused_inputs(1e-3, 1e-3), 1e-6f);
+}
 WB_TEST("fused_add_rmsnorm: large magnitudes", "[fused_add_rmsnorm][edge]") {
   run(3, 2048, "input and residual around 1e4", wb04::normal_fused_inputs(1e4, 1e4));
 }
@@ -89,4 +98,10 @@ WB_TEST("fused_add_rmsnorm: NaN in one residual row does not leak", "[fused_add_
 WB_TEST("fused_add_rmsnorm: Inf in one input row does not leak", "[fused_add_rmsnorm][edge]") {
   run(5, 768, "one Inf in the input of row 4: only row 4 may be NaN",
       wb04::fused_with_value(wb04::normal_fused_inputs(), false, 4, 767, kInf));
+}
+WB_TEST("fused_add_rmsnorm: no rows (M = 0)", "[fused_add_rmsnorm][edge]") {
+  run(0, 768, "an empty batch: nothing to add or normalise, and a grid of 0 blocks is a launch error");
+}
+WB_TEST("fused_add_rmsnorm: empty rows (N = 0)", "[fused_add_rmsnorm][edge]") {
+  run(3, 0, "rows of no elements: nothing may be written to the residual or the output");
 }

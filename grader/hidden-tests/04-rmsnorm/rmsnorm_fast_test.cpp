@@ -27,5 +27,34 @@ WB_TEST("rmsnorm_fast: hidden size 12290", "[rmsnorm_fast][edge]") {
   run(wb04::f32_case(2, 12290, "a wide row that is not a multiple of 4, 8 or the block size"));
 }
 WB_TEST("rmsnorm_fast: hidden size 20000 (longer than 16384)", "[rmsnorm_fast][edge]") {
-  run(wb04::f32_case(2, 20000, "a row longer than the widest row of the lesson: no fixed per-thread capacity may cut it"));
+  run(wb04::f32_case(2, 20000,
+                     "a row longer than the widest row of the lesson: no fixed per-thread capacity may cut it"));
+}
+
+// Row lengths on both sides of every capacity a fast kernel is likely to switch at (256 x 1, 2, 4, 8 threads x items,
+// then 512 x 8, 1024 x 8, 1024 x 16, then two passes), so every path of a kernel that dispatches on N runs, and a path
+// sized one step too small loses the end of its longest rows. 256, 257, 1024, 4096, 4097, 8192 and 16384 are above.
+WB_TEST("rmsnorm_fast: hidden size 512", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(3, 512, "exactly two elements per thread of a 256-thread block"));
+}
+WB_TEST("rmsnorm_fast: hidden size 513", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(3, 513, "one element more than two per thread of a 256-thread block"));
+}
+WB_TEST("rmsnorm_fast: hidden size 1025", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(3, 1025, "one element more than four per thread of a 256-thread block"));
+}
+WB_TEST("rmsnorm_fast: hidden size 1536", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(5, 1536, "a row between 1024 and 2048: six elements per thread of a 256-thread block"));
+}
+WB_TEST("rmsnorm_fast: hidden size 2048", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(3, 2048, "exactly eight elements per thread of a 256-thread block"));
+}
+WB_TEST("rmsnorm_fast: hidden size 2049", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(3, 2049, "one element more than eight per thread of a 256-thread block"));
+}
+WB_TEST("rmsnorm_fast: hidden size 8193", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(3, 8193, "one element more than eight per thread of a 1024-thread block"));
+}
+WB_TEST("rmsnorm_fast: hidden size 16385", "[rmsnorm_fast][edge]") {
+  run(wb04::f32_case(2, 16385, "one element more than the widest row of the lesson"));
 }

@@ -78,6 +78,18 @@ WB_TEST("rmsnorm_half: bf16 tiny magnitudes where eps dominates", "[rmsnorm_half
 WB_TEST("rmsnorm_half: bf16 eps comes from the caller", "[rmsnorm_half][edge]") {
   run(Half::bf16, 4, 1024, "eps = 0.25 instead of the usual 1e-5", wb04::normal_inputs(), 0.25f);
 }
+WB_TEST("rmsnorm_half: fp16 eps comes from the caller", "[rmsnorm_half][edge]") {
+  run(Half::fp16, 4, 1000, "eps = 0.1 on rows of magnitude 1: where eps enters the formula shows in every row",
+      wb04::normal_inputs(), 0.1f);
+}
+WB_TEST("rmsnorm_half: bf16 eps 1e-6 as large as the mean square", "[rmsnorm_half][edge]") {
+  run(Half::bf16, 4, 1000, "bf16 inputs around 1e-3 with eps = 1e-6: mean(x^2) and eps are of the same size",
+      wb04::normal_inputs(1e-3), 1e-6f);
+}
+WB_TEST("rmsnorm_half: fp16 all-zero row stays finite (eps 1e-6)", "[rmsnorm_half][edge]") {
+  run(Half::fp16, 5, 768, "fp16 rows whose sum of squares is 0, with eps = 1e-6: the output must be 0",
+      wb04::with_zero_rows(wb04::normal_inputs(), {1, 2}), 1e-6f);
+}
 WB_TEST("rmsnorm_half: bf16 hidden size 1", "[rmsnorm_half][edge]") { run(Half::bf16, 5, 1, "one element per row"); }
 WB_TEST("rmsnorm_half: fp16 hidden size 33", "[rmsnorm_half][edge]") {
   run(Half::fp16, 3, 33, "one element more than a warp");
@@ -109,4 +121,10 @@ WB_TEST("rmsnorm_half: fp16 Inf in one row does not leak into the others", "[rms
 WB_TEST("rmsnorm_half: bf16 rows of very different scale are independent", "[rmsnorm_half][edge]") {
   run(Half::bf16, 6, 1024, "row scales from 1e-3 to 1e3: each row has its own inverse RMS",
       wb04::row_scaled_inputs({1e-3, 1e3, 1.0, 1e-2, 1e2, 10.0}));
+}
+WB_TEST("rmsnorm_half: bf16 no rows (M = 0)", "[rmsnorm_half][edge]") {
+  run(Half::bf16, 0, 768, "an empty batch: nothing to normalise, and a grid of 0 blocks is a launch error");
+}
+WB_TEST("rmsnorm_half: fp16 empty rows (N = 0)", "[rmsnorm_half][edge]") {
+  run(Half::fp16, 3, 0, "rows of no elements: nothing to normalise, nothing may be written");
 }

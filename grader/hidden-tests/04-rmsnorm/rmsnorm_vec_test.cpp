@@ -14,11 +14,12 @@ struct Layout {
   bool in_place = false;
 };
 
-void run(int M, int N, Layout l, std::string probe, wb04::Fill fill = wb04::normal_inputs()) {
+void run(int M, int N, Layout l, std::string probe, wb04::Fill fill = wb04::normal_inputs(), float eps = 1e-5f) {
   wb04::HalfCase c;
   c.type = wb04::Half::bf16;
   c.M = M;
   c.N = N;
+  c.eps = eps;
   c.in_stride = l.in_stride;
   c.out_stride = l.out_stride;
   c.in_offset = l.in_offset;
@@ -125,7 +126,24 @@ WB_TEST("rmsnorm_vec: all-zero row stays finite (eps)", "[rmsnorm_vec][edge]") {
 WB_TEST("rmsnorm_vec: tiny magnitudes where eps dominates", "[rmsnorm_vec][edge]") {
   run(4, 1024, {}, "inputs around 1e-4 with eps 1e-5", wb04::normal_inputs(1e-4));
 }
+WB_TEST("rmsnorm_vec: eps comes from the caller", "[rmsnorm_vec][edge]") {
+  run(4, 1000, offsets(3, 3, 3),
+      "eps = 0.1 on rows of magnitude 1, every pointer 6 bytes past a boundary: where eps enters the formula shows in "
+      "every row",
+      wb04::normal_inputs(), 0.1f);
+}
+WB_TEST("rmsnorm_vec: eps 1e-6 as large as the mean square", "[rmsnorm_vec][edge]") {
+  run(4, 1024, strides(1030, 1027),
+      "strided rows of inputs around 1e-3 with eps = 1e-6: mean(x^2) and eps are of the same size",
+      wb04::normal_inputs(1e-3), 1e-6f);
+}
 WB_TEST("rmsnorm_vec: NaN in one row does not leak into the others", "[rmsnorm_vec][edge]") {
   run(5, 771, strides(776, 771), "one NaN in row 2 of strided rows: only row 2 may be NaN",
       wb04::with_value(wb04::normal_inputs(), 2, 770, kNaN));
+}
+WB_TEST("rmsnorm_vec: no rows (M = 0)", "[rmsnorm_vec][edge]") {
+  run(0, 768, strides(777, 781), "an empty batch: nothing to normalise, and a grid of 0 blocks is a launch error");
+}
+WB_TEST("rmsnorm_vec: empty rows (N = 0)", "[rmsnorm_vec][edge]") {
+  run(3, 0, strides(8, 8), "rows of no elements, 8 elements apart: nothing may be written, not even in the gaps");
 }

@@ -38,6 +38,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
                        "the formula decides the result", wb04::normal_inputs(1e-4))); }                              \
   WB_TEST(EX ": eps comes from the caller", "[" EX "][edge]") {                                                      \
     RUN(wb04::f32_case(4, 1024, "eps = 0.25 instead of the usual 1e-5", wb04::normal_inputs(), 0.25f)); }            \
+  WB_TEST(EX ": eps 1e-6 as large as the mean square", "[" EX "][edge]") {                                           \
+    RUN(wb04::f32_case(4, 1000, "inputs around 1e-3 with eps = 1e-6: mean(x^2) and eps are of the same size, so " \
+                       "the result depends on both", wb04::normal_inputs(1e-3), 1e-6f)); }                           \
   WB_TEST(EX ": hidden size 1", "[" EX "][edge]") {                                                                  \
     RUN(wb04::f32_case(5, 1, "one element per row: all threads but one have nothing to load")); }                    \
   WB_TEST(EX ": hidden size 31 (less than a warp)", "[" EX "][edge]") {                                              \
@@ -71,7 +74,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
   WB_TEST(EX ": large magnitudes (about 1e12)", "[" EX "][edge]") {                                                  \
     RUN(wb04::f32_case(3, 4096, "inputs around 1e12: squares near 1e24 must not overflow fp32",                      \
                        wb04::normal_inputs(1e12))); }                                                                \
-  WB_TEST(EX ": rows of very different scale are independent", "[" EX "][edge]") {                                  \
+  WB_TEST(EX ": rows of very different scale are independent", "[" EX "][edge]") {                                   \
     RUN(wb04::f32_case(6, 1024, "row scales from 1e-3 to 1e3: each row has its own inverse RMS",                     \
-                       wb04::row_scaled_inputs({1e-3, 1e3, 1.0, 1e-2, 1e2, 10.0}))); }
+                       wb04::row_scaled_inputs({1e-3, 1e3, 1.0, 1e-2, 1e2, 10.0}))); }                               \
+  WB_TEST(EX ": no rows (M = 0)", "[" EX "][edge]") {                                                                \
+    RUN(wb04::f32_case(0, 768, "an empty batch: nothing to normalise, and a grid of 0 blocks is a launch error")); } \
+  WB_TEST(EX ": empty rows (N = 0)", "[" EX "][edge]") {                                                             \
+    RUN(wb04::f32_case(3, 0, "rows of no elements: nothing to normalise, nothing may be written")); }
 // clang-format on

@@ -51,10 +51,12 @@ void run_fused_case(const std::string& entry, const FusedLaunch& launch, const F
 
 // ---- block_reduce ------------------------------------------------------------------------------------------------
 struct ReduceCase {
-  int M = 1, N = 1, block = 256;
-  bool integers = true;  // exact sums (see reference.hpp); false: fractional N(0,1) values with Higham's bound
+  int M = 1, N = 1, block = 256;  // a block size outside the supported list must launch nothing
+  bool integers = true;  // exact sums of 1..8 (see reference.hpp); false: fractional N(0,1) values, Higham's bound
   std::string probe;
 };
+// The block sizes launch_block_sum supports: 32, 64, 128, 256, 512, 1024.
+inline bool is_supported_block_size(int b) { return b >= 32 && b <= 1024 && (b & (b - 1)) == 0; }
 using ReduceLaunch = std::function<void(const float* input, float* totals, int M, int N, int block_size)>;
 void run_reduce_case(const std::string& entry, const ReduceLaunch& launch, const ReduceCase& c);
 

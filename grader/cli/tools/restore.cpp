@@ -1,0 +1,89 @@
+#include "tools/restore.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <system_error>
+#include <tuple>
+
+#include "review/errors.hpp"
+#include "review/files.hpp"
+
+namespace fs = std::filesystem;
+
+namespace workbook::tools {
+namespace {
+
+std::string bytes(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// "20261201-093512-10" after "20261201-093512-2" after "20261201-093512": the stamp, then the counter as a number.
+std::tuple<std::string, long> order_key(const std::string& stamp) {
+    const std::size_t dash = stamp.find('-', stamp.find('-') + 1);
+    if (dash == std::string::npos) return {stamp, 1};
+    return {stamp.substr(0, dash), std::strtol(stamp.c_str() + dash + 1, nullptr, 10)};
+}
+
+}  // namespace
+
+std::vector<Backup> backups_of(const review::LessonPaths& lesson, const std::string& exercise) {
+    const review::ExerciseInfo ex = review::find_exercise(review::load_json(lesson.manifest()), exercise);
+    const fs::path rel = review::display_path(lesson.exercises_dir() / ex.file, lesson.root);
+    std::vector<Backup> out;
+    std::error_code ec;
+    for (const auto& d : fs::directory_iterator(lesson.root / ".workbook" / "backups", ec)) {
+        const fs::path f = d.path() / rel;
+        if (d.is_directory(ec) && fs::is_regular_file(f, ec)) out.push_back({d.path().filename().string(), f});
+    }
+    std::sort(out.begin(), out.end(), [](const Backup& a, const Backup& b) { return order_key(a.stamp) < order_key(b.stamp); });
+    return out;
+}
+
+RestoreResult restore_exercise(const review::LessonPaths& lesson, const std::string& exercise, const std::string& stamp) {
+    const review::ExerciseInfo ex = review::find_exercise(review::load_json(lesson.manifest()), exercise);
+    const std::vector<Backup> all = backups_of(lesson, exercise);
+    RestoreResult r;
+    r.file = lesson.exercises_dir() / ex.file;
+    const std::string shown = review::display_path(r.file, lesson.root);
+    if (all.empty())
+        throw review::UserError("There is no backup of " + shown + " in .workbook/backups/ (`make reset-" + lesson.number +
+                                "` saves one before it restores the starter); nothing was changed.");
+    const Backup* chosen = &all.back();
+    if (!stamp.empty()) {
+        auto it = std::find_if(all.begin(), all.end(), [&](const Backup& b) { return b.stamp == stamp; });
+        if (it == all.end()) {
+            std::string list;
+            for (const auto& b : all) list += (list.empty() ? "" : ", ") + b.stamp;
+            throw review::UserError("No backup '" + stamp + "' of " + shown + "; the backups are (oldest first): " + list +
+                                    ". Nothing was changed.");
+        }
+        chosen = &*it;
+    }
+    r.from = chosen->stamp;
+    const std::string text = bytes(chosen->file);
+    std::error_code ec;
+    if (fs::exists(r.file, ec)) {
+        if (!fs::is_regular_file(r.file, ec)) throw review::UserError(shown + " is not a regular file; nothing was changed.");
+        if (bytes(r.file) == text) {
+            r.message = shown + " already is the backup " + r.from + "; nothing was changed.";
+            return r;
+        }
+        r.saved = review::backup_file(lesson.root, review::new_backup_dir(lesson.root), r.file);
+    }
+    review::write_text(r.file, text);
+    const std::string restored = shown + " from the backup " + r.from + ".";
+    r.message = r.saved.empty() ? "Restored " + restored
+                                : "Saved your current version to " + review::display_path(r.saved, lesson.root) +
+                                      ", then restored " + restored;
+    if (all.size() > 1) {
+        r.message += " Other backups:";
+        for (const auto& b : all)
+            if (b.stamp != r.from) r.message += " " + b.stamp;
+        r.message += " (`make restore-" + lesson.number + " EX=" + exercise + " BACKUP=<one of them>`).";
+    }
+    return r;
+}
+
+}  // namespace workbook::tools

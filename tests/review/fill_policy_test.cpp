@@ -1,0 +1,200 @@
+// The edit check reads what the compiler reads, and a fill holds arithmetic on the kernel's own values only
+// (review/fill_policy.hpp). Each attack below is one a student could hand in; each must be a veto with one sentence
+// that names it, and no fill of the lesson's own solutions may be refused.
+#include "workbook_catch.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "review/edit_check.hpp"
+#include "review/markers.hpp"
+#include "review/tokens.hpp"
+
+using namespace workbook::review;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kSolution = R"(#include <cuda_runtime.h>
+
+__global__ void k(const float* in, float* out, int M, int N, float eps) {
+  int row = blockIdx.x;
+  if (row >= M) return;
+  __shared__ float inv;
+  float sq = 0.f;
+  // BLANK:sum
+  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];
+  // END BLANK
+  if (threadIdx.x == 0) inv = /*BLANK:inv*/rsqrtf(sq / N + eps)/*END*/;
+  __syncthreads();
+  for (int i = threadIdx.x; i < N; i += blockDim.x) out[row * N + i] = in[row * N + i] * inv;
+}
+)";
+
+std::string starter() { return make_starter(kSolution, "k.cu").text; }
+
+std::string with_fills(const std::string& sum, const std::string& inv) {
+    std::string s = starter();
+    s.replace(s.find("______  // blank: sum"), 21, sum);
+    s.replace(s.find("inv = ______;"), 13, "inv = " + inv + ";");
+    return s;
+}
+
+const std::string kSum = "for (int i = threadIdx.x; i < N; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];";
+
+EditCheck check_inv(const std::string& inv) { return edit_check_text(starter(), with_fills(kSum, inv), "k.cu", {"sum", "inv"}); }
+EditCheck check_sum(const std::string& sum) {
+    return edit_check_text(starter(), with_fills(sum, "rsqrtf(sq / N + eps)"), "k.cu", {"sum", "inv"});
+}
+
+// A refusal by the policy, whose one sentence holds `says`.
+void require_refused(const EditCheck& r, const std::string& says) {
+    INFO(r.reason);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.refused);
+    CHECK(r.reason.find(says) != std::string::npos);
+    CHECK(r.reason.find('\n') == std::string::npos);
+    CHECK(r.reason.rfind("k.cu:", 0) == 0);
+}
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("fill policy: ordinary fills pass", "[fill_policy]") {
+    CHECK(check_inv("rsqrtf(sq / static_cast<float>(N) + eps)").ok);
+    CHECK(check_inv("1.0f / sqrtf(sq / N + eps)").ok);
+    CHECK(check_inv("__frsqrt_rn(sq / N + eps)").ok);
+    CHECK(check_sum("#pragma unroll 4\n  for (int i = threadIdx.x; i < N; i += blockDim.x) { const float v = in[row * N + i]; sq += v * v; }").ok);
+    CHECK(check_sum("auto add = [&](int i) { sq += in[row * N + i] * in[row * N + i]; };\n"
+                    "  for (int i = threadIdx.x; i < N; i += blockDim.x) add(i);").ok);
+    // The alternative operator spellings are operators.
+    CHECK(check_sum("for (int i = threadIdx.x; i < N and i >= 0; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];").ok);
+}
+
+TEST_CASE("fill policy: preprocessor directives and operators are refused", "[fill_policy]") {
+    require_refused(check_sum("#define SQ(x) ((x) * (x))\n  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += SQ(in[row * N + i]);"),
+                    "preprocessor directive (`# define SQ");
+    require_refused(check_sum("#include \"/etc/passwd\"\n  sq = 1.f;"), "preprocessor directive (`# include");
+    require_refused(check_sum("#if 1\n  sq = 1.f;\n#endif"), "preprocessor directive (`# if 1`)");
+    require_refused(check_sum("%:define Q 1\n  sq = Q;"), "preprocessor directive (`# define Q 1`)");
+    require_refused(check_sum("#pragma GCC optimize(\"O0\")\n  sq = 1.f;"), "preprocessor directive");
+    require_refused(check_inv("_Pragma(\"GCC diagnostic ignored \\\"-Wall\\\"\") 1.f"), "`_Pragma`");
+    require_refused(check_inv("sq #"), "preprocessing operator `#`");
+}
+
+TEST_CASE("fill policy: a fill cannot tell the emulator from a GPU", "[fill_policy]") {
+    require_refused(check_inv("rsqrtf(sq / N + eps) * (__CUDA_ARCH__ > 0)"), "`__CUDA_ARCH__`, a name reserved");
+    require_refused(check_inv("__CUDACC__ + 1.f"), "`__CUDACC__`");
+    require_refused(check_inv("rsqrtf(sq / N + eps + WORKBOOK_EMU)"), "`WORKBOOK_EMU`, part of the grader's own code");
+    require_refused(check_inv("CUDA_VERSION * 0.f + rsqrtf(sq / N + eps)"), "differs between the emulator and a GPU");
+}
+
+TEST_CASE("fill policy: the grader's and the system's internals are out of reach", "[fill_policy]") {
+    require_refused(check_inv("(emu::take_diagnostics(), rsqrtf(sq / N + eps))"), "`emu`, part of the grader's own code");
+    require_refused(check_inv("(__tsan_release(&inv), rsqrtf(sq / N + eps))"), "`__tsan_release`");
+    require_refused(check_inv("(__sanitizer_set_report_path(0), 1.f)"), "`__sanitizer_set_report_path`");
+    require_refused(check_inv("(wb04::forge(), 1.f)"), "`wb04`");
+    require_refused(check_sum("asm volatile(\"\");"), "keyword `asm`");
+    require_refused(check_sum("__asm__(\"nop\");"), "`__asm__`");
+    require_refused(check_inv("(dlopen(0, 0), 1.f)"), "`dlopen`, a call that loads or looks up code");
+    require_refused(check_inv("(syscall(60, 0), 1.f)"), "`syscall`, a raw system call");
+    require_refused(check_inv("(std::system(0), 1.f)"), "qualified name (`std::system`)");
+    require_refused(check_inv("(system(0), 1.f)"), "`system`, a call that controls the process");
+    require_refused(check_inv("(::rsqrtf)(sq / N + eps)"), "qualified name");
+    require_refused(check_inv("(fork(), 1.f)"), "`fork`");
+    require_refused(check_inv("(cudaFree((void*)in), 1.f)"), "`cudaFree`, the CUDA runtime API");
+    require_refused(check_inv("(execv(0, 0), 1.f)"), "`execv`");
+    require_refused(check_inv("(exit(0), 1.f)"), "`exit`, a call that controls the process");
+    require_refused(check_inv("(_exit(0), 1.f)"), "`_exit`");
+    require_refused(check_inv("(abort(), 1.f)"), "`abort`");
+    require_refused(check_inv("(quick_exit(0), 1.f)"), "`quick_exit`");
+    require_refused(check_inv("(atexit(0), 1.f)"), "`atexit`");
+    require_refused(check_inv("(fopen(0, 0), 1.f)"), "`fopen`, a file, stream or descriptor operation");
+    require_refused(check_inv("(open(0, 0), 1.f)"), "`open`");
+    require_refused(check_inv("(getenv(0), 1.f)"), "`getenv`, the process environment");
+    require_refused(check_inv("(sq > 0 ? 1.f : *(float*)\"/proc/self/mem\")"), "string literal (`\"/proc/self/mem\"`)");
+    require_refused(check_sum("struct S { __attribute__((constructor)) void f() {} };"), "`__attribute__`");
+    require_refused(check_sum("struct S { [[gnu::constructor]] void f() {} };"), "attribute");
+    require_refused(check_sum("static float once = 1.f; sq = once;"), "keyword `static`");
+    require_refused(check_sum("thread_local float t = 0.f; sq = t;"), "keyword `thread_local`");
+    require_refused(check_sum("extern float leak; sq = leak;"), "keyword `extern`");
+    require_refused(check_sum("throw 1;"), "keyword `throw`");
+    require_refused(check_sum("float* p = new float; sq = *p;"), "keyword `new`");
+    require_refused(check_sum("k<<<1, 1>>>(in, out, M, N, eps);"), "launches a kernel");
+    require_refused(check_inv("'a' * 1.f"), "character literal");
+    require_refused(check_inv("sq $ 1"), "stray character `$`");
+}
+
+TEST_CASE("fill policy: line splices and trigraphs are refused, the reading honours them", "[fill_policy]") {
+    // `/\<newline>/` is `//` to the compiler: it would comment out the starter's `;` after the blank.
+    require_refused(check_inv("rsqrtf(sq / N + eps) /\\\n/"), "line splice");
+    // A splice at the end of a comment in a fill would make the next starter line a comment too.
+    require_refused(check_sum(kSum + " // sum of squares \\"), "line splice");
+    // GCC also splices a backslash followed by blanks.
+    require_refused(check_sum(kSum + " // sum \\  "), "line splice");
+    // In an older mode `?\?/` is a backslash, and so a splice.
+    require_refused(check_sum(kSum + " // what?\?/"), "trigraph `?\?/`");
+    require_refused(check_inv("rsqrtf(sq / N + eps) ?\?' 0"), "trigraph");
+}
+
+TEST_CASE("fill policy: the edit check reads splices as the compiler does", "[fill_policy]") {
+    // Outside the blanks a splice is refused too; and were it not, the reading would see the hidden line.
+    std::string s = with_fills(kSum, "rsqrtf(sq / N + eps)");
+    s.replace(s.find("  if (row >= M) return;"), 0, "  // guard \\\n");
+    require_refused(edit_check_text(starter(), s, "k.cu", {"sum", "inv"}), "k.cu:5: this line ends with `\\`");
+    const auto toks = code_tokens(s);
+    for (const auto& t : toks) CHECK(t.text != "return");  // `if (row >= M) return;` is part of the comment
+}
+
+TEST_CASE("fill policy: an 18 KB fill is refused before any rule runs on it", "[fill_policy]") {
+    std::string big = "rsqrtf(sq / N + eps)";
+    while (big.size() < 18 * 1024) big += " + 0.0f * sq";
+    require_refused(check_inv(big), "tokens long, over the 1000 a fill may have");
+}
+
+TEST_CASE("fill policy: digraphs are read as their brackets", "[fill_policy]") {
+    // A starter line respelled with digraphs is the same program.
+    std::string s = with_fills(kSum, "rsqrtf(sq / N + eps)");
+    s.replace(s.find("in[row * N + i] * inv;"), 22, "in<:row * N + i:> * inv;");
+    CHECK(edit_check_text(starter(), s, "k.cu", {"sum", "inv"}).ok);
+    // `%>` closes the kernel's brace: the fill reaches outside its blank.
+    EditCheck r = check_sum("sq = 1.f; %> __global__ void other(float* p) <% p[0] = 1.f;");
+    CHECK_FALSE(r.ok);
+    CHECK_FALSE(r.refused);
+    // A digraph-spelled edit outside the blanks is still an edit.
+    std::string edited = with_fills(kSum, "rsqrtf(sq / N + eps)");
+    edited.replace(edited.find("if (row >= M) return;"), 21, "if (row >= M) <% %>");
+    CHECK_FALSE(edit_check_text(starter(), edited, "k.cu", {"sum", "inv"}).ok);
+}
+
+TEST_CASE("fill policy: no fill of the lesson's solutions or correct alternatives is refused", "[fill_policy]") {
+    const fs::path root = WORKBOOK_SOURCE_DIR;
+    const fs::path sol = root / "solutions" / "04-rmsnorm", pristine = root / "grader" / "pristine" / "04-rmsnorm";
+    int checked = 0;
+    for (const auto& e : fs::directory_iterator(sol)) {
+        if (e.path().extension() != ".cu") continue;
+        const std::string file = e.path().filename().string();
+        INFO(file);
+        EditCheck r = edit_check_text(read(pristine / file), strip_markers(read(e.path()), file).text, file);
+        CHECK(r.ok);
+        ++checked;
+    }
+    CHECK(checked == 6);
+    for (const auto& e : fs::directory_iterator(sol / "alt")) {
+        if (e.path().extension() != ".cu") continue;
+        const std::string name = e.path().filename().string();
+        for (const auto& p : fs::directory_iterator(pristine)) {
+            const std::string stem = p.path().stem().string();
+            if (name.rfind(stem + "_", 0) != 0 && name.rfind(stem + ".", 0) != 0) continue;
+            INFO(name << " against " << stem);
+            CHECK_FALSE(edit_check_text(read(p.path()), read(e.path()), name).refused);
+        }
+    }
+}

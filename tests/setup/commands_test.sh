@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The commands of README.md, docs/student-guide.md and docs/instructor-guide.md, run for real by the `workbook`
+# subcommands their make targets call, on a copy of the course (the copy's build config points the workbook at it,
+# so the checkout itself is never changed): status, hint, reset, restore, report, watch (through a pseudo-terminal),
+# the GitHub Classroom rubric lines, the student edition and the solutions branch. Then every `make …` command the
+# three documents name must be in the table at the bottom, which says where it is exercised.
+# Usage: commands_test.sh ROOT WORKBOOK CONFIG
+set -uo pipefail
+root=$1 workbook=$2 config=$3
+# Outside the repository: a student edition may not be made inside it.
+work=$(mktemp -d /tmp/workbook-commands-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAILED: $*"; fails=$((fails + 1)); }
+expect() { grep -qF -- "$2" <<<"$1" || fail "$3: expected «$2» in:"$'\n'"$1"; }
+course=$work/course
+mkdir -p "$course/grader" "$course/solutions"
+cp -r "$root/lessons" "$root/exercises" "$course/"
+cp -r "$root/grader/pristine" "$root/grader/rubrics" "$course/grader/"
+cp -r "$root/solutions/04-rmsnorm" "$course/solutions/" 2>/dev/null || true
+retarget() {  # a copy of the build config whose repository is $1
+  python3 - "$config" "$1" "$2" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1])); c["repo_root"] = sys.argv[2]; c["build_dir"] = sys.argv[2] + "/build"
+json.dump(c, open(sys.argv[3], "w"))
+PY
+}
+retarget "$course" "$work/config.json"
+export WORKBOOK_CONFIG=$work/config.json
+wb() { (cd "$course" && "$workbook" "$@" 2>&1); }
+ex=$course/exercises/04-rmsnorm
+
+echo "--- make status: the exercises and answers.md"
+out=$(wb status); echo "$out"
+expect "$out" "answers.md         untouched     0 of 4 answered" "status shows answers.md"
+
+echo "--- make hint-04 EX=rmsnorm: the follow-up names the same blank"
+out=$(wb hint 04 --ex rmsnorm); echo "$out"
+expect "$out" "make hint-04 EX=rmsnorm BLANK=inv_rms" "hint follow-up"
+
+echo "--- make reset-04 / make restore-04: nothing is lost"
+echo "// my work" >> "$ex/rmsnorm.cu"; mine=$(cat "$ex/rmsnorm.cu")
+out=$(wb reset 04 --ex rmsnorm); echo "$out"
+expect "$out" "To bring your version back: make restore-04 EX=rmsnorm" "reset names restore"
+out=$(wb restore 04 --ex rmsnorm); echo "$out"
+[ "$(cat "$ex/rmsnorm.cu")" = "$mine" ] || fail "restore did not bring the work back"
+stamp=$(ls "$course/.workbook/backups" | sort -V | tail -n 1)  # the starter, saved by the restore above
+out=$(wb restore 04 --ex rmsnorm --backup "$stamp"); echo "$out"
+expect "$out" "from the backup $stamp" "BACKUP= restores that one"
+
+echo "--- make grade-04 (static), then make report-04 with a changed file"
+# The filled-in answers where there are solutions (a student edition has none: its answers stay unanswered).
+answered=0
+cp "$root/solutions/04-rmsnorm/answers.md" "$ex/answers.md" 2>/dev/null && answered=1
+out=$(wb grade 04 --backend static --ex rmsnorm --seed 7); rc=$?; echo "$out" | tail -n 4
+[ "$rc" -eq 1 ] || fail "a static grade is pending: exit 1 (got $rc)"
+expect "$out" "Replay this run: make grade-04 SEED=7 EX=rmsnorm BACKEND=static" "replay carries every option"
+expect "$(tail -n 1 <<<"$out")" "Exit status 1: pending" "the last line says what the exit status means"
+expect "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["extra_data"]["replay"])' "$course/build/results/04/results.json")" \
+       "make grade-04 SEED=7 EX=rmsnorm BACKEND=static" "results.json replay"
+out=$(wb report 04); echo "$out"
+expect "$out" "Report written to" "report"
+echo "// changed" >> "$ex/rmsnorm.cu"
+out=$(wb report 04); echo "$out"
+expect "$out" "WARNING: changed since the last grade: rmsnorm.cu" "report names the changed file"
+expect "$(cat "$course/build/results/04/report.md")" "**Changed since the last grade: \`rmsnorm.cu\`.**" "report.md says so"
+
+echo "--- make watch-04: q and Ctrl-C quit at once; a burst of saves is one grade"
+for key in q ctrl-c; do
+  WATCHED=$ex/rmsnorm.cu python3 "$root/tests/setup/watch_pty.py" "$key" "$workbook" watch 04 --ex rmsnorm --backend static \
+    --submission "$ex" || fail "watch with $key"
+done
+
+echo "--- GitHub Classroom: the workflow's lines are the rubric's, and its commands score a graded results.json"
+wf=$root/.github/workflows/classroom.yml
+python3 - "$wf" "$course/build/results/04/results.json" "$root/scripts/classroom/rubric-line.py" "$answered" <<'PY' || fail "classroom workflow"
+import re, subprocess, sys
+wf, results, script, answered = sys.argv[1:]
+steps = re.findall(r'command: "scripts/classroom/rubric-line.py build/results/04/results.json (\S+)", timeout: \d+, max-score: (\d+)', open(wf).read())
+listed = dict(l.split() for l in subprocess.run([script, results, "--list"], capture_output=True, text=True).stdout.split("\n") if l)
+assert {k: float(v) for k, v in steps} == {k: float(v) for k, v in listed.items()}, (steps, listed)
+for line, _ in steps:
+    r = subprocess.run([script, results, line], capture_output=True, text=True)
+    print(r.stdout.strip(), "exit", r.returncode)
+    # A static grade leaves the code lines pending (0 points); the answers score in full where they are filled in.
+    assert r.returncode == (1 if line.startswith("code-") or answered != "1" else 0), line
+print("ok: workflow lines", ", ".join(k for k, _ in steps))
+PY
+
+if git -C "$root" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+  echo "--- make student-edition: committed files, no solutions, no instructor commands"
+  out=$(cd "$root" && WORKBOOK_CONFIG="$config" "$workbook" student-edition --out "$work/edition" 2>&1); echo "$out"
+  expect "$out" "Student edition:" "student edition made"
+  [ -d "$work/edition/solutions" ] && fail "solutions/ in the edition"
+  [ -d "$work/edition/grader/emulator/tests" ] && fail "the emulator's test programs (lesson kernels) in the edition"
+  grep -rl -E "BLANK:" --include=*.cu "$work/edition" && fail "blank markers in the edition"
+  grep -n -E "make (grade-class|gradescope|solutions-branch|student-edition)|SOLUTIONS=1|instructor-guide|scripts/gpu-verify" \
+      "$work/edition/README.md" "$work/edition/docs/"*.md && fail "the edition's docs name instructor commands"
+  [ -e "$work/edition/docs/gpu-runs" ] && fail "the GPU runs' raw outputs are in the edition"
+  echo "--- make solutions-branch (in a clone): exercises/ and answers.md filled in"
+  git clone -q "$root" "$work/clone" && retarget "$work/clone" "$work/clone.json"
+  out=$(cd "$work/clone" && WORKBOOK_CONFIG="$work/clone.json" "$workbook" solutions-branch 2>&1); echo "$out"
+  expect "$out" "branch 'solutions'" "solutions branch"
+  diff <(git -C "$work/clone" show solutions:exercises/04-rmsnorm/answers.md) "$work/clone/solutions/04-rmsnorm/answers.md" >/dev/null ||
+    fail "answers.md on the branch is not the filled-in one"
+else
+  echo "(not a git checkout: student edition and solutions branch not exercised here)"
+fi
+
+echo "--- every make command of the three documents is exercised somewhere"
+# target → where it is exercised (this file, setup_test.sh with stand-ins, or the ctest that covers it)
+covered="grade-04:setup_test.sh+grading.* test:ctest watch-04:here hint-04:here status:here reset-04:here
+restore-04:here report-04:here grade-class:review.tools gradescope-04:review.tools solutions-branch:here
+student-edition:here"
+for t in $(cd "$root" && grep -ohE '`make [a-z0-9-]+' README.md docs/student-guide.md docs/instructor-guide.md | sed 's/`make //' | sort -u); do
+  grep -qE "(^| )$t:" <<<"$covered" || fail "'make $t' is documented but no test exercises it"
+done
+
+[ "$fails" -eq 0 ] && echo "ok" || { echo "$fails check(s) failed"; exit 1; }
