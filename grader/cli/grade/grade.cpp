@@ -97,7 +97,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     // is not UTF-8 is a warning, not a refusal: the file is graded, the review reads it with such bytes replaced.
     std::set<std::string> expected;
     std::map<std::string, std::string> submitted;  // file name -> text, for the files that can be graded
-    std::map<std::string, std::string> unusable;   // file name -> why not, a few words
+    std::map<std::string, std::string> unusable;   // file name -> why not (read_submitted's sentence)
     std::map<std::string, std::string> hashes;     // file name -> SHA-256 of its bytes as submitted
     auto take = [&](const std::string& file) {
         auto got = review::read_submitted(dir / file, file);
@@ -107,7 +107,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             submitted[file] = replace_invalid_utf8(got.text, &lines);
             run.warnings.push_back(invalid_utf8_warning(file, lines));
         } else if (!got.refusal.empty()) {
-            unusable[file] = short_refusal(got.refusal);
+            unusable[file] = got.refusal;
         } else {
             submitted[file] = std::move(got.text);
         }

@@ -70,6 +70,8 @@ std::string sandbox_line(const Run& run) {
            field("filesystem") + "; rlimits " + field("rlimits");
 }
 
+std::string with_period(const std::string& s) { return !s.empty() && s.back() == '.' ? s : s + "."; }
+
 int failed_tests(const Run& run) {
     int n = 0;
     for (const auto& ex : run.exercises)
@@ -133,7 +135,7 @@ std::string format_report(const Run& unclean, bool color) {
     for (const auto& ex : run.exercises) {
         const std::string file = ex.info->file;
         if (!ex.missing.empty()) {
-            line("  " + st.bad("not graded") + " — " + ex.missing + " (0 points for " + ex.info->name + ")");
+            line("  " + st.bad("not graded") + " — " + with_period(ex.missing) + " 0 points for " + ex.info->name + ".");
         } else if (!ex.unfilled_message.empty()) {
             line("  " + st.warn("fill the blanks") + " — " + file);
             o += util::indent(ex.unfilled_message, "    ");
@@ -144,7 +146,8 @@ std::string format_report(const Run& unclean, bool color) {
         if (run.backend == Backend::static_only && !ex.static_compile.empty())
             o += util::indent(ex.static_compile, ex.static_compile_ok ? "    " : "    " + std::string(color ? "\033[31m!\033[0m " : "! "));
     }
-    if (!run.answers_missing.empty()) line("  " + st.bad("not graded") + " — " + run.answers_missing + " (the written answers score 0)");
+    if (!run.answers_missing.empty())
+        line("  " + st.bad("not graded") + " — " + with_period(run.answers_missing) + " The written answers score 0.");
     for (const auto& c : run.comments) line("  review: " + c.where + ": " + c.text);
 
     line("");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "intake.hpp"
 #include "util.hpp"
 
 namespace workbook::grade {
@@ -37,7 +38,7 @@ std::string failure_kind(const TestOutcome& t) {
 std::vector<std::string> exercise_reasons(const ExerciseResult& ex, const std::vector<Veto>& vetoes, Backend backend) {
     std::vector<std::string> r;
     if (!ex.missing.empty()) {
-        r.push_back(ex.missing);
+        r.push_back(short_refusal(ex.missing));
         return r;
     }
     if (!ex.unfilled.empty()) r.push_back("blanks not filled");
@@ -86,7 +87,7 @@ void score_exercise(ExerciseResult& ex, Backend backend, bool vetoed) {
                 if (t.passed) ++gr.passed;
             }
         if (!ex.missing.empty()) {
-            gr.note = "not run: " + ex.missing;
+            gr.note = "not run: " + short_refusal(ex.missing);
         } else if (backend == Backend::static_only) {
             gr.state = "pending";
             gr.note = "pending GPU verification (static review only: no test executed)";
@@ -129,14 +130,15 @@ void score_run(Run& run) {
                                         [&](const Veto& v) { return v.exercise == ex.info->name; });
         score_exercise(ex, run.backend, vetoed);
         ex.reasons = exercise_reasons(ex, run.vetoes, run.backend);
-        if (ex.missing == ex.info->file + " is missing") missing.push_back(ex.info->file);
+        if (short_refusal(ex.missing) == ex.info->file + " is missing") missing.push_back(ex.info->file);
     }
-    if (run.answers_missing == run.lesson.answers_file + " is missing") missing.push_back(run.lesson.answers_file);
+    const std::string answers_refusal = short_refusal(run.answers_missing);
+    if (answers_refusal == run.lesson.answers_file + " is missing") missing.push_back(run.lesson.answers_file);
     if (!missing.empty()) run.reasons.push_back("missing files: " + util::join(missing, ", "));
     if (run.pending) run.reasons.push_back("static review only: execution points pending");
     for (const auto& ex : run.exercises)
         for (const auto& r : ex.reasons)
-            if (ex.missing != ex.info->file + " is missing" && r != "pending: static review only")
+            if (short_refusal(ex.missing) != ex.info->file + " is missing" && r != "pending: static review only")
                 run.reasons.push_back(ex.info->name + ": " + r);
 
     const ExerciseInfo* core = run.lesson.core_exercise();
@@ -163,8 +165,8 @@ void score_run(Run& run) {
             run.core_max += w.max_score;
         }
     }
-    if (!run.answers_missing.empty() && run.answers_missing != run.lesson.answers_file + " is missing")
-        run.reasons.push_back("written answers: " + run.answers_missing);
+    if (!run.answers_missing.empty() && answers_refusal != run.lesson.answers_file + " is missing")
+        run.reasons.push_back("written answers: " + answers_refusal);
     else if (run.answers_missing.empty() && written_lost > 1e-9)
         run.reasons.push_back("written answers: " + points_text(written_max - written_lost) + " of " +
                               points_text(written_max) + " points (provisional)");
