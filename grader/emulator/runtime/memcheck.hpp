@@ -25,7 +25,12 @@ extern std::uintptr_t g_arena_lo, g_arena_hi;  // __shared__ arena
 void global_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
 void shared_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
 
+// A write-write hazard waits for its store to land (see pending_waw below); every checked access settles it first.
+extern bool g_waw_pending;
+void settle_waw();
+
 inline void access(const void* p, std::size_t size, unsigned flags, const void* pc) {
+  if (__builtin_expect(g_waw_pending, 0)) settle_waw();
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
   else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
@@ -67,6 +72,48 @@ void shadow_launch_end();  // reports the races and uninitialized reads collecte
 
 // ---- device memory (device_memory.cpp) ----------------------------------------------------------------------
 void device_launch_end();
+
+// ---- races (memcheck.cpp collects and reports them; memcheck.cpp and global_shadow.cpp find them) -----------
+enum class Hazard { raw, war, waw };
+struct Race {
+  Hazard hazard;
+  bool global;        // in device memory (addr is an address), else in the __shared__ arena (addr is an offset)
+  bool cross_block;   // the first access was made by another block of the same launch
+  const void* first_pc;
+  std::uint32_t first_thread;  // linear index in its block, or ~0u when unknown
+  rt::Dim3 first_block;        // when cross_block
+  bool first_atomic;
+  const void* pc;     // of the second access (the running thread's)
+  bool atomic;
+  bool same_warp;     // both accesses from one warp: a __syncwarp would have been enough
+  std::uintptr_t addr;
+  std::size_t size;
+};
+// Records a hazard of the running thread's access.
+void note_race(const Race& r);
+// Two plain writes: a hazard only if the second one changes the bytes (compute-sanitizer's racecheck does not report
+// several threads storing the same value). The hook runs before its store, so the verdict waits until the store has
+// happened: the next checked access, the next block, or the end of the launch (settle_waw). `mem` is where the
+// bytes are.
+void note_waw_unless_same_value(const Race& r, const void* mem);
+
+// ---- global memory races (global_shadow.cpp) ------------------------------------------------------------------
+// Shadow of one allocation: created with it, released with it (prefault: device-only memory, used whole as a rule).
+void* global_shadow_create(std::size_t bytes, bool prefault);
+void global_shadow_destroy(void* shadow, std::size_t bytes);
+// Checks (and records) an access of `size` bytes at byte `off` of the allocation whose shadow is `shadow`, which
+// starts at address `begin`.
+void global_shadow_check(void* shadow, std::uintptr_t begin, std::size_t off, std::size_t size, unsigned flags,
+                         const void* pc);
+void global_clock_launch_begin();
+void global_clock_block_begin();
+void global_clock_barrier();
+void global_clock_warp_sync(unsigned warp);
+bool global_cross_block_suppressed();  // the launch called __threadfence(): see global_shadow.cpp
+// "global memory, bytes 4..7 of an allocation of 400 bytes made at f.cu:12" (device_memory.cpp).
+std::string global_location(std::uintptr_t addr, std::size_t size);
+// Forgets every recorded access (device_memory.cpp walks the live allocations; the stamp counter wrapped).
+void global_shadow_reset_all();
 
 // ---- message helpers (memcheck.cpp) -------------------------------------------------------------------------
 std::string thread_str(unsigned linear);             // "(x,y,z)" of a linear thread index in the running block

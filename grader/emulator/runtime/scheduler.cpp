@@ -104,6 +104,7 @@ void complete_barrier(Engine& e) {
   e.runnable = e.live;
   ++e.block_epoch;
   ++e.barrier_intervals;
+  on_barrier();
   if (g_schedule == Schedule::random) make_order(e.order, e.nthreads);
 }
 
@@ -240,6 +241,7 @@ void run_block(Engine& e) {
     t.started = false;
     t.result = 0;
     t.wait = Wait{};
+    fiber_poison(i);
     fiber_prepare(t.ctx, fiber_stack(i), &fiber_main, &t);
   }
   for (unsigned w = 0; w < e.warps.size(); ++w) {
@@ -319,6 +321,8 @@ void block_current() {
 
 void switch_away(Thread& t) {
   Engine& e = g_engine;
+  // This frame lies below the kernel's frames: the deepest point the thread is known to have reached.
+  fiber_note_depth(t.info.linear, __builtin_frame_address(0));
   if (!e.aborted) {
     for (unsigned k = e.pos + 1; k < e.nthreads; ++k) {
       Thread& next = e.threads[e.order[k]];
@@ -341,6 +345,7 @@ void fail_launch(const char* kind, const std::string& message, int cuda_error) {
   e.aborted = true;
   e.abort_error = cuda_error;
   if (g_in_kernel) {
+    fiber_note_depth(e.cur->info.linear, __builtin_frame_address(0));
     fiber_switch(e.cur->ctx, e.sched_ctx);
     std::abort();  // an aborted launch never resumes its fibers
   }
@@ -354,6 +359,7 @@ void fail_launch(const char* kind, const std::string& message, int cuda_error) {
   }
   e.aborted = true;
   e.abort_error = cuda_error;
+  fiber_note_depth(e.cur->info.linear, __builtin_frame_address(0));
   fiber_switch(e.cur->ctx, e.sched_ctx);
   std::abort();
 }
@@ -410,6 +416,7 @@ std::uint32_t block_epoch() { return g_engine.block_epoch; }
 std::uint32_t warp_epoch(unsigned warp) { return warp < g_engine.warps.size() ? g_engine.warps[warp].epoch : 0; }
 std::uint64_t block_serial() { return g_engine.block_serial; }
 Dim3 block_dim() { return g_engine.block; }
+Dim3 block_index() { return g_engine.threads.empty() ? Dim3{} : g_engine.threads[0].info.block; }
 Dim3 grid_dim() { return g_engine.grid; }
 const char* kernel_name() { return g_engine.name; }
 

@@ -1,5 +1,7 @@
 #include "sandbox.hpp"
 
+#include "landlock.hpp"
+
 #include <fcntl.h>
 #include <glob.h>
 #include <linux/capability.h>
@@ -150,10 +152,14 @@ void drop_capabilities() {
 // In the forked child, before exec: async-signal-safe calls only, except the seccomp load of the fallback (the judge
 // is single-threaded, so the allocator is in a consistent state).
 [[noreturn]] void exec_child(const Options& o, const std::vector<int>& keep, int output_fd, int seccomp_fd,
-                             int info_fd, scmp_filter_ctx filter, char* const* argv, char* const* envp) {
+                             int info_fd, int landlock_fd, scmp_filter_ctx filter, char* const* argv,
+                             char* const* envp) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() == 1) _exit(126);  // the judge is already gone
   ::setsid();
+  // Landlock first, while the ruleset's descriptor is still open (it needs no-new-privileges set before it).
+  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+  if (landlock_fd >= 0 && !landlock_apply(landlock_fd)) _exit(124);
   // Descriptors: 0 /dev/null, 1 and 2 the output, 3.. the kept ones, then the bwrap-only ones.
   std::vector<int> src = keep;
   if (seccomp_fd >= 0) src.push_back(seccomp_fd);
@@ -173,7 +179,6 @@ void drop_capabilities() {
   if (o.cpu_limit_s > 0) set_limit(RLIMIT_CPU, static_cast<rlim_t>(o.cpu_limit_s + 1));
   if (o.as_limit_mb) set_limit(RLIMIT_AS, o.as_limit_mb << 20);
   if (filter != nullptr) drop_capabilities();
-  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
   if (filter && seccomp_load(filter) != 0) _exit(125);
   ::execve(argv[0], argv, envp);
   _exit(127);
@@ -204,6 +209,20 @@ int read_child_pid(int fd) {
   if (key == std::string::npos) return -1;
   const auto colon = text.find(':', key);
   return colon == std::string::npos ? -1 : std::atoi(text.c_str() + colon + 1);
+}
+
+std::string absolute(const std::string& p) {
+  if (p.empty()) return p;
+  char* abs = ::realpath(p.c_str(), nullptr);
+  if (abs == nullptr) return p;
+  std::string out = abs;
+  std::free(abs);
+  return out;
+}
+
+// True when `p` is `dir` or lies below it (both absolute).
+bool inside(const std::string& p, const std::string& dir) {
+  return p == dir || (p.size() > dir.size() && p.compare(0, dir.size(), dir) == 0 && p[dir.size()] == '/');
 }
 
 // `name` as execve needs it: a path, found on PATH when it has no slash.
@@ -278,8 +297,23 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"};
     if (!emu)
       for (const auto& dev : gpu_device_files()) argv.insert(argv.end(), {"--dev-bind", dev, dev});
+    // What the worker needs from under the private /tmp and /dev/shm (a checkout or a library folder can live in
+    // /tmp, as a CI clone often does) is bound back read-only: the worker executable and the library path.
+    const std::string program = absolute(argv_in.empty() ? std::string() : argv_in[0]);
+    std::vector<std::string> needed = {program};
+    for (const auto& kv : o.env)
+      if (kv.rfind("LD_LIBRARY_PATH=", 0) == 0)
+        for (std::size_t pos = 16; pos <= kv.size();) {
+          const std::size_t end = std::min(kv.find(':', pos), kv.size());
+          if (end > pos) needed.push_back(absolute(kv.substr(pos, end - pos)));
+          pos = end + 1;
+        }
+    for (const auto& p : needed)
+      if (!p.empty() && (inside(p, "/tmp") || inside(p, "/dev/shm")) && ::access(p.c_str(), F_OK) == 0)
+        argv.insert(argv.end(), {"--ro-bind", p, p});
+    // Folders the grade hides (the student state, results, the class's submissions), unless the worker is in one.
     for (const auto& h : o.hide)
-      if (::access(h.c_str(), F_OK) == 0) argv.insert(argv.end(), {"--tmpfs", h});
+      if (::access(h.c_str(), F_OK) == 0 && !inside(program, absolute(h))) argv.insert(argv.end(), {"--tmpfs", h});
     argv.insert(argv.end(), {"--chdir", "/tmp", "--clearenv"});
     for (const auto& kv : o.env) {
       const auto eq = kv.find('=');
@@ -305,13 +339,12 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   // The worker starts in its own folder (/tmp inside bubblewrap): a relative path would name another file there.
   const std::size_t first = argv.size();
   argv.insert(argv.end(), argv_in.begin(), argv_in.end());
-  if (first < argv.size())
-    if (char* abs = ::realpath(argv[first].c_str(), nullptr)) {
-      argv[first] = abs;
-      std::free(abs);
-    }
+  if (first < argv.size()) argv[first] = absolute(argv[first]);
   auto c_argv = c_strings(argv);
   auto c_env = c_strings(env);
+  // Without a mount namespace, the filesystem is confined by Landlock where the kernel has it.
+  std::string landlock_why;
+  const int landlock_fd = use_bwrap || off ? -1 : landlock_ruleset(!emu, &landlock_why);
 
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -323,10 +356,12 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     Filter own;
     std::string ignored;
     if (!use_bwrap && !off) own = make_filter(emu, true, ::getpid(), &ignored, o.trap);
-    exec_child(o, keep_fds, output_fd, seccomp_fd, info_pipe[1], use_bwrap ? nullptr : own.get(), c_argv.data(),
+    exec_child(o, keep_fds, output_fd, seccomp_fd, info_pipe[1], landlock_fd, use_bwrap ? nullptr : own.get(),
+               c_argv.data(),
                c_env.data());
   }
   g_allow = nullptr;
+  if (landlock_fd >= 0) ::close(landlock_fd);
   s.pid = pid;
   s.worker_pid = use_bwrap ? -1 : pid;
   if (seccomp_fd >= 0) ::close(seccomp_fd);
@@ -335,12 +370,15 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     s.worker_pid = read_child_pid(info_pipe[0]);
     ::close(info_pipe[0]);
   }
-  s.layers.namespaces = use_bwrap ? "bubblewrap (pid, net, ipc, uts, user, cgroup)" : "none (" + why + ")";
+  s.layers.namespaces = use_bwrap ? "bubblewrap (pid, net, ipc, uts; user and cgroup where the kernel allows)" : "none (" + why + ")";
   s.layers.seccomp = filter_error.empty() ? "on" : "off (" + filter_error + ")";
+  const bool seccomp_writes = emu && filter_error.empty();
   s.layers.filesystem = use_bwrap ? "read-only, private /tmp"
                         : off ? "not isolated (sandbox off)"
-                        : emu && filter_error.empty() ? "read-only (seccomp refuses every write)"
-                                                      : "not isolated (no namespaces on gpu)";
+                        : landlock_fd >= 0 ? (seccomp_writes ? "read-only (Landlock, and seccomp refuses every write)"
+                                                             : "read-only but device files (Landlock)")
+                        : seccomp_writes ? "read-only (seccomp refuses every write; " + landlock_why + ")"
+                                         : "not isolated (no namespaces, " + landlock_why + ")";
   return s;
 }
 

@@ -123,9 +123,10 @@ unsigned long long atomicXor(unsigned long long* address, unsigned long long val
 
 // ---- memory ordering, timing, loads --------------------------------------------------------------------------------
 // One block runs at a time on one OS thread, so every write is visible to every later read: fences order nothing more.
-inline void __threadfence() {}
+// A device-wide fence tells the memory checker that the launch orders its blocks in a way it does not model.
+inline void __threadfence() { emu::detail::threadfence(); }
 inline void __threadfence_block() {}
-inline void __threadfence_system() {}
+inline void __threadfence_system() { emu::detail::threadfence(); }
 
 // A read through the read-only cache is an ordinary read here (and is checked like one).
 template <class T>

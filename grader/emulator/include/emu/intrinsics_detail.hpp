@@ -17,6 +17,9 @@ std::uint64_t shfl(ShflMode mode, unsigned mask, std::uint64_t value, unsigned s
 unsigned vote(VoteOp op, unsigned mask, int pred, const char* file, int line);
 unsigned activemask(const char* file, int line);
 void yield_thread();
+// __threadfence() and __threadfence_system(): no effect on memory (one block runs at a time), but the memory checker
+// stops reporting races between blocks for that launch (it does not model fence-and-atomic ordering).
+void threadfence();
 long long clock_ticks();
 [[noreturn]] void trap(const char* file, int line);
 

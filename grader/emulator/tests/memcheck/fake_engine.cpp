@@ -27,6 +27,7 @@ std::uint32_t block_epoch() { return g_epoch; }
 std::uint32_t warp_epoch(unsigned w) { return w < g_warp_epochs.size() ? g_warp_epochs[w] : 0; }
 std::uint64_t block_serial() { return g_serial; }
 Dim3 block_dim() { return g_block_dim; }
+Dim3 block_index() { return g_cur.block; }
 Dim3 grid_dim() { return g_grid_dim; }
 const char* kernel_name() { return g_name; }
 
@@ -89,6 +90,7 @@ int run(const Launch& l, const std::vector<Phase>& phases) {
       ++g_serial;
       g_epoch = 0;
       g_warp_epochs.assign((n + 31) / 32, 0);
+      g_cur.block = Dim3{block_x, 0, 0};
       on_block_begin();
       for (const Phase& p : phases) {
         for (unsigned k = 0; k < n; ++k) {
@@ -102,9 +104,13 @@ int run(const Launch& l, const std::vector<Phase>& phases) {
           p.body(i);
           g_in_kernel = false;
         }
-        if (p.barrier_after) ++g_epoch;
+        if (p.barrier_after) {
+          ++g_epoch;
+          on_barrier();
+        }
         if (p.syncwarp_after) {
           for (auto& e : g_warp_epochs) ++e;
+          for (unsigned w = 0; w < g_warp_epochs.size(); ++w) on_warp_sync(w);
         }
       }
     }

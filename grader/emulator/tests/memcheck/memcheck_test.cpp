@@ -217,6 +217,25 @@ TEST_CASE("emu.memcheck: misaligned 16-byte loads", "[memcheck]") {
   CHECK(all(fake::take()).empty());
 }
 
+TEST_CASE("emu.memcheck: neighbouring 2-byte elements of a device buffer do not race", "[memcheck]") {
+  fake::take();
+  Buffer buf(32);  // 64 halves
+  CHECK(scen::global_halves(reinterpret_cast<unsigned short*>(buf.p)) == 0);
+  CHECK(all(fake::take()).empty());
+}
+
+TEST_CASE("emu.memcheck: threads storing the same value to one slot do not race", "[memcheck]") {
+  fake::take();
+  CHECK(scen::shared_same_value(true) == 0);
+  CHECK(all(fake::take()).empty());
+  CHECK(scen::shared_same_value(false) == 0);
+  auto ds = fake::take();
+  INFO(all(ds));
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].message.find("Race reported between Write access at " + at("same-store") + " by thread (0,0,0)") == 0);
+  CHECK(ds[0].message.find("[63 hazards") != std::string::npos);
+}
+
 TEST_CASE("emu.memcheck: hook overhead", "[.bench]") {
   const std::size_t n = 1 << 20;
   Buffer data(n);

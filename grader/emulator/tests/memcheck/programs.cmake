@@ -2,7 +2,9 @@
 emu_add_executable(emu_memcheck_planted ${CMAKE_CURRENT_SOURCE_DIR}/programs/planted.cu)
 foreach(case broadcast broadcast-fixed cross-warp cross-warp-fixed waw waw-fixed uninit uninit-fixed
              oob-global oob-global-fixed oob-shared oob-shared-fixed oob-shared-index oob-shared-index-fixed use-after-free oob-ldg host-read-managed oob-bf16-store oob-bf16-store-fixed
-             misaligned-float4 misaligned-float4-fixed misaligned-struct misaligned-struct-fixed correct)
+             misaligned-float4 misaligned-float4-fixed misaligned-struct misaligned-struct-fixed correct
+             global-race global-race-fixed inter-block inter-block-war inter-block-total inter-block-atomic same-value different-value
+             uninit-local uninit-local-fixed)
   add_test(NAME emu.memcheck.${case} COMMAND emu_memcheck_planted ${case})
   set_tests_properties(emu.memcheck.${case} PROPERTIES TIMEOUT 60)
 endforeach()
@@ -15,6 +17,14 @@ set_tests_properties(emu.memcheck.host-read PROPERTIES TIMEOUT 60)
 foreach(schedule reverse random:7)
   add_test(NAME emu.memcheck.broadcast.${schedule} COMMAND emu_memcheck_planted broadcast-any-order)
   set_tests_properties(emu.memcheck.broadcast.${schedule} PROPERTIES ENVIRONMENT "EMU_SCHEDULE=${schedule}" TIMEOUT 60)
+endforeach()
+
+# Uninitialized locals read as poison, and a missing barrier on global memory is caught, in any order.
+foreach(schedule reverse random:7)
+  foreach(case uninit-local global-race)
+    add_test(NAME emu.memcheck.${case}.${schedule} COMMAND emu_memcheck_planted ${case}-any-order)
+    set_tests_properties(emu.memcheck.${case}.${schedule} PROPERTIES ENVIRONMENT "EMU_SCHEDULE=${schedule}" TIMEOUT 60)
+  endforeach()
 endforeach()
 
 # Not tests: the checker's overhead (runtime/NOTES-memcheck.md has the numbers). The second build leaves out the

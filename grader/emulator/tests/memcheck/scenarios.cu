@@ -164,6 +164,25 @@ int global_struct16_load(const unsigned short* buf, unsigned short* out) {
   return fake::run({"global_struct16_load", 1, {2, 1, 1}, 0, fake::Order::forward}, k);
 }
 
+// Neighbouring 2-byte elements of one device buffer, written and rewritten by different threads: no race.
+int global_halves(unsigned short* buf) {
+  std::vector<Phase> k = {
+      {[=](unsigned t) { buf[t] = static_cast<unsigned short>(t); }, false},
+      {[=](unsigned t) { buf[t] = static_cast<unsigned short>(buf[t] + 1); }, true},
+      {[=](unsigned t) { g_sink = buf[t ^ 1u]; }, true},
+  };
+  return fake::run({"global_halves", 1, {64, 1, 1}, 0, fake::Order::forward}, k);
+}
+
+// Every thread stores one value to one shared slot (the same value, or its own index).
+int shared_same_value(bool same) {
+  std::vector<Phase> k = {
+      {[=](unsigned t) { bcast_value() = same ? 2.f : float(t); /* @same-store */ }, true},
+      {[](unsigned) { g_sink = bcast_value(); }, true},
+  };
+  return fake::run({"shared_same_value", 1, {64, 1, 1}, 0, fake::Order::forward}, k);
+}
+
 int hook_calls_loop(float* data, std::size_t n, int reps) {
   std::vector<Phase> k = {{[=](unsigned t) {
     for (int r = 0; r < reps; ++r) {

@@ -23,6 +23,8 @@ int oob_dynamic_shared(std::size_t dyn_bytes, std::size_t index);
 int global_read(const float* in, float* out, unsigned n_threads);        // out[i] = in[i]
 int global_float4_load(const float* buf, float* out);                    // float4 from buf
 int global_struct16_load(const unsigned short* buf, unsigned short* out);// 16-byte struct from buf
+int global_halves(unsigned short* buf);                                  // neighbouring 2-byte elements
+int shared_same_value(bool same);                                        // 64 threads store to one slot
 int hook_calls_loop(float* data, std::size_t n, int reps);               // for the overhead measurement
 
 }  // namespace scen

@@ -46,13 +46,21 @@ std::string MismatchLog::report(const CaseInfo& info) const {
     s << ")";
   }
   s << ", " << column_word_ << "s " << min_column_ << " to " << max_column_ << "\n";
-  // On the GPU an unwritten shared-memory read shows only as a NaN (shared_poison.cu); the emulator names it directly.
+  // A NaN where a number was expected: on the GPU an unwritten shared-memory read shows only so (shared_poison.cu);
+  // on the emulator, which names such reads itself, an uninitialized local (every thread's stack starts as NaN,
+  // runtime/fiber.hpp).
+  const bool gpu = wb::remote::config().backend == "gpu";
   for (const Entry& e : first_) {
-    if (wb::remote::config().backend != "gpu") break;
     const bool got_nan = e.got.rfind("nan", 0) == 0 && e.got.find(poisoned_note()) == std::string::npos;
     if (got_nan && e.expected.rfind("nan", 0) != 0) {
-      s << "note: a NaN where a number was expected. Besides arithmetic such as 0/0, it can come from reading shared "
-           "memory the kernel never wrote: the tests fill shared memory with NaN before each launch.\n";
+      if (gpu)
+        s << "note: a NaN where a number was expected. Besides arithmetic such as 0/0, it can come from reading shared "
+             "memory the kernel never wrote: the tests fill shared memory with NaN before each launch.\n";
+      else
+        s << "note: a NaN where a number was expected. Besides arithmetic such as 0/0, it can come from a local "
+             "variable or array element read before the thread wrote it: the emulator starts every thread with its "
+             "locals holding NaN (as a GPU leaves whatever its registers held), so check that every element of a "
+             "local array and every accumulator is set before it is used.\n";
       break;
     }
   }

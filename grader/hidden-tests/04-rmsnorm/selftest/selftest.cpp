@@ -236,8 +236,9 @@ static void test_report() {
   EXPECT(r.find("never wrote") == std::string::npos);  // a poisoned output already says why it is NaN
   MismatchLog nan_log("totals", "thread");
   nan_log.fail(0, 0, "-171 (exactly)", "nan");
-  // The note is for GPU runs only: the emulator reports such reads itself.
+  // The shared-memory note is for GPU runs (the emulator reports such reads itself); the emulator's names locals.
   EXPECT(nan_log.report(info).find("shared memory the kernel never wrote") == std::string::npos);
+  EXPECT(nan_log.report(info).find("local variable or array element") != std::string::npos);
   wb::remote::Config gpu;
   gpu.backend = "gpu";
   wb::remote::configure(gpu);
