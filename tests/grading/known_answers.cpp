@@ -12,6 +12,7 @@
 
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -242,8 +243,25 @@ int check_wrong(const Options& o) {
                 t.at("status") == "failed";
     if (!failed) return fail("no failed test matches '" + needle.get<std::string>() + "'", g);
   }
-  if (expect.contains("veto") && g.results.at("extra_data").at("vetoes").empty())
-    return fail("expected a veto (" + expect["veto"].get<std::string>() + "), got none", g);
+  if (expect.contains("veto")) {
+    if (g.results.at("extra_data").at("vetoes").empty())
+      return fail("expected a veto (" + expect["veto"].get<std::string>() + "), got none", g);
+    // A veto costs the exercise's code points everywhere a score is recorded: every hidden test, the exercise's
+    // score, and the run's total (which here holds that exercise alone, beside the written answers for the core).
+    for (const auto& t : tests)
+      if (t.at("score").get<double>() != 0.0)
+        return fail("vetoed answer '" + o.name + "' keeps " + t.at("score").dump() + " points for '" +
+                        t.at("name").get<std::string>() + "'", g);
+    const json& per = g.results.at("extra_data").at("exercises").at(ex);
+    if (per.at("score").get<double>() != 0.0 || !per.at("vetoed").get<bool>())
+      return fail("vetoed answer '" + o.name + "': extra_data.exercises." + ex + " is " + per.dump(), g);
+    double written = 0;
+    for (const auto& t : g.results.at("tests"))
+      if (has_tag(t, "provisional")) written += t.at("score").get<double>();
+    if (std::abs(g.results.at("score").get<double>() - written) > 1e-6)
+      return fail("vetoed answer '" + o.name + "': the total score " + g.results.at("score").dump() +
+                      " holds more than the written answers' " + std::to_string(written), g);
+  }
   // The right veto, not just any: one of them says this (part of its one sentence).
   if (expect.contains("veto_says")) {
     const std::string says = expect["veto_says"];

@@ -3,16 +3,20 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <map>
 #include <sstream>
 #include <thread>
 
 #include <unistd.h>
 
 #include "fixture.hpp"
+#include "grade/result_files.hpp"
 #include "review/errors.hpp"
 #include "review/subprocess.hpp"
 #include "review/sync.hpp"
+#include "tools/class_child.hpp"
 #include "tools/grade_class.hpp"
+#include "tools/gradebook.hpp"
 #include "tools/gradescope.hpp"
 #include "tools/hint.hpp"
 #include "tools/report.hpp"
@@ -20,7 +24,6 @@
 #include "tools/status.hpp"
 #include "tools/student_edition.hpp"
 #include "tools/watch.hpp"
-#include "tools/zip.hpp"
 #include "grade/util.hpp"
 
 using namespace workbook;
@@ -194,72 +197,197 @@ TEST_CASE("watch: q quits at once, during a grade too, and the grade is stopped"
     fs::remove_all(root);
 }
 
-TEST_CASE("class grading writes one results.json per student and a gradebook", "[tools]") {
+namespace {
+
+// Lesson "04-demo" as the pipeline sees it: a core exercise k (normal 2, edge 1) with two written items, and an
+// extension x (normal 2, edge 2).
+Lesson demo_lesson() {
+    Lesson L;
+    L.id = "04-demo";
+    L.number = "04";
+    ExerciseInfo k;
+    k.name = "k";
+    k.file = "k.cu";
+    k.core = true;
+    k.points = {{"normal", 2}, {"edge", 1}};
+    ExerciseInfo x;
+    x.name = "x";
+    x.file = "x.cu";
+    x.points = {{"normal", 2}, {"edge", 2}};
+    L.exercises = {k, x};
+    L.written = {{"explanation", "explanation", "k", 1}, {"Q1", "question", "k", 2}};
+    L.core_max = 6;
+    L.min_score = 5;
+    return L;
+}
+
+// A results.json of lesson demo_lesson(), as `workbook grade` writes it (the fields the gradebook reads).
+nlohmann::json demo_results(double normal, double q1, std::vector<std::string> reasons) {
+    nlohmann::json r;
+    r["score"] = normal + 1 + 1 + q1 + 3;
+    r["max_score"] = 10;
+    r["extra_data"] = {{"backend", "emu"},
+                       {"passed", reasons.empty()},
+                       {"core", {{"score", normal + 1 + 1 + q1}, {"max_score", 6}}},
+                       {"exercises",
+                        {{"k", {{"score", normal + 1}, {"groups", {{"normal", {{"score", normal}}}, {"edge", {{"score", 1}}}}}}},
+                         {"x", {{"score", 3}}}}},
+                       {"written", {{"explanation", {{"score", 1}}}, {"Q1", {{"score", q1}}}}},
+                       {"reasons", reasons}};
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("the gradebook has the core, each rubric line, each extension, the total and a reason", "[tools]") {
+    const Lesson L = demo_lesson();
+    std::vector<tools::GradebookRow> rows;
+    rows.push_back({"alice", demo_results(2, 2, {}), ""});
+    rows.push_back({"bob,jr", demo_results(1, 0.5, {"k: 2 of 4 tests failed (timed out)", "k: vetoed: k.cu: code outside the blanks was changed (line 5)"}), ""});
+    rows.push_back({"=carol", nullptr, "the grader crashed (SIGSEGV, a segmentation fault)"});
+    auto missing_x = demo_results(2, 2, {"missing files: x.cu"});
+    missing_x["extra_data"]["exercises"].erase("x");  // an exercise the run did not grade shows 0, not a blank
+    rows.push_back({"dave", missing_x, ""});
+    const std::string csv = tools::gradebook_csv(L, rows);
+    CHECK(csv ==
+          "student,core (6),k normal (2),k edge (1),explanation (1),Q1 (2),x (4),total (10),passed,backend,reason\n"
+          "alice,6,2,1,1,2,3,9,yes,emu,\n"
+          "\"bob,jr\",3.5,1,1,1,0.5,3,6.5,no,emu,k: 2 of 4 tests failed (timed out); k: vetoed: k.cu: code outside the blanks was changed (line 5)\n"
+          "'=carol,,,,,,,,,,\"the grader crashed (SIGSEGV, a segmentation fault)\"\n"
+          "dave,6,2,1,1,2,0,9,no,emu,missing files: x.cu\n");
+}
+
+TEST_CASE("class grading: one folder per run, private copies, the gradebook always written", "[tools]") {
     fs::path root = fixture::make_repo();
     fixture::write(root / "subs/alice/k.cu", "alice");
     fixture::write(root / "subs/bob,jr/exercises/04-demo/k.cu", "bob");
     fixture::write(root / "subs/carol/k.cu", "carol");
-    std::vector<fs::path> seen;
-    tools::GradeOneFn one = [&](const fs::path& sub, const fs::path&) {
-        seen.push_back(sub);
+    fs::create_directory_symlink(root / "subs/alice", root / "subs/mallory");  // a link is refused, not followed
+    fs::create_symlink(root / "subs/alice/k.cu", root / "subs/carol/x.cu");    // nor followed inside a hand-in
+    const Lesson L = demo_lesson();
+    std::vector<std::string> seen;
+    std::vector<fs::path> copies;
+    tools::GradeOneFn one = [&](const fs::path& sub, const fs::path& work, const std::string& label) {
+        copies.push_back(sub);
+        seen.push_back(label + "=" + fixture::read(sub / "k.cu"));
+        CHECK(sub.filename() == "04-demo");
+        CHECK(fs::is_directory(work));
+        CHECK(fs::is_empty(work));
         tools::OneGrade g;
-        if (sub.string().find("carol") != std::string::npos) {
-            g.error = "carol/k.cu is not UTF-8 text.";
-            return g;
+        if (label == "subs/alice") {
+            // Hostile: rewrites the next students' hand-ins and leaves a file in its own copy and work folder.
+            fixture::write(root / "subs/bob,jr/exercises/04-demo/k.cu", "written by alice");
+            fixture::write(root / "subs/carol/k.cu", "written by alice");
+            fixture::write(sub / "leftover.txt", "alice was here");
+            fixture::write(work / "leftover.o", "alice was here");
+            g.results = demo_results(2, 2, {});
+        } else if (label == "subs/carol") {
+            CHECK(fs::is_symlink(sub / "x.cu"));  // copied as a link, for the grader to refuse
+            throw std::runtime_error("boom");
+        } else {
+            CHECK_FALSE(fs::exists(sub / "leftover.txt"));
+            CHECK_FALSE(fs::exists(work / "leftover.o"));
+            g.results = demo_results(1, 1, {"k: 1 of 2 tests failed"});
+            g.log = "grader log";
         }
-        g.exit_code = 0;
-        g.results = results_for("k", true);
-        g.results["extra_data"]["passed"] = sub.string().find("alice") != std::string::npos;
-        if (sub.string().find("bob") != std::string::npos)
-            g.results["extra_data"]["vetoes"] = {{{"exercise", "k"}, {"reason", "code outside the blanks was changed"}}};
         return g;
     };
     std::ostringstream log;
-    auto rows = tools::grade_class(root / "subs", root / "out", "04-demo", one, log);
-    REQUIRE(rows.size() == 3);
-    CHECK(seen[1] == root / "subs/bob,jr/exercises/04-demo");
-    CHECK(fs::exists(root / "out/alice/results.json"));
+    auto first = tools::grade_class(root / "subs", root / "out", L, one, log);
+    REQUIRE(first.rows.size() == 4);
+    CHECK(first.not_graded == 2);
+    CHECK(first.rows[3].student == "mallory");
+    CHECK(first.rows[3].error.find("mallory is a symbolic link;") == 0);
+    CHECK(seen == std::vector<std::string>{"subs/alice=alice", "subs/bob,jr=bob", "subs/carol=carol"});
+    for (const auto& c : copies) CHECK_FALSE(fs::exists(c));  // removed after each student
+    CHECK(fs::exists(first.dir / "students/alice/results.json"));
+    CHECK(fixture::read(first.dir / "students/bob,jr/grade.log") == "grader log");
+    CHECK_FALSE(fs::exists(first.dir / "students/carol/results.json"));
     const std::string csv = fixture::read(root / "out/gradebook.csv");
-    CHECK(csv == "student,score,max_score,passed,backend,vetoes,error\n"
-                 "alice,3,10,yes,emu,,\n"
-                 "\"bob,jr\",3,10,no,emu,k: code outside the blanks was changed,\n"
-                 "carol,0,0,no,,,carol/k.cu is not UTF-8 text.\n");
-    // A second run keeps the first gradebook.
-    tools::grade_class(root / "subs", root / "out", "04-demo", one, log);
-    int books = 0;
-    for (const auto& e : fs::directory_iterator(root / "out")) books += e.path().extension() == ".csv";
-    CHECK(books == 2);
-    CHECK_THROWS_AS(tools::grade_class(root / "missing", root / "out", "04-demo", one, log), review::UserError);
+    CHECK(csv.find("\ncarol,,,,,,,,,,the grader failed: boom\n") != std::string::npos);
+    CHECK(csv.find("\n\"bob,jr\",4,1,1,1,1,3,7,no,emu,k: 1 of 2 tests failed\n") != std::string::npos);
+
+    // A second run keeps the first one's folder, results and gradebook; the links name the latest.
+    auto second = tools::grade_class(root / "subs", root / "out", L, one, log);
+    CHECK(second.dir != first.dir);
+    CHECK(fs::exists(first.dir / "students/alice/results.json"));
+    CHECK(fs::exists(first.dir / "gradebook.csv"));
+    CHECK(fs::canonical(root / "out/gradebook.csv") == fs::canonical(second.gradebook));
+    CHECK(fs::canonical(root / "out/latest") == fs::canonical(second.dir));
+    CHECK_THROWS_AS(tools::grade_class(root / "missing", root / "out", L, one, log), review::UserError);
     fs::remove_all(root);
 }
 
-TEST_CASE("the gradescope bundle is a valid zip with the scripts and no solutions", "[tools]") {
-    CHECK(tools::crc32("123456789") == 0xCBF43926u);  // the standard check value
+TEST_CASE("class grading: a crash, a hang, garbage or a leftover process cost that student's row only", "[tools]") {
+    fs::path root = fixture::make_repo();
+    for (const char* s : {"crash", "garbage", "good", "hang", "orphan", "usage"}) fixture::write(root / "subs" / s / "k.cu", s);
+    fixture::write(root / "result.json", demo_results(2, 2, {}).dump());
+    const fs::path pidfile = root / "orphan.pid";
+    // Stands in for `workbook grade …`: $6 is the submission label, $2 the private copy.
+    const std::string script = "case \"$6\" in\n"
+                               "  */crash) kill -SEGV $$ ;;\n"
+                               "  */hang) sleep 30 ;;\n"
+                               "  */garbage) echo '{\"score\": ' ;;\n"
+                               "  */usage) echo \"workbook: $2/k.cu is not what we wanted.\" >&2; exit 2 ;;\n"
+                               "  */orphan) setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '" + pidfile.string() + "'\n"
+                               "            cat '" + (root / "result.json").string() + "' ;;\n"
+                               "  *) echo 'grading…' >&2; cat '" + (root / "result.json").string() + "' ;;\n"
+                               "esac\n";
+    tools::ChildGradeOptions child;
+    child.command = {"/bin/sh", "-c", script, "sh"};
+    child.timeout_s = 2;
+    std::ostringstream log;
+    auto run = tools::grade_class(root / "subs", root / "out", demo_lesson(), tools::grade_in_child(child), log);
+    REQUIRE(run.rows.size() == 6);
+    std::map<std::string, std::string> error;
+    for (const auto& r : run.rows) error[r.student] = r.results.is_object() ? "graded" : r.error;
+    CHECK(error["crash"] == "the grader crashed (SIGSEGV, a segmentation fault)");
+    CHECK(error["garbage"] == "the grader's output was not a results.json (exit status 0)");
+    CHECK(error["good"] == "graded");
+    CHECK(error["hang"] == "grading took longer than 2 s and was stopped");
+    CHECK(error["orphan"] == "graded");
+    CHECK(error["usage"] == "04-demo/k.cu is not what we wanted.");  // no private path in the gradebook
+    CHECK(run.not_graded == 4);
+    CHECK(fixture::read(run.dir / "students/good/grade.log") == "grading…\n");
+    // The process the "orphan" student left running (in a session of its own) did not outlive its row.
+    const pid_t orphan = std::stoi(fixture::read(pidfile));
+    CHECK(::kill(orphan, 0) != 0);
+    CHECK(fixture::read(run.gradebook).find("\nhang,,,,,,,,,,grading took longer than 2 s and was stopped\n") != std::string::npos);
+    CHECK(fixture::read(run.gradebook).find("\ncrash,,,,,,,,,,\"the grader crashed (SIGSEGV, a segmentation fault)\"\n") != std::string::npos);
+    fs::remove_all(root);
+}
+
+TEST_CASE("the gradescope bundle is a zip with the filled-in scripts and no solutions", "[tools]") {
     fs::path root = fixture::make_repo();
     auto L = review::resolve_lesson(root, "04");
     review::sync_lesson(L, false);
     fixture::write(root / "Makefile", "grade-04:\n\ttrue\n");
+    CHECK_THROWS_AS(tools::write_gradescope_bundle(L, root / "build/gs.zip"), review::UserError);  // no templates yet
+    fs::create_directories(root / "grader/gradescope");
+    for (const char* t : {"setup.sh.in", "run_autograder.in"})
+        fs::copy_file(fs::path(WORKBOOK_SOURCE_DIR) / "grader/gradescope" / t, root / "grader/gradescope" / t,
+                      fs::copy_options::overwrite_existing);
     auto r = tools::write_gradescope_bundle(L, root / "build/gs.zip");
     CHECK(fs::exists(r.zip));
-    const std::string run = tools::gradescope_run_autograder(L);
-    CHECK(run.find("make grade-04 SUBMISSION=\"$DEST\"") != std::string::npos);
-    CHECK(run.find("cp build/results/04/results.json /autograder/results/results.json") != std::string::npos);
-    CHECK(tools::gradescope_setup_sh().find("apt-get install -y --no-install-recommends build-essential cmake") !=
-          std::string::npos);
-    if (!review::which("unzip").empty()) {
-        auto test = review::run_program({"unzip", "-t", r.zip.string()});
-        CHECK(test.exit_code == 0);
-        auto list = review::run_program({"unzip", "-Z", "-l", r.zip.string()});
-        INFO(list.output);
-        CHECK(list.output.find("-rwxr-xr-x") != std::string::npos);
-        CHECK(list.output.find("run_autograder") != std::string::npos);
-        CHECK(list.output.find("workbook/exercises/04-demo/k.cu") != std::string::npos);
-        CHECK(list.output.find("workbook/Makefile") != std::string::npos);
-        CHECK(list.output.find("workbook/solutions/") == std::string::npos);
-        CHECK(list.output.find("workbook/build/") == std::string::npos);
-    } else {
-        WARN("unzip not installed: the archive's contents were not listed");
-    }
+    const std::string run = tools::gradescope_script(L, "run_autograder");
+    CHECK(run.find("@LESSON") == std::string::npos);
+    CHECK(run.find("grade 04-demo --submission \"$SUB\"") != std::string::npos);
+    CHECK(run.find("ROOT=\"${AUTOGRADER_ROOT:-/autograder}\"") != std::string::npos);
+    CHECK(tools::gradescope_script(L, "setup.sh").find("--target workbook-grader-emu") != std::string::npos);
+
+    const fs::path out = root / "unpacked";
+    fs::create_directories(out);
+    auto x = review::run_program({"cmake", "-E", "tar", "xf", r.zip.string()}, out);
+    INFO(x.output);
+    REQUIRE(x.exit_code == 0);
+    CHECK(fixture::read(out / "run_autograder") == run);
+    CHECK((fs::status(out / "run_autograder").permissions() & fs::perms::owner_exec) != fs::perms::none);
+    CHECK((fs::status(out / "setup.sh").permissions() & fs::perms::owner_exec) != fs::perms::none);
+    CHECK(fs::exists(out / "workbook/exercises/04-demo/k.cu"));
+    CHECK(fs::exists(out / "workbook/Makefile"));
+    CHECK_FALSE(fs::exists(out / "workbook/solutions"));
+    CHECK_FALSE(fs::exists(out / "workbook/build"));
+    if (!review::which("unzip").empty()) CHECK(review::run_program({"unzip", "-t", r.zip.string()}).exit_code == 0);
     fs::remove_all(root);
 }
 
@@ -366,5 +494,36 @@ TEST_CASE("the solutions branch is made in a worktree; the working tree is untou
     CHECK_FALSE(again.created);
     CHECK_FALSE(again.changed);
     CHECK(again.commit == r.commit);
+    fs::remove_all(root);
+}
+
+TEST_CASE("each grade run has its own results.json; results.json links to the latest finished one", "[tools]") {
+    fs::path root = fixture::make_repo();
+    const fs::path results = root / "build/results/04";
+    // Two runs started together: both folders exist before either finishes, and neither is the other's.
+    const fs::path a = grade::new_run_dir(results) / "results.json";
+    fixture::write(a.parent_path() / ".started", "");
+    const fs::path b = grade::new_run_dir(results) / "results.json";
+    CHECK(a.parent_path() != b.parent_path());
+    fixture::write(b, "{\"run\": \"b\"}");
+    grade::publish_latest(results, b);
+    fixture::write(a, "{\"run\": \"a\"}");  // a finishes last: the link follows it, b's file is untouched
+    grade::publish_latest(results, a);
+    CHECK(fs::is_symlink(results / "results.json"));
+    CHECK(fixture::read(results / "results.json") == "{\"run\": \"a\"}");
+    CHECK(fixture::read(b) == "{\"run\": \"b\"}");
+    CHECK(grade::shown_link(results / "results.json", root) == "build/results/04/results.json");
+    // The newest 20 finished runs are kept.
+    for (int i = 0; i < 25; ++i) {
+        const fs::path r = results / "runs" / ("2000-01-01T00-00-" + std::to_string(10 + i) + "Z-1") / "results.json";
+        fixture::write(r, "{}");
+    }
+    fs::create_directories(results / "runs/1999-in-progress");  // no results.json yet: never removed
+    grade::publish_latest(results, a);
+    int finished = 0;
+    for (const auto& d : fs::directory_iterator(results / "runs")) finished += fs::exists(d.path() / "results.json");
+    CHECK(finished == 20);
+    CHECK(fs::exists(a));
+    CHECK(fs::exists(results / "runs/1999-in-progress"));
     fs::remove_all(root);
 }

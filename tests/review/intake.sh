@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Only the submission is read (docs/security-intake.md): submissions that are links, devices, FIFOs or hard links are
-# refused with one sentence, nothing outside the submission folder is opened or quoted, and names that reach the
-# report and results.json are sanitized. Graded with the real command, static backend (no build needed).
+# Only the submission is read (docs/security-intake.md): a submitted file that is a link, a device, a FIFO or a hard
+# link is refused with one sentence and costs its own exercise (the rest of the submission is graded), nothing outside
+# the submission folder is opened or quoted, and names that reach the report and results.json are sanitized. Graded
+# with the real command, static backend (no build needed).
 #   intake.sh ROOT WORKBOOK WORK
 set -u
 root=$1 workbook=$2 work=$3
@@ -32,14 +33,20 @@ grade() {
   [[ -f $json_out ]] && json=$(cat "$json_out")
 }
 
-# expect_refused CASE SENTENCE: exit status 2, the sentence printed, nothing graded, the secret never quoted.
+# expect_refused CASE SENTENCE [FILE]: the sentence printed, the file (rmsnorm.cu) not graded, which costs its
+# exercise only (exit status 1: graded, not passed; results.json names it as missing), the secret never quoted.
 expect_refused() {
-  local name=$1 sentence=$2
+  local name=$1 sentence=$2 file=${3:-rmsnorm.cu}
   if [[ $rc == 124 ]]; then fail "$name: the grader hung (it opened something it should not have)"; return; fi
-  [[ $rc == 2 ]] || fail "$name: exit status $rc, expected 2 (refused)"
+  [[ $rc == 1 ]] || fail "$name: exit status $rc, expected 1 (graded without that file)"
   grep -qF -- "$sentence" <<<"$out" || fail "$name: the report lacks \"$sentence\""
   grep -qF "SECRET-" <<<"$out$json" && fail "$name: the secret outside the submission was quoted"
-  [[ -z $json ]] || fail "$name: results.json was written for a refused submission"
+  if [[ $file == answers.md ]]; then
+    grep -qF "\"answers_missing\": \"$sentence" <<<"$json" || fail "$name: results.json does not say answers.md was not graded"
+  else
+    grep -qF "\"missing\": \"$sentence" <<<"$json" || fail "$name: results.json does not name $file as not graded"
+  fi
+  grep -qF '"blanks_unfilled": [' <<<"$json" || fail "$name: the other exercises were not graded"
   echo "ok: $name"
 }
 
@@ -53,7 +60,7 @@ d=$(fresh dangling); rm "$d/rmsnorm.cu"; ln -s "$work/no-such-file" "$d/rmsnorm.
 expect_refused "dangling symbolic link" "rmsnorm.cu is a symbolic link"
 
 d=$(fresh answers-link); rm "$d/answers.md"; ln -s "$secret" "$d/answers.md"; grade "$d"
-expect_refused "answers.md as a symbolic link" "answers.md is a symbolic link"
+expect_refused "answers.md as a symbolic link" "answers.md is a symbolic link" answers.md
 
 d=$(fresh fifo); rm "$d/rmsnorm.cu"; mkfifo "$d/rmsnorm.cu"; grade "$d"
 expect_refused "FIFO" "rmsnorm.cu is a named pipe (FIFO), not a file; it was not opened."
@@ -95,7 +102,7 @@ out=$(cd "$root" && NO_COLOR=1 timeout 300 "$workbook" grade-class 04 --submissi
       --backend static 2>&1)
 grep -qF "bob is a symbolic link; a submission folder holds the files themselves, so it was not followed." \
   "$work/class-out/gradebook.csv" || fail "class grading: bob's linked folder was not refused ($out)"
-[[ -e $work/class-out/bob/results.json ]] && fail "class grading: bob's linked folder was graded"
+[[ -e $work/class-out/latest/students/bob/results.json ]] && fail "class grading: bob's linked folder was graded"
 echo "ok: class grading refuses a linked student folder"
 
 if ((failures)); then echo "$failures intake check(s) failed"; exit 1; fi

@@ -6,6 +6,7 @@
 
 #include "context.hpp"
 #include "grade.hpp"
+#include "reaper.hpp"
 #include "util.hpp"
 
 namespace workbook::grade {
@@ -21,9 +22,16 @@ void add_grade_command(CLI::App& app) {
     cmd->add_option("--ex", opt->exercise, "Grade this exercise alone (its file's stem, e.g. rmsnorm)");
     cmd->add_flag("--solutions", opt->solutions, "Grade solutions/<lesson> (instructors)");
     auto* seed_opt = cmd->add_option("--seed", *seed, "Seed of the random test inputs (default: $SEED, else random)");
-    cmd->add_option("--json-out", opt->json_out, "Also write results.json to this file");
+    cmd->add_option("--json-out", opt->json_out, "Also write results.json to this file (-: only to stdout, no report)");
+    cmd->add_option("--work-dir", opt->work_dir, "Build the test programs here instead of in the build folder (not under /tmp: "
+                                               "the sandbox gives the tests a /tmp of their own)");
+    cmd->add_option("--submission-label", opt->submission_label, "How the report names the submission (class grading)");
     cmd->callback([opt, seed, seed_opt] {
         if (seed_opt->count() > 0) opt->seed = *seed;
+        if (opt->json_out == "-") {
+            opt->print_report = false;
+            opt->write_default_results = false;
+        }
         if (opt->solutions && !opt->submission.empty())
             throw CLI::ValidationError("--solutions and --submission", "choose one of them");
         std::string err;
@@ -32,7 +40,11 @@ void add_grade_command(CLI::App& app) {
             std::cerr << "workbook: " << err << "\n";
             throw CLI::RuntimeError(2);
         }
+        // What a test leaves running after its process group is killed (a daemon that called setsid) comes back to
+        // this process and is killed before the grade is reported.
+        become_subreaper();
         GradeOutcome out = run_grade(*ctx, *opt);
+        kill_orphans();
         if (!out.error.empty()) std::cerr << "workbook: " << util::sanitize_text(out.error) << "\n";
         if (out.exit_code != 0) throw CLI::RuntimeError(out.exit_code);
     });

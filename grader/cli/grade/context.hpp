@@ -18,8 +18,8 @@ struct Context {
 };
 
 // The config is found at $WORKBOOK_CONFIG, else next to the build tree this executable belongs to
-// (<build>/grader/cli/workbook → <build>/workbook-config.json). The root is the config's repo_root, else
-// $WORKBOOK_ROOT, else the nearest parent of the working directory that holds lessons/ and grader/.
+// (<build>/grader/cli/workbook → <build>/workbook-config.json). The root is $WORKBOOK_ROOT, else the config's
+// repo_root, else the nearest parent of the working directory that holds lessons/ and grader/.
 // need_config=false lets tools that only read lessons/ and .workbook/ work without a build.
 // On failure returns nullopt and sets *error to one sentence.
 std::optional<Context> find_context(bool need_config, std::string* error);

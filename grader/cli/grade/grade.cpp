@@ -12,10 +12,12 @@
 #include "../interfaces.hpp"
 #include "backend.hpp"
 #include "build.hpp"
+#include "intake.hpp"
 #include "lesson.hpp"
 #include "model.hpp"
 #include "process.hpp"
 #include "report.hpp"
+#include "result_files.hpp"
 #include "review/files.hpp"
 #include "results.hpp"
 #include "runner.hpp"
@@ -41,12 +43,6 @@ std::string shown_path(const fs::path& p, const fs::path& root) {
     auto rel = fs::relative(p, root, ec);
     if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
     return p.string();
-}
-
-// Whether a name is present in the folder, a link (even a dangling one) included: links are refused, not missing.
-bool present(const fs::path& p) {
-    std::error_code ec;
-    return fs::symlink_status(p, ec).type() != fs::file_type::not_found;
 }
 
 std::uint64_t env_seed() {
@@ -93,33 +89,39 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         return usage_error("The submission folder " + shown_path(dir, ctx.root) + " does not exist" +
                            (fs::exists(dir, ec) ? " as a folder." : "."));
     run.submission = dir;
-    run.submission_label = util::sanitize_name(shown_path(dir, ctx.root));
-    std::vector<std::string> problems;
-    std::set<std::string> expected;
+    run.submission_label =
+        util::sanitize_name(opt.submission_label.empty() ? shown_path(dir, ctx.root) : opt.submission_label);
     // Each submitted file is read once, here, without following links (review::read_submitted); the review uses
-    // these texts, so nothing outside the submission folder is opened or quoted.
-    std::map<std::string, std::string> submitted;
+    // these texts, so nothing outside the submission folder is opened or quoted. A file that is missing or cannot be
+    // graded costs its own exercise (or the written answers) only: the rest of the submission is graded. A byte that
+    // is not UTF-8 is a warning, not a refusal: the file is graded, the review reads it with such bytes replaced.
+    std::set<std::string> expected;
+    std::map<std::string, std::string> submitted;  // file name -> text, for the files that can be graded
+    std::map<std::string, std::string> unusable;   // file name -> why not (read_submitted's sentence)
+    std::map<std::string, std::string> hashes;     // file name -> SHA-256 of its bytes as submitted
     auto take = [&](const std::string& file) {
-        auto got = review::read_submitted(dir / file, run.submission_label + "/" + file);
-        if (!got.refusal.empty()) problems.push_back(got.refusal);
-        else submitted[file] = std::move(got.text);
+        auto got = review::read_submitted(dir / file, file);
+        if (got.refusal.empty() || got.not_utf8) hashes[file] = util::sha256_hex(got.text);
+        if (got.not_utf8) {
+            std::vector<int> lines;
+            submitted[file] = replace_invalid_utf8(got.text, &lines);
+            run.warnings.push_back(invalid_utf8_warning(file, lines));
+        } else if (!got.refusal.empty()) {
+            unusable[file] = got.refusal;
+        } else {
+            submitted[file] = std::move(got.text);
+        }
     };
     for (const auto* e : selected) {
         expected.insert(e->file);
         take(e->file);
     }
-    const fs::path answers = dir / L.answers_file;
+    fs::path answers = dir / L.answers_file;
     const bool grade_written = whole_lesson && !L.written.empty();
-    if (grade_written || present(answers)) {
+    if (grade_written) {
         expected.insert(L.answers_file);
-        if (grade_written && !present(answers))
-            problems.push_back(run.submission_label + "/" + L.answers_file + " is missing (the written answers).");
-        else take(L.answers_file);
-    }
-    if (!problems.empty()) {
-        std::string msg = util::join(problems, "\n");
-        msg += "\nNothing was graded. A submission folder holds the same file names as exercises/" + L.id + "/.";
-        return usage_error(msg);
+        take(L.answers_file);
+        if (auto u = unusable.find(L.answers_file); u != unusable.end()) run.answers_missing = u->second;
     }
     {
         std::vector<std::string> extra;
@@ -162,6 +164,11 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     else if (auto s = env_seed()) run.seed = s;
     else run.seed = util::random_u64() % 10000000000ULL;  // ten digits: easy to copy into SEED=
 
+    // Harness builds go to the build folder, or to --work-dir (class grading gives each student a fresh one, so
+    // nothing one student's run left there is seen by the next).
+    Context build_ctx = ctx;
+    if (!opt.work_dir.empty()) build_ctx.build_dir = fs::absolute(opt.work_dir);
+
     // Static review first: blanks, the token edit check, review comments (and nvcc for static).
     const fs::path pristine_dir = ctx.root / "grader" / "pristine" / L.id;
     const std::string nvcc = run.backend == Backend::static_only ? find_nvcc(ctx) : std::string();
@@ -169,8 +176,13 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         ExerciseResult ex;
         ex.info = e;
         ex.file = dir / e->file;
+        if (auto u = unusable.find(e->file); u != unusable.end()) {
+            ex.missing = u->second;
+            run.exercises.push_back(std::move(ex));
+            continue;
+        }
         const std::string& text = submitted[e->file];
-        ex.content_hash = util::sha256_hex(text);
+        ex.content_hash = hashes[e->file];
         const fs::path pristine = pristine_dir / e->file;
         std::optional<std::string> pristine_text = util::read_file(pristine);
         if (!pristine_text)
@@ -193,7 +205,7 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 else run.comments.push_back({e->name, where, c.text});
             }
             if (run.backend == Backend::static_only && ex.unfilled.empty() && !ex.fill_refused) {
-                const fs::path work = ctx.build_dir / "grade" / L.number / e->name / "static";
+                const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
                 fs::create_directories(work, ec);
                 auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
                 if (!sc.ran) {
@@ -215,11 +227,11 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         std::vector<BuildJob> jobs;
         std::vector<std::size_t> job_index;
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
-            if (run.exercises[i].unfilled.empty() && !run.exercises[i].fill_refused) {
+            if (run.exercises[i].missing.empty() && run.exercises[i].unfilled.empty() && !run.exercises[i].fill_refused) {
                 jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
                 job_index.push_back(i);
             }
-        auto built = build_workers(ctx, L, jobs, run.backend, 2);
+        auto built = build_workers(build_ctx, L, jobs, run.backend, 2);
         bool any_setup_error = false;
         std::string setup_message;
         std::vector<TestJob> test_jobs;
@@ -297,7 +309,10 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     }
 
     // Written answers (provisional) and hints.
-    if (grade_written) {
+    if (grade_written && !run.answers_missing.empty()) {
+        for (const auto& w : L.written)
+            run.written.push_back({w.id, w.group, w.exercise, "not graded: " + run.answers_missing, 0, w.points});
+    } else if (grade_written) {
         try {
             for (const auto& w : review::score_written(L.raw, answers, submitted[L.answers_file], ctx.root))
                 run.written.push_back({w.id, w.group, w.exercise.empty() && core ? core->name : w.exercise, w.feedback,
@@ -309,10 +324,12 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 run.written.push_back({w.id, w.group, w.exercise, std::string("not scored: ") + ue.what(), 0, w.points});
         }
     }
-    try {
-        run.hints_used_json = tools::hints_used(ctx.root, L.id).dump();
-    } catch (const std::exception&) {
-    }
+    // The hints recorded in this checkout's .workbook/ are its student's: a hand-in graded from elsewhere (class
+    // grading, Gradescope) must not be charged with them.
+    if (opt.submission.empty() && !opt.solutions) try {
+            run.hints_used_json = tools::hints_used(ctx.root, L.id).dump();
+        } catch (const std::exception&) {
+        }
 
     score_run(run);
     update_gpu_verification(run, ctx.root);
@@ -327,13 +344,20 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     out.results["extra_data"]["replay"] = replay_command(run);
     // What `make report` compares the answers file with, as content_sha256 does for each exercise file.
     if (grade_written) out.results["extra_data"]["answers_sha256"] = util::sha256_hex(util::read_file(answers).value_or(""));
-    const std::string dumped = out.results.dump(2) + "\n";
+    // Student output and compiler messages quoting a student's line may hold bytes that are not UTF-8: replaced,
+    // so that results.json is always valid JSON.
+    const std::string dumped = out.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    const fs::path results_dir = ctx.build_dir / "results" / L.number;
     if (opt.write_default_results) {
-        out.results_path = ctx.build_dir / "results" / L.number / "results.json";
+        out.results_path = new_run_dir(results_dir) / "results.json";
         if (!util::write_file_atomic(out.results_path, dumped))
             return usage_error("Cannot write " + out.results_path.string() + ".", 3);
+        publish_latest(results_dir, out.results_path);
     }
-    if (!opt.json_out.empty()) {
+    if (opt.json_out == "-") {
+        std::cout << dumped;
+        std::cout.flush();
+    } else if (!opt.json_out.empty()) {
         if (!util::write_file_atomic(fs::absolute(opt.json_out), dumped))
             return usage_error("Cannot write " + opt.json_out + ".", 3);
         if (out.results_path.empty()) out.results_path = fs::absolute(opt.json_out);
@@ -341,7 +365,11 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     if (opt.print_report) {
         const bool color = ::isatty(1) && !std::getenv("NO_COLOR");
         std::cout << format_report(run, color);
-        std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
+        if (opt.write_default_results)
+            std::cout << "Results: " << shown_link(results_dir / "results.json", ctx.root)
+                      << " (this run: " << shown_path(out.results_path, ctx.root) << ")\n";
+        else if (!out.results_path.empty())
+            std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
         if (!opt.json_out.empty() && opt.write_default_results) std::cout << "Also written to: " << opt.json_out << "\n";
         std::cout << exit_status_line(run) << "\n";
         std::cout.flush();

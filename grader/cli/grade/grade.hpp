@@ -25,20 +25,23 @@ struct GradeOptions {
     std::string exercise;            // grade this exercise alone
     bool solutions = false;
     std::optional<std::uint64_t> seed;
-    std::string json_out;            // also write results.json here
+    std::string json_out;            // also write results.json here; "-": to stdout (then nothing else is printed)
     bool print_report = true;        // the readable report on stdout
-    bool write_default_results = true;  // build/results/<n>/results.json
+    // build/results/<n>/runs/<run>/results.json, and build/results/<n>/results.json pointed at it
+    bool write_default_results = true;
+    std::string submission_label;    // how the report names the submission (default: its path); class grading
+    std::string work_dir;            // where harnesses are built (default: the build folder); class grading
     std::vector<std::string> hide;   // more folders the submission's code must not see (grade-class: the class)
 };
 
 struct GradeOutcome {
-    // 0 passed, 1 not passed (or pending), 2 a usage problem (unknown name, missing folder or file, bad file),
+    // 0 passed, 1 not passed (or pending), 2 a usage problem (unknown name or backend, no submission folder),
     // 3 the grader itself is incomplete (nothing to build the tests with), 130 interrupted.
     int exit_code = 2;
     bool passed = false;
     std::string error;                  // one sentence when exit_code is 2 or 3 and nothing was graded
     nlohmann::json results;             // results.json content when graded
-    std::filesystem::path results_path;
+    std::filesystem::path results_path;  // this run's own results.json
 };
 
 GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt);

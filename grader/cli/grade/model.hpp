@@ -34,14 +34,19 @@ struct GroupResult {
     int passed = 0;
     int total = 0;
     double earned = 0;
-    // "run": tests ran; "pending": static review only; "not_run": blanks unfilled / did not compile / no tests.
+    // "run": tests ran; "pending": static review only; "not_run": file missing, blanks unfilled, did not compile,
+    // no tests.
     std::string state = "not_run";
     std::string note;
+    bool vetoed = false;  // the exercise is vetoed: tests may have run and passed, but the group earns 0
 };
 
 struct ExerciseResult {
     const ExerciseInfo* info = nullptr;
     std::filesystem::path file;
+    // Non-empty: the file could not be graded (missing, a link, binary, too large); one sentence, no absolute path.
+    // The exercise then scores 0 and nothing of it is built or run.
+    std::string missing;
     std::string content_hash;
     std::string unfilled_message;  // non-empty: blanks left, friendly message
     std::vector<std::string> unfilled;
@@ -56,8 +61,12 @@ struct ExerciseResult {
     std::vector<GroupResult> groups;
     double earned = 0;
     double max = 0;
-    bool all_passed = false;       // every hidden test ran and passed
+    bool all_passed = false;       // every hidden test ran and passed (vetoed or not: what the tests saw)
+    bool vetoed = false;           // a veto names this exercise: its code points are 0
     bool gpu_verified = false;
+    // Why points were lost, a few words each, no absolute paths ("did not compile", "3 of 18 tests failed: timed
+    // out"); filled by the scorer, shown in results.json, the report and the gradebook.
+    std::vector<std::string> reasons;
 };
 
 struct WrittenResult {
@@ -77,8 +86,10 @@ struct Run {
     std::vector<std::string> notes;  // extra files ignored, …
     std::vector<ExerciseResult> exercises;
     std::vector<WrittenResult> written;
+    std::string answers_missing;  // non-empty: the answers file could not be graded (one sentence); its items score 0
     std::vector<Veto> vetoes;
     std::vector<Comment> comments;
+    std::vector<std::string> warnings;  // graded anyway, but the student should fix it (a non-UTF-8 byte, …)
     std::string hints_used_json = "{}";
     nlohmann::json sandbox;          // the layers that confined the submission's code (from the judges); null: none ran
     // Scores.
@@ -87,6 +98,7 @@ struct Run {
     bool passed = false;
     bool pending = false;            // static-only: execution points pending
     bool gpu_verification_done = false;
+    std::vector<std::string> reasons;  // every exercise's reasons, prefixed with its name, then the written answers'
     std::string verdict;             // one line
     double seconds = 0;
 };

@@ -70,6 +70,8 @@ std::string sandbox_line(const Run& run) {
            field("filesystem") + "; rlimits " + field("rlimits");
 }
 
+std::string with_period(const std::string& s) { return !s.empty() && s.back() == '.' ? s : s + "."; }
+
 int failed_tests(const Run& run) {
     int n = 0;
     for (const auto& ex : run.exercises)
@@ -98,6 +100,11 @@ std::string make_verdict(const Run& run) {
             for (const auto& g : ex.groups)
                 if (g.state == "not_run") ++not_run;
         if (not_run) why.push_back(std::to_string(not_run) + " test group" + (not_run == 1 ? "" : "s") + " not run");
+        std::vector<std::string> missing;
+        for (const auto& ex : run.exercises)
+            if (!ex.missing.empty()) missing.push_back(ex.info->file);
+        if (!run.answers_missing.empty()) missing.push_back(run.lesson.answers_file);
+        if (!missing.empty()) why.push_back("not graded: " + util::join(missing, ", "));
         if (!run.vetoes.empty()) {
             std::string reason = run.vetoes.front().reason;  // a sentence; the verdict joins clauses with ';'
             while (!reason.empty() && (reason.back() == '.' || reason.back() == ' ')) reason.pop_back();
@@ -121,12 +128,15 @@ std::string format_report(const Run& unclean, bool color) {
          "  seed: " + std::to_string(run.seed));
     for (const auto& n : run.notes) line(st.dim("note: " + n));
     if (auto sb = sandbox_line(run); !sb.empty()) line(st.dim(sb));
+    for (const auto& w : run.warnings) line(st.warn("warning: ") + w);
 
     line("");
     line(st.bold("Static review"));
     for (const auto& ex : run.exercises) {
         const std::string file = ex.info->file;
-        if (!ex.unfilled_message.empty()) {
+        if (!ex.missing.empty()) {
+            line("  " + st.bad("not graded") + " — " + with_period(ex.missing) + " 0 points for " + ex.info->name + ".");
+        } else if (!ex.unfilled_message.empty()) {
             line("  " + st.warn("fill the blanks") + " — " + file);
             o += util::indent(ex.unfilled_message, "    ");
         } else {
@@ -136,6 +146,8 @@ std::string format_report(const Run& unclean, bool color) {
         if (run.backend == Backend::static_only && !ex.static_compile.empty())
             o += util::indent(ex.static_compile, ex.static_compile_ok ? "    " : "    " + std::string(color ? "\033[31m!\033[0m " : "! "));
     }
+    if (!run.answers_missing.empty())
+        line("  " + st.bad("not graded") + " — " + with_period(run.answers_missing) + " The written answers score 0.");
     for (const auto& c : run.comments) line("  review: " + c.where + ": " + c.text);
 
     line("");
@@ -151,14 +163,16 @@ std::string format_report(const Run& unclean, bool color) {
         }
         for (const auto& g : ex.groups) {
             std::string status;
-            if (g.state == "run")
+            if (g.state == "run" && g.vetoed)
+                status = st.bad("vetoed (" + std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed)");
+            else if (g.state == "run")
                 status = (g.passed == g.total ? st.good(std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed")
                                               : st.bad(std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed"));
             else if (g.state == "pending")
                 status = st.warn("pending");
             else
                 status = st.bad(g.note);
-            line("  " + pad(ex.info->name + tag, 26) + pad(g.name, 8) + pad(status, 20 + (color ? 9 : 0)) + pts(g.earned) + " / " + pts(g.points));
+            line("  " + pad(ex.info->name + tag, 26) + pad(g.name, 8) + pad(status, 24 + (color ? 9 : 0)) + pts(g.earned) + " / " + pts(g.points));
         }
         // The first failures with the listener's own words; the rest are counted.
         // A failure whose message repeats one already shown (one bug usually fails many tests) is named, not
@@ -189,7 +203,7 @@ std::string format_report(const Run& unclean, bool color) {
         if (!ex.info->core) continue;
         for (const auto& g : ex.groups)
             line("  " + pad("code — " + std::string(g.name == "normal" ? "normal inputs" : g.name == "edge" ? "edge inputs" : g.name), 34) +
-                 pts(g.earned) + " / " + pts(g.points) + (g.state == "pending" ? "  (pending)" : ""));
+                 pts(g.earned) + " / " + pts(g.points) + (g.state == "pending" ? "  (pending)" : g.vetoed ? "  (vetoed)" : ""));
     }
     for (const auto& w : run.written)
         if (core && w.exercise == core->name)
@@ -205,7 +219,9 @@ std::string format_report(const Run& unclean, bool color) {
     if (any_ext) {
         line(st.bold("Extensions") + " (own points, beside the core rubric)");
         for (const auto& ex : run.exercises)
-            if (!ex.info->core) line("  " + pad(ex.info->name, 34) + pts(ex.earned) + " / " + pts(ex.max));
+            if (!ex.info->core)
+                line("  " + pad(ex.info->name, 34) + pts(ex.earned) + " / " + pts(ex.max) +
+                     (ex.vetoed ? "  (vetoed)" : !ex.missing.empty() ? "  (missing)" : ""));
         for (const auto& w : run.written)
             if (!core || w.exercise != core->name) line("  " + pad(w.exercise + " " + w.id + " (provisional)", 34) + pts(w.score) + " / " + pts(w.max_score));
     }
@@ -220,9 +236,14 @@ std::string format_report(const Run& unclean, bool color) {
         }
     }
 
+    if (!run.reasons.empty()) {
+        line("");
+        line(st.bold("Where points were lost"));
+        for (const auto& r : run.reasons) line("  " + r);
+    }
     if (!run.vetoes.empty()) {
         line("");
-        line(st.bad(st.bold("Vetoes")));
+        line(st.bad(st.bold("Vetoes")) + " — a vetoed exercise scores 0 code points, whatever its tests found");
         for (const auto& v : run.vetoes) {
             line("  " + v.reason);
             if (!v.diff.empty()) o += util::indent(util::trim_lines(v.diff, 20), "      ");

@@ -12,6 +12,14 @@ namespace {
 
 std::string group_label(const std::string& g) { return g == "normal" ? "normal inputs" : g == "edge" ? "edge inputs" : g; }
 
+// The vetoes of one exercise, as the report states them.
+std::string veto_text(const Run& run, const std::string& exercise) {
+    std::vector<std::string> reasons;
+    for (const auto& v : run.vetoes)
+        if (v.exercise == exercise) reasons.push_back(v.reason);
+    return util::join(reasons, " ");
+}
+
 }  // namespace
 
 json results_json(const Run& unclean, const std::string& markdown_report) {
@@ -30,13 +38,19 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
                     jt["name"] = t.test.name;
                     jt["number"] = std::to_string(ex_index) + "." + std::to_string(++t_index);
                     jt["max_score"] = g.total ? std::round(g.points / g.total * 10000.0) / 10000.0 : 0.0;
-                    jt["score"] = t.passed ? jt["max_score"].get<double>() : 0.0;
+                    // `status` is what the test found; a veto sets the score to 0 whatever it found.
+                    jt["score"] = t.passed && !g.vetoed ? jt["max_score"].get<double>() : 0.0;
                     jt["status"] = t.passed ? "passed" : "failed";
                     std::string out = t.passed ? "" : t.message;
                     if (!t.output.empty()) out += "\n" + t.output;
+                    if (g.vetoed)
+                        out = "Vetoed: 0 points for this exercise's tests" + std::string(t.passed ? " (this test passed)" : "") +
+                              ". " + veto_text(run, ex.info->name) + (out.empty() ? "" : "\n" + out);
                     jt["output"] = out;
                     jt["output_format"] = "text";
-                    jt["tags"] = json::array({ex.info->name, g.name});
+                    json tags = json::array({ex.info->name, g.name});
+                    if (g.vetoed) tags.push_back("vetoed");
+                    jt["tags"] = tags;
                     jt["visibility"] = "visible";
                     tests.push_back(jt);
                 }
@@ -50,13 +64,16 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
                 jt["max_score"] = g.points;
                 jt["status"] = "failed";
                 std::string out = g.note;
-                if (!ex.unfilled_message.empty()) out += "\n" + ex.unfilled_message;
+                if (!ex.missing.empty()) out += "\nThis exercise was not graded: 0 points. The other files were graded.";
+                else if (!ex.unfilled_message.empty()) out += "\n" + ex.unfilled_message;
                 else if (ex.attempted_build && !ex.build.ok) out += "\n" + ex.build.message;
                 else if (!ex.list_error.empty()) out += "\n" + ex.list_error;
                 jt["output"] = out;
                 jt["output_format"] = "text";
                 json tags = json::array({ex.info->name, g.name});
                 if (g.state == "pending") tags.push_back("pending");
+                if (!ex.missing.empty()) tags.push_back("missing");
+                if (g.vetoed) tags.push_back("vetoed");
                 jt["tags"] = tags;
                 jt["visibility"] = "visible";
                 tests.push_back(jt);
@@ -70,13 +87,16 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
         json groups = json::object();
         for (const auto& g : ex.groups)
             groups[g.name] = {{"score", g.earned}, {"max_score", g.points}, {"passed", g.passed}, {"total", g.total},
-                              {"state", g.state}};
+                              {"state", g.state}, {"vetoed", g.vetoed}};
         per_exercise[ex.info->name] = {{"score", ex.earned},
                                        {"max_score", ex.max},
                                        {"core", ex.info->core},
                                        {"tests_passed", passed},
                                        {"tests_total", total},
                                        {"all_passed", ex.all_passed},
+                                       {"vetoed", ex.vetoed},
+                                       {"missing", ex.missing.empty() ? json(nullptr) : json(ex.missing)},
+                                       {"reasons", ex.reasons},
                                        {"groups", groups},
                                        {"blanks_unfilled", ex.unfilled},
                                        {"compiled", ex.attempted_build ? json(ex.build.ok) : json(nullptr)},
@@ -84,7 +104,10 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
                                        {"gpu_verification", ex.gpu_verified ? "done" : "pending"}};
     }
     int w_index = 0;
+    json written = json::object();
     for (const auto& w : run.written) {
+        written[w.id] = {{"score", w.score}, {"max_score", w.max_score}, {"group", w.group}, {"exercise", w.exercise},
+                         {"provisional", true}};
         json jt;
         jt["name"] = w.id + (w.group == "explanation" ? " — explanation of the implementation" : "") + " (provisional)";
         jt["number"] = "W." + std::to_string(++w_index);
@@ -128,7 +151,11 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
                        {"exercise", run.only_exercise.empty() ? json(nullptr) : json(run.only_exercise)},
                        {"core", {{"score", run.core_score}, {"max_score", run.core_max}, {"min_score", run.lesson.min_score}}},
                        {"exercises", per_exercise},
+                       {"written", written},
                        {"hints_used", hints},
+                       {"reasons", run.reasons},
+                       {"answers_missing", run.answers_missing.empty() ? json(nullptr) : json(run.answers_missing)},
+                       {"warnings", run.warnings},
                        {"notes", run.notes}};
     r["tests"] = tests;
     clean_json(r);  // the markdown report and the hints file included

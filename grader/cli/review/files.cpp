@@ -97,6 +97,8 @@ Submitted read_submitted(const fs::path& file, const std::string& label) {
     }
     if (!valid_utf8(text)) {
         r.refusal = label + " is not UTF-8 text; save it as UTF-8 and grade again.";
+        r.not_utf8 = true;
+        r.text = std::move(text);
         return r;
     }
     r.text = std::move(text);

@@ -24,6 +24,9 @@ bool valid_utf8(const std::string& text, int* bad_line = nullptr);
 struct Submitted {
     std::string text;
     std::string refusal;
+    // The file is read but is not UTF-8: `refusal` says so, and `text` holds it all the same, for a caller that
+    // grades it with a warning (the grading pipeline does: such bytes are almost always in a comment).
+    bool not_utf8 = false;
 };
 Submitted read_submitted(const std::filesystem::path& file, const std::string& label);
 

@@ -14,6 +14,9 @@
 #include "review/files.hpp"
 #include "review/manifest.hpp"
 #include "review/sync.hpp"
+#include "grade/lesson.hpp"
+#include "grade/process.hpp"
+#include "tools/class_child.hpp"
 #include "tools/grade_class.hpp"
 #include "tools/gradescope.hpp"
 #include "tools/hint.hpp"
@@ -198,32 +201,37 @@ void add_sync_command(CLI::App& app) {
 void add_class_command(CLI::App& app) {
     struct Opt {
         std::string lesson, submissions, out, backend = "auto";
+        double student_timeout = 1800;
     };
     auto o = std::make_shared<Opt>();
     auto* cmd = app.add_subcommand("grade-class", "Grade a folder of submissions (one subfolder per student) into a gradebook");
     cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
     cmd->add_option("--submissions", o->submissions, "Folder with one subfolder per student")->required();
-    cmd->add_option("--out", o->out, "Output folder (default: build/results/<n>/class)");
+    cmd->add_option("--out", o->out, "Output folder (default: build/results/<n>/class); every run keeps its own subfolder");
     cmd->add_option("--backend", o->backend, "auto (default), gpu, emu or static")
         ->check(CLI::IsMember({"auto", "gpu", "emu", "static"}));
+    cmd->add_option("--student-timeout", o->student_timeout, "Seconds one student's grade may take (default 1800)")
+        ->check(CLI::PositiveNumber);
     cmd->callback([o] {
         const Context ctx = context(true);
-        const auto L = review::resolve_lesson(ctx.root, o->lesson);
-        const fs::path out = o->out.empty() ? L.results_dir() / "class" : from_cwd(o->out);
-        GradeOneFn one = [&ctx, &L, o](const fs::path& submission, const fs::path& results_out) {
-            grade::GradeOptions g;
-            g.lesson = L.id;
-            g.submission = submission.string();
-            g.backend = o->backend;
-            g.json_out = results_out.string();
-            g.print_report = false;
-            g.write_default_results = false;
-            grade::GradeOutcome r = grade::run_grade(ctx, g);
-            return OneGrade{r.exit_code, r.error, r.results};
-        };
-        auto rows = grade_class(from_cwd(o->submissions), out, L.id, one, std::cout);
-        for (const auto& r : rows)
-            if (!r.error.empty()) throw CLI::RuntimeError(1);  // the gradebook is written; some hand-ins need a look
+        std::string err;
+        const auto L = resolve_lesson(ctx.root, o->lesson, &err);
+        if (!L) throw review::UserError(err);
+        const fs::path out = o->out.empty() ? ctx.build_dir / "results" / L->number / "class" : from_cwd(o->out);
+        // Each student is graded by this same program in a child process (tools/class_child.hpp).
+        std::error_code ec;
+        const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+        if (ec) throw review::UserError("Cannot find the workbook program itself (/proc/self/exe).");
+        ChildGradeOptions child;
+        child.command = {self.string(), "grade", L->id};
+        child.backend = o->backend;
+        child.timeout_s = o->student_timeout;
+        if (!ctx.config_path.empty()) child.env.push_back({"WORKBOOK_CONFIG", ctx.config_path.string()});
+        install_interrupt_handler();
+        const ClassRun run = grade_class(from_cwd(o->submissions), out, *L, grade_in_child(child), std::cout,
+                                         ctx.build_dir / "class-work");
+        // 0 when everyone was graded, whatever the grades; the gradebook is written in any case.
+        if (run.not_graded > 0) throw CLI::RuntimeError(1);
     });
 }
 

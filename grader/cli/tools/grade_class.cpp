@@ -1,27 +1,29 @@
 #include "tools/grade_class.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
+#include <fstream>
+#include <map>
 #include <system_error>
 
+#include <stdlib.h>
+
+#include "grade/process.hpp"
+#include "grade/reaper.hpp"
 #include "grade/util.hpp"
 #include "review/errors.hpp"
 #include "review/files.hpp"
 
 namespace fs = std::filesystem;
+using nlohmann::json;
 
 namespace workbook::tools {
 namespace {
 
-// RFC 4180: quote fields holding separators, quotes or line breaks; a leading = + - @ is neutralized so a
-// spreadsheet never runs a student-chosen folder name as a formula.
-std::string csv_field(std::string s) {
-    if (!s.empty() && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@')) s = "'" + s;
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
+// Bytes of a file copied into a hand-in's copy: one more than the grader accepts, so that an oversized file is still
+// refused as oversized, while a hand-in of gigabytes costs nothing to copy.
+constexpr std::uintmax_t kCopyLimit = 1024 * 1024 + 1;
 
 std::string num(double x) {
     char buf[32];
@@ -29,27 +31,74 @@ std::string num(double x) {
     return buf;
 }
 
+std::string utc_stamp() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+    return buf;
+}
+
+// Copies the top level of a hand-in: regular files (at most kCopyLimit bytes each), links as links (the grader
+// refuses them rather than follow them to another student's files), folders as empty folders (so the report can
+// name them as ignored). Returns the SHA-256 of every regular file copied.
+std::map<std::string, std::string> copy_handin(const fs::path& from, const fs::path& to) {
+    std::map<std::string, std::string> hashes;
+    std::error_code ec;
+    fs::create_directories(to, ec);
+    if (ec) throw review::UserError("Cannot create " + to.string() + ".");
+    for (const auto& e : fs::directory_iterator(from, ec)) {
+        const std::string name = e.path().filename().string();
+        const auto st = e.symlink_status(ec);
+        if (fs::is_symlink(st)) {
+            fs::copy_symlink(e.path(), to / name, ec);
+        } else if (fs::is_directory(st)) {
+            fs::create_directory(to / name, ec);
+        } else if (fs::is_regular_file(st)) {
+            std::ifstream in(e.path(), std::ios::binary);
+            std::string data(kCopyLimit, '\0');
+            in.read(data.data(), static_cast<std::streamsize>(data.size()));
+            data.resize(static_cast<std::size_t>(in.gcount()));
+            std::ofstream(to / name, std::ios::binary) << data;
+            hashes[name] = util::sha256_hex(data);
+        }
+    }
+    return hashes;
+}
+
+// Replaces `link` by a relative symbolic link to `target` (atomically, through a rename). A regular file left there
+// by an older version of this command is kept under a dated name first.
+void point_link(const fs::path& link, const fs::path& target, std::ostream& log) {
+    std::error_code ec;
+    if (fs::is_regular_file(fs::symlink_status(link, ec))) {
+        fs::path old = link.parent_path() / (link.stem().string() + "-" + utc_stamp() + link.extension().string());
+        fs::rename(link, old, ec);
+        if (!ec) log << "the previous " << link.filename().string() << " was kept as " << old.string() << "\n";
+    }
+    const fs::path tmp = link.parent_path() / ("." + link.filename().string() + "." + util::random_hex(6));
+    fs::create_symlink(target.lexically_relative(link.parent_path()), tmp, ec);
+    if (!ec) fs::rename(tmp, link, ec);
+    if (ec) fs::remove(tmp, ec);
+}
+
+std::string summary(const GradebookRow& row) {
+    if (!row.results.is_object()) return "not graded: " + row.error;
+    const auto& x = row.results.value("extra_data", json::object());
+    return num(row.results.value("score", 0.0)) + "/" + num(row.results.value("max_score", 0.0)) +
+           (x.value("passed", false) ? " passed" : " not passed");
+}
+
 }  // namespace
 
 fs::path student_files(const fs::path& student_dir, const std::string& lesson_id) {
     std::error_code ec;
     const fs::path nested = student_dir / "exercises" / lesson_id;
-    return fs::is_directory(nested, ec) ? nested : student_dir;
+    return fs::is_directory(fs::symlink_status(nested, ec)) ? nested : student_dir;
 }
 
-std::string gradebook_csv(const std::vector<StudentRow>& rows) {
-    std::string csv = "student,score,max_score,passed,backend,vetoes,error\n";
-    for (const auto& r : rows) {
-        std::string vetoes;
-        for (const auto& v : r.vetoes) vetoes += (vetoes.empty() ? "" : "; ") + v;
-        csv += csv_field(r.student) + "," + num(r.score) + "," + num(r.max_score) + "," + (r.passed ? "yes" : "no") + "," +
-               csv_field(r.backend) + "," + csv_field(vetoes) + "," + csv_field(r.error) + "\n";
-    }
-    return csv;
-}
-
-std::vector<StudentRow> grade_class(const fs::path& submissions, const fs::path& out, const std::string& lesson_id,
-                                    const GradeOneFn& grade_one, std::ostream& log) {
+ClassRun grade_class(const fs::path& submissions, const fs::path& out, const Lesson& lesson, const GradeOneFn& grade_one,
+                     std::ostream& log, const fs::path& private_root) {
     std::error_code ec;
     if (!fs::is_directory(submissions, ec))
         throw review::UserError("The submissions folder " + submissions.string() + " does not exist.");
@@ -62,61 +111,106 @@ std::vector<StudentRow> grade_class(const fs::path& submissions, const fs::path&
     if (students.empty())
         throw review::UserError("The submissions folder " + submissions.string() +
                                 " has no subfolders; put each student's files in a folder named after them.");
-    fs::create_directories(out, ec);
-    if (ec) throw review::UserError("Cannot create the output folder " + out.string() + ".");
 
-    std::vector<StudentRow> rows;
-    for (const auto& dir : students) {
-        StudentRow row;
-        row.student = util::sanitize_name(dir.filename().string());  // shown in the log and the gradebook
-        row.results = out / dir.filename() / "results.json";
+    ClassRun run;
+    const std::string stamp = utc_stamp();
+    run.dir = out / stamp;
+    for (int k = 2; fs::exists(run.dir, ec); ++k) run.dir = out / (stamp + "-" + std::to_string(k));
+    fs::create_directories(run.dir / "students", ec);
+    if (ec) throw review::UserError("Cannot create the output folder " + run.dir.string() + ".");
+
+    // Every hand-in is copied before any student's code runs, into a private staging folder, and graded from a
+    // fresh copy of that copy whose content must still match: code of one student that rewrites another's files
+    // (in the submissions folder or in the staging folder) cannot change what is graded for them.
+    fs::create_directories(private_root, ec);
+    std::string tmpl = (private_root / "workbook-class-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data()))
+        throw review::UserError("Cannot create a private folder for class grading in " + private_root.string() + ".");
+    const fs::path staging = tmpl;
+    struct Handin {
+        std::string folder;   // the student's folder name, as it is
+        std::string student;  // as shown in the log and the gradebook
+        fs::path snapshot;
+        std::map<std::string, std::string> hashes;
+        std::string refusal;  // a folder that is a link is not followed into someone else's files
+    };
+    std::vector<Handin> handins;
+    for (std::size_t i = 0; i < students.size(); ++i) {
+        const std::string folder = students[i].filename().string();
+        Handin h{folder, util::sanitize_name(folder), staging / ("handin-" + std::to_string(i)), {}, {}};
+        const fs::path nested = students[i] / "exercises" / lesson.id;
+        if (fs::is_symlink(students[i], ec) || fs::is_symlink(nested, ec) || fs::is_symlink(students[i] / "exercises", ec))
+            h.refusal = h.student + (fs::is_symlink(students[i], ec) ? "" : "/exercises/" + lesson.id) +
+                        " is a symbolic link; a submission folder holds the files themselves, so it was not followed.";
+        else
+            h.hashes = copy_handin(student_files(students[i], lesson.id), h.snapshot);
+        handins.push_back(std::move(h));
+    }
+
+    become_subreaper();  // what a student's run leaves behind comes back to us, and is killed before the next
+    for (std::size_t i = 0; i < handins.size(); ++i) {
+        const Handin& h = handins[i];
+        GradebookRow row;
+        row.student = h.student;
         log << "grading " << row.student << " ... " << std::flush;
-        OneGrade g;
-        try {
-            const fs::path files = student_files(dir, lesson_id);
-            if (fs::is_symlink(dir, ec) || fs::is_symlink(files, ec))
-                throw review::UserError(row.student + (fs::is_symlink(dir, ec) ? "" : "/exercises/" + lesson_id) +
-                                        " is a symbolic link; a submission folder holds the files themselves, so it "
-                                        "was not followed.");
-            g = grade_one(files, row.results);
-        } catch (const std::exception& e) {
-            g.exit_code = 2;
-            g.error = e.what();
-        }
-        if (g.results.is_object()) {
-            const auto& x = g.results.value("extra_data", nlohmann::json::object());
-            row.score = g.results.value("score", 0.0);
-            row.max_score = g.results.value("max_score", 0.0);
-            row.passed = x.value("passed", false);
-            row.backend = x.value("backend", std::string());
-            for (const auto& v : x.value("vetoes", nlohmann::json::array()))
-                row.vetoes.push_back(v.is_object() ? v.value("exercise", std::string()) + ": " + v.value("reason", std::string())
-                                                   : v.dump());
-            review::write_text(row.results, g.results.dump(2) + "\n");
+        if (!h.refusal.empty()) {
+            row.error = h.refusal;
+        } else if (interrupted()) {
+            row.error = "interrupted before this student was graded";
         } else {
-            row.error = g.error.empty() ? "not graded (exit status " + std::to_string(g.exit_code) + ")"
-                                        : util::sanitize_name(g.error);
+            // The copy sits alone in a folder of its own: the grader hides the folder around a submission from
+            // the submission's code, and the work folder, where the code's own program is built, must stay visible.
+            const fs::path private_dir = staging / ("run-" + std::to_string(i));
+            const fs::path copy = private_dir / "submission" / lesson.id;
+            const fs::path work = private_dir / "work";
+            fs::create_directories(work, ec);
+            const auto hashes = copy_handin(h.snapshot, copy);
+            std::vector<std::string> changed;
+            for (const auto& [name, hash] : h.hashes)
+                if (!hashes.count(name) || hashes.at(name) != hash) changed.push_back(name);
+            for (const auto& [name, hash] : hashes)
+                if (!h.hashes.count(name)) changed.push_back(name);
+            OneGrade g;
+            if (!changed.empty()) {
+                g.error = "the copy of this hand-in changed during class grading (" + util::join(changed, ", ") +
+                          "); grade this student again on their own";
+            } else {
+                fs::path folder = submissions.filename().empty() ? submissions.parent_path().filename() : submissions.filename();
+                const std::string label = util::sanitize_name((folder / h.folder).string());
+                try {
+                    g = grade_one(copy, work, label);
+                } catch (const std::exception& e) {
+                    g.results = nullptr;
+                    g.error = std::string("the grader failed: ") + e.what();
+                }
+            }
+            kill_orphans();
+            fs::remove_all(private_dir, ec);
+            const fs::path student_dir = run.dir / "students" / h.folder;
+            fs::create_directories(student_dir, ec);
+            if (!g.log.empty()) review::write_text(student_dir / "grade.log", g.log);
+            if (g.results.is_object()) {
+                row.results = g.results;
+                review::write_text(student_dir / "results.json",
+                                   g.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+            } else {
+                row.error = g.error.empty() ? "not graded" : g.error;
+            }
         }
-        log << (row.error.empty() ? num(row.score) + "/" + num(row.max_score) + (row.passed ? " passed" : " not passed")
-                                  : "error: " + row.error)
-            << "\n";
-        rows.push_back(row);
+        if (!row.results.is_object()) ++run.not_graded;
+        log << summary(row) << "\n";
+        run.rows.push_back(std::move(row));
     }
-    const fs::path book = out / "gradebook.csv";
-    if (fs::exists(book)) {
-        std::time_t t = std::time(nullptr);
-        std::tm tm{};
-        gmtime_r(&t, &tm);
-        char stamp[32];
-        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-        fs::path old = out / ("gradebook-" + std::string(stamp) + ".csv");
-        for (int k = 2; fs::exists(old); ++k) old = out / ("gradebook-" + std::string(stamp) + "-" + std::to_string(k) + ".csv");
-        fs::rename(book, old);
-        log << "the previous gradebook was kept as " << old.string() << "\n";
-    }
-    review::write_text(book, gradebook_csv(rows));
-    log << "gradebook: " << book.string() << " (" << rows.size() << " students)\n";
-    return rows;
+    fs::remove_all(staging, ec);
+
+    run.gradebook = run.dir / "gradebook.csv";
+    review::write_text(run.gradebook, gradebook_csv(lesson, run.rows));
+    point_link(out / "gradebook.csv", run.gradebook, log);
+    point_link(out / "latest", run.dir, log);
+    log << "gradebook: " << run.gradebook.string() << " (" << run.rows.size() << " students";
+    if (run.not_graded) log << ", " << run.not_graded << " not graded: see the reason column";
+    log << "; " << (out / "gradebook.csv").string() << " is the latest)\n";
+    return run;
 }
 
 }  // namespace workbook::tools

@@ -1,62 +1,50 @@
 #include "tools/gradescope.hpp"
 
-#include <fstream>
-#include <iterator>
+#include <stdlib.h>
+
 #include <system_error>
 
 #include "review/errors.hpp"
 #include "review/files.hpp"
+#include "review/subprocess.hpp"
 #include "tools/repo_files.hpp"
-#include "tools/zip.hpp"
 
 namespace fs = std::filesystem;
 
 namespace workbook::tools {
+namespace {
 
-const std::vector<std::string>& grader_packages() {
-    static const std::vector<std::string> p = {"build-essential", "cmake",        "make",      "catch2",
-                                               "libcli11-dev",    "nlohmann-json3-dev", "libfmt-dev", "git"};
-    return p;
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+    for (std::size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size()) s.replace(p, from.size(), to);
 }
 
-std::string gradescope_setup_sh() {
-    std::string pkgs;
-    for (const auto& p : grader_packages()) pkgs += " " + p;
-    return "#!/usr/bin/env bash\n"
-           "# Gradescope runs this once while it builds the autograder image (the bundle is unpacked in\n"
-           "# /autograder/source). Building here keeps each student's grading run short.\n"
-           "set -euo pipefail\n"
-           "export DEBIAN_FRONTEND=noninteractive\n"
-           "apt-get update\n"
-           "apt-get install -y --no-install-recommends" + pkgs + "\n"
-           "cd /autograder/source/workbook\n"
-           "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release\n"
-           "cmake --build build -j\"$(nproc)\"\n";
-}
+// A temporary folder removed with this object.
+struct Staging {
+    fs::path dir;
+    Staging() {
+        char tmpl[] = "/tmp/workbook-gradescope-XXXXXX";
+        if (!::mkdtemp(tmpl)) throw review::UserError("Cannot create a temporary folder for the bundle.");
+        dir = tmpl;
+    }
+    ~Staging() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+    Staging(const Staging&) = delete;
+    Staging& operator=(const Staging&) = delete;
+};
 
-std::string gradescope_run_autograder(const review::LessonPaths& lesson) {
-    return "#!/usr/bin/env bash\n"
-           "# Gradescope runs this for every submission. Only the submission's exercise files and answers are used:\n"
-           "# the grader, its tests and tolerances come from this bundle, whatever else the student uploaded.\n"
-           "set -uo pipefail\n"
-           "WB=/autograder/source/workbook\n"
-           "SUB=/autograder/submission\n"
-           "# A student may upload the files alone or the whole repository.\n"
-           "if [ -d \"$SUB/exercises/" + lesson.id + "\" ]; then SUB=\"$SUB/exercises/" + lesson.id + "\"; fi\n"
-           "DEST=\"$WB/submission\"\n"
-           "rm -rf \"$DEST\"\n"
-           "mkdir -p \"$DEST\"\n"
-           "cp -R \"$SUB\"/. \"$DEST\"/\n"
-           "cd \"$WB\"\n"
-           "rm -f build/results/" + lesson.number + "/results.json\n"
-           "make grade-" + lesson.number + " SUBMISSION=\"$DEST\"\n"
-           "mkdir -p /autograder/results\n"
-           "if [ -f build/results/" + lesson.number + "/results.json ]; then\n"
-           "  cp build/results/" + lesson.number + "/results.json /autograder/results/results.json\n"
-           "else\n"
-           "  echo '{\"score\": 0, \"output\": \"The grader did not produce results; the log above says why.\", "
-           "\"tests\": []}' > /autograder/results/results.json\n"
-           "fi\n";
+}  // namespace
+
+std::string gradescope_script(const review::LessonPaths& lesson, const std::string& name) {
+    const fs::path tmpl = lesson.root / "grader" / "gradescope" / (name + ".in");
+    std::error_code ec;
+    if (!fs::is_regular_file(tmpl, ec))
+        throw review::UserError("The Gradescope template " + review::display_path(tmpl, lesson.root) + " is missing.");
+    std::string text = review::read_text(tmpl);
+    replace_all(text, "@LESSON_ID@", lesson.id);
+    replace_all(text, "@LESSON_NUMBER@", lesson.number);
+    return text;
 }
 
 BundleResult write_gradescope_bundle(const review::LessonPaths& lesson, const fs::path& out_zip) {
@@ -64,31 +52,41 @@ BundleResult write_gradescope_bundle(const review::LessonPaths& lesson, const fs
     if (!fs::is_directory(lesson.exercises_dir(), ec))
         throw review::UserError("The exercises folder " + review::display_path(lesson.exercises_dir(), lesson.root) +
                                 " does not exist.");
-    std::vector<ZipEntry> entries;
-    entries.push_back({"setup.sh", gradescope_setup_sh(), 0755});
-    entries.push_back({"run_autograder", gradescope_run_autograder(lesson), 0755});
+    const std::string cmake = review::which("cmake");
+    if (cmake.empty()) throw review::UserError("cmake is not installed; it writes the bundle. Install it with:  sudo apt-get install -y cmake");
+
+    Staging staging;
+    for (const char* script : {"setup.sh", "run_autograder"}) {
+        const fs::path p = staging.dir / script;
+        review::write_text(p, gradescope_script(lesson, script));
+        fs::permissions(p, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                               fs::perms::others_read | fs::perms::others_exec, ec);
+    }
     BundleResult r;
     for (const auto& rel : distributable_files(lesson.root)) {
         const fs::path abs = lesson.root / rel;
         // The bundle copies files as bytes: an image or a binary fixture is fine, but nothing huge.
         if (fs::file_size(abs, ec) > 64u * 1024 * 1024)
             throw review::UserError(rel.string() + " is over 64 MiB; leave it out of the repository before bundling.");
-        std::ifstream in(abs, std::ios::binary);
-        std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const auto perms = fs::status(abs, ec).permissions();
-        const bool exec = (perms & fs::perms::owner_exec) != fs::perms::none;
-        entries.push_back({"workbook/" + rel.generic_string(), std::move(data), exec ? 0755u : 0644u});
+        const fs::path dest = staging.dir / "workbook" / rel;
+        fs::create_directories(dest.parent_path(), ec);
+        fs::copy_file(abs, dest, fs::copy_options::overwrite_existing, ec);  // keeps the permissions
+        if (ec) throw review::UserError("Cannot copy " + rel.string() + " into the bundle: " + ec.message() + ".");
         ++r.files;
     }
-    r.zip = out_zip;
-    if (fs::exists(out_zip, ec)) {
-        r.backup = review::backup_file(lesson.root, review::new_backup_dir(lesson.root), out_zip);
-    }
-    if (out_zip.has_parent_path()) fs::create_directories(out_zip.parent_path(), ec);
-    std::ofstream out(out_zip, std::ios::binary | std::ios::trunc);
-    if (!out) throw review::UserError("Cannot write " + out_zip.string() + ".");
-    out << make_zip(entries);
-    if (!out.flush()) throw review::UserError("Cannot write " + out_zip.string() + ".");
+
+    r.zip = fs::absolute(out_zip);
+    if (fs::exists(r.zip, ec)) r.backup = review::backup_file(lesson.root, review::new_backup_dir(lesson.root), r.zip);
+    if (r.zip.has_parent_path()) fs::create_directories(r.zip.parent_path(), ec);
+    const fs::path tmp_zip = staging.dir / "bundle.zip";
+    // A fixed date makes the archive depend on the files only.
+    auto tar = review::run_program({cmake, "-E", "tar", "cf", tmp_zip.string(), "--format=zip", "--mtime=2000-01-01 00:00:00 UTC",
+                                    "--", "setup.sh", "run_autograder", "workbook"},
+                                   staging.dir, 600);
+    if (!tar.started || tar.exit_code != 0)
+        throw review::UserError("cmake -E tar could not write the bundle: " + tar.output);
+    fs::copy_file(tmp_zip, r.zip, fs::copy_options::overwrite_existing, ec);
+    if (ec) throw review::UserError("Cannot write " + r.zip.string() + ".");
     return r;
 }
 

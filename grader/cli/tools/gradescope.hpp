@@ -1,21 +1,18 @@
-// `workbook gradescope 04 --out FILE.zip`: a Gradescope autograder bundle. setup.sh installs the Debian packages and
-// builds the grader; run_autograder copies /autograder/submission into place, runs `make grade-04 SUBMISSION=…` and
-// copies results.json to /autograder/results/. The repository travels without its instructor-only parts.
+// `workbook gradescope 04 --out FILE.zip`: a Gradescope autograder bundle. Its setup.sh and run_autograder are the
+// templates grader/gradescope/*.in filled in for the lesson; the repository travels under workbook/ without its
+// instructor-only parts. The archive is written by `cmake -E tar --format=zip` (CMake's libarchive), which keeps the
+// scripts' executable bits.
 #pragma once
 
 #include <filesystem>
 #include <string>
-#include <vector>
 
 #include "review/manifest.hpp"
 
 namespace workbook::tools {
 
-// Debian packages the grader needs on a machine without CUDA (the emu backend).
-const std::vector<std::string>& grader_packages();
-
-std::string gradescope_setup_sh();
-std::string gradescope_run_autograder(const review::LessonPaths& lesson);
+// grader/gradescope/<name>.in with @LESSON_ID@ and @LESSON_NUMBER@ filled in. UserError when it is missing.
+std::string gradescope_script(const review::LessonPaths& lesson, const std::string& name);
 
 struct BundleResult {
     std::filesystem::path zip;
@@ -23,7 +20,8 @@ struct BundleResult {
     std::filesystem::path backup; // a previous bundle at the same path, saved first
 };
 
-// Throws UserError when the lesson has no exercises folder or the output cannot be written.
+// Throws UserError when the lesson has no exercises folder, a template is missing, cmake is not found or the output
+// cannot be written.
 BundleResult write_gradescope_bundle(const review::LessonPaths& lesson, const std::filesystem::path& out_zip);
 
 }  // namespace workbook::tools

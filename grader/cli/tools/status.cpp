@@ -132,7 +132,8 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
             const auto& r = results[ptr];
             const std::string backend = results["extra_data"].value("backend", std::string("?"));
             const bool changed_since = fs::last_write_time(file, ec) > results_time;
-            if (r.value("all_passed", false)) {
+            // A vetoed exercise scored 0 whatever its tests found: not "passing".
+            if (r.value("all_passed", false) && !r.value("vetoed", false)) {
                 if (changed_since) {
                     s.detail += "; passed at the last grade (" + backend + "), changed since";
                 } else {

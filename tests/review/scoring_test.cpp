@@ -1,0 +1,95 @@
+// The scorer (grade/score.cpp) on runs built by hand: what a veto, a missing file and failed tests cost, and the
+// reasons it gives for the gradebook.
+#include "workbook_catch.hpp"
+
+#include "grade/results.hpp"
+#include "grade/score.hpp"
+
+using namespace workbook;
+using namespace workbook::grade;
+
+namespace {
+
+Lesson lesson() {
+    Lesson L;
+    L.id = "04-demo";
+    L.number = "04";
+    ExerciseInfo k{"k", "k.cu", {}, true, {{"normal", 2}, {"edge", 1}}, 0};
+    ExerciseInfo x{"x", "x.cu", {}, false, {{"normal", 2}, {"edge", 2}}, 0};
+    L.exercises = {k, x};
+    L.written = {{"Q1", "question", "k", 2}};
+    L.min_score = 4;
+    L.core_max = 5;
+    return L;
+}
+
+TestOutcome outcome(const std::string& ex, const std::string& group, bool passed, const std::string& message = "") {
+    TestOutcome t;
+    t.test.exercise = ex;
+    t.test.name = ex + ": " + group + (passed ? " ok" : " bad");
+    t.test.group = group;
+    t.passed = passed;
+    t.message = message;
+    return t;
+}
+
+Run run_of(const Lesson& L) {
+    Run run;
+    run.lesson = L;
+    run.backend = Backend::emu;
+    for (const auto& e : run.lesson.exercises) {
+        ExerciseResult ex;
+        ex.info = &e;
+        ex.attempted_build = true;
+        ex.build.ok = true;
+        run.exercises.push_back(ex);
+    }
+    run.written.push_back({"Q1", "question", "k", "", 2, 2});
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("a veto costs the exercise's code points, whatever its tests found", "[tools]") {
+    Run run = run_of(lesson());
+    run.exercises[0].tests = {outcome("k", "normal", true), outcome("k", "edge", true)};
+    run.exercises[1].tests = {outcome("x", "normal", true), outcome("x", "edge", false, "timed out after 30 s")};
+    run.vetoes.push_back({"k", "k.cu: code outside the blanks was changed (line 5); only the blanks may be edited.", ""});
+    score_run(run);
+    CHECK(run.exercises[0].all_passed);  // what the tests found
+    CHECK(run.exercises[0].vetoed);
+    CHECK(run.exercises[0].earned == 0);
+    CHECK(run.core_score == 2);           // the written answer only
+    CHECK(run.exercises[1].earned == 2);  // x is not vetoed: its normal group
+    CHECK(run.total_score == 4);
+    CHECK_FALSE(run.passed);
+    CHECK(run.reasons == std::vector<std::string>{"k: vetoed: k.cu: code outside the blanks was changed (line 5)",
+                                                  "x: 1 of 2 tests failed (timed out)"});
+    const auto j = results_json(run, "report");
+    for (const auto& t : j["tests"]) {
+        if (t["tags"][0] != "k" || t["tags"][1] == "question") continue;
+        CHECK(t["score"] == 0.0);
+        CHECK(t["status"] == "passed");
+        CHECK(t["output"].get<std::string>().rfind("Vetoed: ", 0) == 0);
+    }
+    CHECK(j["score"] == 4.0);
+    CHECK(j["extra_data"]["exercises"]["k"]["vetoed"] == true);
+    CHECK(j["extra_data"]["exercises"]["k"]["score"] == 0.0);
+}
+
+TEST_CASE("a missing file costs its own exercise only, and the reasons say which", "[tools]") {
+    Run run = run_of(lesson());
+    run.exercises[0].tests = {outcome("k", "normal", true), outcome("k", "edge", false, "launch_k: the submitted code crashed (SIGSEGV)")};
+    run.exercises[1].missing = "x.cu is missing";
+    run.exercises[1].attempted_build = false;
+    run.written[0].score = 1;
+    score_run(run);
+    CHECK(run.exercises[0].earned == 2);
+    CHECK(run.exercises[1].earned == 0);
+    CHECK(run.exercises[1].groups.at(0).note == "not run: x.cu is missing");
+    CHECK(run.reasons == std::vector<std::string>{"missing files: x.cu", "k: 1 of 2 tests failed (crashed)",
+                                                  "written answers: 1 of 2 points (provisional)"});
+    const auto j = results_json(run, "report");
+    CHECK(j["extra_data"]["exercises"]["x"]["missing"] == "x.cu is missing");
+    CHECK(j["score"] == 3.0);
+}
