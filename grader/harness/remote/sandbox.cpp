@@ -342,10 +342,14 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   if (first < argv.size()) argv[first] = absolute(argv[first]);
   auto c_argv = c_strings(argv);
   auto c_env = c_strings(env);
-  // Without a mount namespace, the filesystem is confined by Landlock where the kernel has it.
   std::string landlock_why;
-  const int landlock_fd = use_bwrap || off || !o.landlock ? -1 : landlock_ruleset(!emu, &landlock_why);
+  // Without a mount namespace, the filesystem is confined by Landlock where the kernel has it, on emu: on gpu the
+  // CUDA driver does not start under the ruleset (cudaErrorOperatingSystem at the first cudaMalloc on the H200, with
+  // sockets allowed in /tmp and files in /dev/shm; measured 2026-12-01), so a GPU worker without namespaces is not
+  // isolated from the filesystem, and the report says so.
+  const int landlock_fd = use_bwrap || off || !o.landlock || !emu ? -1 : landlock_ruleset(false, &landlock_why);
   if (!o.landlock) landlock_why = "Landlock turned off";
+  else if (!emu && !use_bwrap) landlock_why = "Landlock keeps the CUDA driver from starting";
 
   const pid_t pid = ::fork();
   if (pid < 0) {

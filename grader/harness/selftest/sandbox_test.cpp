@@ -112,7 +112,13 @@ void run_mode(const char* self, const std::string& mode, const std::string& back
   expect(mode == "bwrap" || refused("kill_everyone"), label, "kill(-1) is refused", got("kill_everyone"));
   expect(refused("kill_judge"), label, "the judge cannot be signalled", got("kill_judge"));
   expect(refused("read_judge_environ"), label, "the judge's /proc files cannot be read", got("read_judge_environ"));
-  expect(::access(outside.c_str(), F_OK) != 0, label, "nothing was written outside", outside);
+  // On gpu without namespaces nothing confines the filesystem (the CUDA driver does not start under Landlock): the
+  // report must say so instead.
+  if (backend == "gpu" && mode == "none")
+    expect(s.layers.filesystem.rfind("not isolated", 0) == 0, label, "the report says the filesystem is not isolated",
+           s.layers.filesystem);
+  else
+    expect(::access(outside.c_str(), F_OK) != 0, label, "nothing was written outside", outside);
   expect(s.layers.seccomp == "on", label, "seccomp is reported on", s.layers.seccomp);
   ::unlink(outside.c_str());
   ::close(out);
@@ -124,8 +130,7 @@ int main(int argc, char** argv) {
   if (argc == 4 && std::strcmp(argv[1], "--probe") == 0) return probe(argv[2], argv[3]);
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // as the judge does
   run_mode(argv[0], "none");
-  // On gpu seccomp lets files be written (the driver opens its devices read-write): Landlock must keep the
-  // filesystem untouched without namespaces.
+  // On gpu seccomp lets files be written (the driver opens its devices read-write).
   run_mode(argv[0], "none", "gpu");
   std::string why;
   if (wb::sandbox::bwrap_usable("bwrap", &why)) {
