@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Only the submission is read (docs/security-intake.md): a submitted file that is a link, a device, a FIFO or a hard
+# Only the submission is read (docs/security.md): a submitted file that is a link, a device, a FIFO or a hard
 # link is refused with one sentence and costs its own exercise (the rest of the submission is graded), nothing outside
 # the submission folder is opened or quoted, and names that reach the report and results.json are sanitized. Graded
 # with the real command, static backend (no build needed).
