@@ -1,4 +1,4 @@
-// Harness-internal state shared by main, the listener and the backend hooks.
+// The judge's internal state shared by main, the listener and the registry.
 #pragma once
 
 #include <cstdint>

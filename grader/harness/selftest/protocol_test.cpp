@@ -3,6 +3,9 @@
 #include <fstream>
 
 #include "protocol.hpp"
+#include "wire.hpp"
+
+#include <unistd.h>
 
 static int failures = 0;
 #define EXPECT(c)                                                            \
@@ -36,6 +39,25 @@ static void test_protocol() {
     Options o = parse_options(2, const_cast<char**>(argv4));
     EXPECT(o.error.empty() && o.list && !wants_run(2, const_cast<char**>(argv4)));
   }
+  {
+    // Where and how the submission runs: the worker's options.
+    const char* argv[] = {"h", "--wb-worker", "/w", "--wb-backend", "gpu", "--wb-sandbox", "none", "--wb-sandbox-why",
+                          "no userns", "--wb-call-timeout", "7.5", "--wb-worker-rss-mb", "512", "--wb-worker-env",
+                          "A=b", "--wb-hide", "/x"};
+    Options o = parse_options(17, const_cast<char**>(argv));
+    EXPECT(o.error.empty());
+    EXPECT(o.worker == "/w" && o.backend == "gpu" && o.sandbox == "none" && o.sandbox_why == "no userns");
+    EXPECT(o.call_timeout_s == 7.5 && o.worker_rss_mb == 512);
+    EXPECT(o.worker_env == std::vector<std::string>{"A=b"} && o.hide == std::vector<std::string>{"/x"});
+    const char* bad1[] = {"h", "--wb-backend", "cpu"};
+    EXPECT(!parse_options(3, const_cast<char**>(bad1)).error.empty());
+    const char* bad2[] = {"h", "--wb-sandbox", "maybe"};
+    EXPECT(!parse_options(3, const_cast<char**>(bad2)).error.empty());
+    const char* bad3[] = {"h", "--wb-call-timeout", "0"};
+    EXPECT(!parse_options(3, const_cast<char**>(bad3)).error.empty());
+    const char* bad4[] = {"h", "--wb-worker-env", "NOEQUALS"};
+    EXPECT(!parse_options(3, const_cast<char**>(bad4)).error.empty());
+  }
   EXPECT((parse_tags("[rmsnorm][edge]") == std::vector<std::string>{"rmsnorm", "edge"}));
   EXPECT(parse_tags("rmsnorm").empty());
   EXPECT(parse_tags("[a][").empty());
@@ -63,7 +85,53 @@ static void test_protocol() {
 }
 
 
+// The judge reads every reply as hostile input: round trips hold, anything malformed, truncated or oversized is refused,
+// and a peer that sends half a frame cannot hold the reader past its deadline.
+static void test_wire() {
+  using namespace wb::wire;
+  Request rq;
+  rq.entry = "launch_rmsnorm";
+  rq.arena_size = 4096;
+  rq.buffers = {{1, 0, 100}, {2, 256, 3000}};
+  Arg p;
+  p.tag = ArgTag::pointer;
+  p.buffer = 2;
+  p.offset = 6;
+  Arg f;
+  f.tag = ArgTag::f32;
+  f.bits = 0x3f800000;
+  rq.args = {p, f};
+  std::string why;
+  auto back = decode_request(encode(rq), &why);
+  EXPECT(back && back->entry == "launch_rmsnorm" && back->buffers.size() == 2 && back->buffers[1].arena_offset == 256 &&
+         back->args.size() == 2 && back->args[0].offset == 6 && back->args[1].bits == 0x3f800000);
+  Request outside = rq;
+  outside.buffers.push_back({3, 4000, 200});  // past the arena's end
+  EXPECT(!decode_request(encode(outside), &why));
+  Reply rp;
+  rp.launch_error = "cudaErrorInvalidValue (invalid argument)";
+  rp.diagnostics = {"race", "bounds"};
+  auto r2 = decode_reply(encode(rp), &why);
+  EXPECT(r2 && r2->defined && r2->launch_error == rp.launch_error && r2->diagnostics.size() == 2);
+  std::string bytes = encode(rp);
+  EXPECT(!decode_reply(bytes.substr(0, bytes.size() - 1), &why));  // truncated
+  EXPECT(!decode_reply(bytes + "x", &why));                         // trailing bytes
+  EXPECT(!decode_reply(encode(rq), &why));                          // a request is not a reply
+  int fds[2];
+  EXPECT(::pipe(fds) == 0);
+  const unsigned char huge[] = {0xff, 0xff, 0xff, 0xff};
+  EXPECT(::write(fds[1], huge, 4) == 4);
+  EXPECT(!recv_frame(fds[0], now_ms() + 1000, &why) && why.find("oversized") != std::string::npos);
+  const unsigned char half[] = {10, 0, 0, 0, 'a'};  // announces 10 bytes, sends 1
+  EXPECT(::write(fds[1], half, 5) == 5);
+  bool timed_out = false;
+  EXPECT(!recv_frame(fds[0], now_ms() + 200, &why, &timed_out) && timed_out);
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+
 int main() {
+  test_wire();
   test_protocol();
   std::printf("%s (%d failures)\n", failures ? "FAILED" : "harness protocol self-test passed", failures);
   return failures ? 1 : 0;
