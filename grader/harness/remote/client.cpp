@@ -158,7 +158,7 @@ bool reap(long long deadline_ms) {
       return true;
     }
     if (deadline_ms < 0 || wire::now_ms() >= deadline_ms) return false;
-    ::usleep(2000);
+    ::usleep(500);
   }
 }
 
