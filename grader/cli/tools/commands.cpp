@@ -247,6 +247,14 @@ void add_gradescope_command(CLI::App& app) {
         const fs::path zip = out->empty() ? ctx.root / "build" / ("gradescope-" + L.number + ".zip") : from_cwd(*out);
         BundleResult r = write_gradescope_bundle(L, zip);
         if (!r.backup.empty()) std::cout << "The previous bundle was saved to " << r.backup.string() << "\n";
+        if (!r.note.empty()) std::cout << "note: " << r.note << "\n";
+        if (!r.uncommitted.empty()) {
+            std::cout << "WARNING: " << r.uncommitted.size() << " uncommitted change"
+                      << (r.uncommitted.size() == 1 ? " is" : "s are") << " not in the bundle (it holds commit "
+                      << r.commit.substr(0, 12) << "):\n";
+            for (std::size_t i = 0; i < r.uncommitted.size() && i < 10; ++i) std::cout << "  " << r.uncommitted[i] << "\n";
+            if (r.uncommitted.size() > 10) std::cout << "  … and " << r.uncommitted.size() - 10 << " more\n";
+        }
         std::cout << "Gradescope bundle: " << r.zip.string() << " (setup.sh, run_autograder and " << r.files
                   << " repository files; no solutions). Upload it as the assignment's autograder.\n";
     });

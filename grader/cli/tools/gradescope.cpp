@@ -63,8 +63,24 @@ BundleResult write_gradescope_bundle(const review::LessonPaths& lesson, const fs
                                fs::perms::others_read | fs::perms::others_exec, ec);
     }
     BundleResult r;
-    for (const auto& rel : distributable_files(lesson.root)) {
-        const fs::path abs = lesson.root / rel;
+    // What was committed, never uncommitted edits (the instructor is told what was left out); a folder that is not a
+    // git checkout is bundled as it is, and the note says so.
+    struct Exported {
+        fs::path dir;
+        ~Exported() {
+            std::error_code e;
+            if (!dir.empty()) fs::remove_all(dir, e);
+        }
+    } exported;
+    fs::path source = lesson.root;
+    try {
+        exported.dir = export_committed(lesson.root, &r.uncommitted, &r.commit);
+        source = exported.dir;
+    } catch (const review::UserError& e) {
+        r.note = std::string("bundled from the folder as it is, not from a commit: ") + e.what();
+    }
+    for (const auto& rel : distributable_files(source)) {
+        const fs::path abs = source / rel;
         // The bundle copies files as bytes: an image or a binary fixture is fine, but nothing huge.
         if (fs::file_size(abs, ec) > 64u * 1024 * 1024)
             throw review::UserError(rel.string() + " is over 64 MiB; leave it out of the repository before bundling.");
