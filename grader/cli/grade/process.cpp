@@ -1,5 +1,7 @@
 #include "process.hpp"
 
+#include "signals.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -65,21 +67,7 @@ void install_interrupt_handler() {
 
 bool interrupted() { return g_interrupted != 0; }
 
-std::string signal_name(int sig) {
-    switch (sig) {
-        case SIGSEGV: return "SIGSEGV, a segmentation fault";
-        case SIGABRT: return "SIGABRT, aborted";
-        case SIGBUS: return "SIGBUS, a bus error";
-        case SIGFPE: return "SIGFPE, an arithmetic error";
-        case SIGILL: return "SIGILL, an illegal instruction";
-        case SIGKILL: return "SIGKILL, killed";
-        case SIGXFSZ: return "SIGXFSZ, the output-size limit";
-        case SIGXCPU: return "SIGXCPU, the CPU-time limit";
-        case SIGTERM: return "SIGTERM";
-        case SIGPIPE: return "SIGPIPE";
-        default: return std::string("signal ") + std::to_string(sig) + " (" + strsignal(sig) + ")";
-    }
-}
+std::string signal_name(int sig) { return wb::signal_description(sig); }
 
 Child::Child(ProcessSpec spec) : spec_(std::move(spec)) {}
 

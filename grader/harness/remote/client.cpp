@@ -1,5 +1,7 @@
 #include "client.hpp"
 
+#include "signals.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
@@ -102,20 +104,6 @@ struct Worker {
 Worker g_worker;
 CallResult g_last;
 
-std::string signal_text(int sig) {
-  switch (sig) {
-    case SIGSEGV: return "SIGSEGV, a segmentation fault";
-    case SIGABRT: return "SIGABRT, aborted";
-    case SIGBUS: return "SIGBUS, a bus error";
-    case SIGFPE: return "SIGFPE, an arithmetic error";
-    case SIGILL: return "SIGILL, an illegal instruction";
-    case SIGKILL: return "SIGKILL, killed";
-    case SIGSYS: return "SIGSYS, a forbidden system call";
-    case SIGXFSZ: return "SIGXFSZ, the output-size limit";
-    case SIGXCPU: return "SIGXCPU, the CPU-time limit";
-    default: return "signal " + std::to_string(sig);
-  }
-}
 
 // The last lines the worker printed (its stdout and stderr share one memfd), for a failure message.
 std::string output_tail(std::size_t max_lines = 20) {
@@ -177,7 +165,7 @@ std::string how_it_ended() {
     sig = code - 128;
     code = -1;
   }
-  if (sig) return "crashed (" + signal_text(sig) + ")";
+  if (sig) return "crashed (" + signal_description(sig) + ")";
   if (code == 0) return "ended the program (exit status 0) instead of returning to the caller";
   return "ended the program with exit status " + std::to_string(code);
 }
