@@ -7,17 +7,13 @@
 #include <tuple>
 
 #include "review/errors.hpp"
+#include "grade/util.hpp"
 #include "review/files.hpp"
 
 namespace fs = std::filesystem;
 
 namespace workbook::tools {
 namespace {
-
-std::string bytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 // "20261201-093512-10" after "20261201-093512-2" after "20261201-093512": the stamp, then the counter as a number.
 std::tuple<std::string, long> order_key(const std::string& stamp) {
@@ -62,11 +58,11 @@ RestoreResult restore_exercise(const review::LessonPaths& lesson, const std::str
         chosen = &*it;
     }
     r.from = chosen->stamp;
-    const std::string text = bytes(chosen->file);
+    const std::string text = util::read_file(chosen->file).value_or("");
     std::error_code ec;
     if (fs::exists(r.file, ec)) {
         if (!fs::is_regular_file(r.file, ec)) throw review::UserError(shown + " is not a regular file; nothing was changed.");
-        if (bytes(r.file) == text) {
+        if (util::read_file(r.file).value_or("") == text) {
             r.message = shown + " already is the backup " + r.from + "; nothing was changed.";
             return r;
         }

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "review/errors.hpp"
+#include "grade/util.hpp"
 #include "review/files.hpp"
 #include "tools/repo_files.hpp"
 
@@ -14,11 +15,6 @@ namespace fs = std::filesystem;
 
 namespace workbook::tools {
 namespace {
-
-std::string bytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 // Removes the exported tree however the edition ends.
 struct TempTree {
@@ -67,7 +63,7 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
         // Marker text in a copied file means solution code is about to reach students: stop before writing any.
         // CUDA sources only: the grader's own headers and docs describe the markers and are not solutions.
         if (f.extension() != ".cu" && f.extension() != ".cuh") continue;
-        const std::string text = bytes(tree.dir / f);
+        const std::string text = util::read_file(tree.dir / f).value_or("");
         if (text.find("/*BLANK:") != std::string::npos || text.find("// BLANK:") != std::string::npos)
             throw review::UserError(f.string() + " holds blank markers (solution code); it was not copied and "
                                     "the student edition was not made.");
@@ -78,7 +74,7 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
     for (const auto& f : files) {
         fs::create_directories((dest / f).parent_path(), ec);
         if (f.extension() == ".md") {
-            review::write_text(dest / f, student_markdown(bytes(tree.dir / f)));
+            review::write_text(dest / f, student_markdown(util::read_file(tree.dir / f).value_or("")));
         } else {
             fs::copy_file(tree.dir / f, dest / f, fs::copy_options::overwrite_existing, ec);
             if (ec) throw review::UserError("Could not copy " + f.string() + " (" + ec.message() + ").");
