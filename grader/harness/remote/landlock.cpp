@@ -15,8 +15,7 @@ namespace {
 
 // Rights by ABI version (landlock(7)); older kernel headers lack the later names.
 constexpr std::uint64_t kExecute = 1ull << 0, kWriteFile = 1ull << 1, kReadFile = 1ull << 2, kReadDir = 1ull << 3,
-                        kRemoveFile = 1ull << 5, kMakeReg = 1ull << 8, kMakeSock = 1ull << 9, kTruncate = 1ull << 14,
-                        kIoctlDev = 1ull << 15;
+                        kTruncate = 1ull << 14, kIoctlDev = 1ull << 15;
 constexpr std::uint64_t kAbi1 = (1ull << 13) - 1;  // EXECUTE … MAKE_SYM
 constexpr std::uint64_t kRefer = 1ull << 13;
 
@@ -33,7 +32,7 @@ bool allow(int ruleset, const char* path, std::uint64_t rights) {
 
 }  // namespace
 
-int landlock_ruleset(bool gpu, std::string* why) {
+int landlock_ruleset(std::string* why) {
   const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
   if (abi < 1) {
     *why = std::string("Landlock is not available (") + std::strerror(errno) + ")";
@@ -53,13 +52,6 @@ int landlock_ruleset(bool gpu, std::string* why) {
   const std::uint64_t read = (kExecute | kReadFile | kReadDir) & handled;
   const std::uint64_t devices = (read | kWriteFile | kIoctlDev | kTruncate) & handled;
   bool ok = allow(ruleset, "/", read) && allow(ruleset, "/dev", devices);
-  // gpu rules, kept for a driver that starts under them: the CUDA runtime may keep shared-memory files and binds a
-  // local socket while it creates its context. (CUDA 13 on the H200 did not start even so; sandbox.cpp uses Landlock
-  // on emu only.)
-  if (gpu) {
-    ok = ok && allow(ruleset, "/dev/shm", devices | ((kMakeReg | kRemoveFile) & handled));
-    ok = ok && allow(ruleset, "/tmp", read | ((kMakeSock | kRemoveFile) & handled));
-  }
   if (!ok) {
     *why = std::string("landlock_add_rule: ") + std::strerror(errno);
     ::close(ruleset);

@@ -61,20 +61,29 @@ const char* const kDeniedOnEmu[] = {
     "removexattr", "lremovexattr", "fremovexattr",
 };
 
-const std::vector<std::string>* g_allow = nullptr;  // Options::allow of the filter being built
+// The rules of one filter as they are added: the first failure is kept in *why and makes every later add a no-op.
+// `allow` (Options::allow, for diagnosis) names syscalls left out.
+struct Rules {
+  scmp_filter_ctx ctx;
+  const std::vector<std::string>& allow;
+  std::string* why;
+  bool ok = true;
 
-bool add(scmp_filter_ctx ctx, std::uint32_t action, const char* name, unsigned n = 0,
-         const scmp_arg_cmp* cmp = nullptr, std::string* why = nullptr) {
-  if (g_allow && std::find(g_allow->begin(), g_allow->end(), name) != g_allow->end()) return true;
-  const int nr = seccomp_syscall_resolve_name(name);
-  if (nr == __NR_SCMP_ERROR) return true;  // not a syscall of this architecture
-  const int rc = seccomp_rule_add_array(ctx, action, nr, n, cmp);
-  if (rc != 0 && why) *why = std::string("seccomp rule for ") + name + ": " + std::strerror(-rc);
-  return rc == 0;
-}
+  void add(std::uint32_t action, const char* name, unsigned n = 0, const scmp_arg_cmp* cmp = nullptr) {
+    if (!ok || std::find(allow.begin(), allow.end(), name) != allow.end()) return;
+    const int nr = seccomp_syscall_resolve_name(name);
+    if (nr == __NR_SCMP_ERROR) return;  // not a syscall of this architecture
+    const int rc = seccomp_rule_add_array(ctx, action, nr, n, cmp);
+    if (rc != 0) {
+      *why = std::string("seccomp rule for ") + name + ": " + std::strerror(-rc);
+      ok = false;
+    }
+  }
+};
 
 // `self`: the worker's pid when it runs outside a PID namespace (signals to anyone else are refused); 0 inside one.
-Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why, bool trap = false) {
+Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why, bool trap = false,
+                   const std::vector<std::string>& allow = {}) {
   Filter f(seccomp_init(SCMP_ACT_ALLOW));
   if (!f) {
     *why = "seccomp_init failed";
@@ -85,14 +94,14 @@ Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why, bool
   seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
   const std::uint32_t eperm = trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EPERM);
   const std::uint32_t eacces = trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EACCES);
-  bool ok = true;
-  for (const char* name : kDenied) ok = ok && add(ctx, eperm, name, 0, nullptr, why);
+  Rules r{ctx, allow, why};
+  for (const char* name : kDenied) r.add(eperm, name);
   // Threads are fine (CUDA's runtime and the emulator's watchdog start some); a clone that is not a thread is a new
   // process. clone3 hides its flags in memory a filter cannot read: ENOSYS makes the C library fall back to clone.
   const scmp_arg_cmp not_thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
-  ok = ok && add(ctx, eperm, "clone", 1, &not_thread, why);
-  ok = ok && add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, nullptr, why);
-  ok = ok && add(ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, nullptr, why);
+  r.add(eperm, "clone", 1, &not_thread);
+  r.add(SCMP_ACT_ERRNO(ENOSYS), "clone3");
+  r.add(SCMP_ACT_ERRNO(ENOSYS), "openat2");
   // Sockets: none on emu. The CUDA driver opens a local (AF_UNIX) socket while it creates its context (measured on
   // the H200: cudaMalloc fails with cudaErrorOperatingSystem when socket() is refused), to look for an MPS server or
   // a daemon; so on gpu a local socket may be made, but every connect answers "no such socket", as on a machine where
@@ -101,31 +110,31 @@ Filter make_filter(bool emu, bool allow_exec, pid_t self, std::string* why, bool
   // the name lies in the worker's own network namespace, or its file in the private /tmp.
   if (emu) {
     for (const char* name : {"socket", "bind", "listen", "accept", "accept4"})
-      ok = ok && add(ctx, eperm, name, 0, nullptr, why);
+      r.add(eperm, name);
   } else {
     const scmp_arg_cmp not_local = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
-    ok = ok && add(ctx, eperm, "socket", 1, &not_local, why);
+    r.add(eperm, "socket", 1, &not_local);
   }
-  ok = ok && add(ctx, trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(ENOENT), "connect", 0, nullptr, why);
+  r.add(trap ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(ENOENT), "connect");
   if (self > 0) {
     const scmp_arg_cmp other = SCMP_A0(SCMP_CMP_NE, static_cast<scmp_datum_t>(self));
-    ok = ok && add(ctx, eperm, "kill", 1, &other, why);
-    ok = ok && add(ctx, eperm, "tgkill", 1, &other, why);
+    r.add(eperm, "kill", 1, &other);
+    r.add(eperm, "tgkill", 1, &other);
   }
   if (!allow_exec) {
-    ok = ok && add(ctx, eperm, "execve", 0, nullptr, why);
-    ok = ok && add(ctx, eperm, "execveat", 0, nullptr, why);
+    r.add(eperm, "execve");
+    r.add(eperm, "execveat");
   }
   if (emu) {
-    for (const char* name : kDeniedOnEmu) ok = ok && add(ctx, eacces, name, 0, nullptr, why);
+    for (const char* name : kDeniedOnEmu) r.add(eacces, name);
     for (scmp_datum_t bit : {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND}) {
       const scmp_arg_cmp open_flag = SCMP_A1(SCMP_CMP_MASKED_EQ, bit, bit);
       const scmp_arg_cmp openat_flag = SCMP_A2(SCMP_CMP_MASKED_EQ, bit, bit);
-      ok = ok && add(ctx, eacces, "open", 1, &open_flag, why);
-      ok = ok && add(ctx, eacces, "openat", 1, &openat_flag, why);
+      r.add(eacces, "open", 1, &open_flag);
+      r.add(eacces, "openat", 1, &openat_flag);
     }
   }
-  if (!ok) return nullptr;
+  if (!r.ok) return nullptr;
   return f;
 }
 
@@ -282,10 +291,9 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   // The filter bubblewrap loads (inside a PID namespace the worker cannot see its judge, so signals need no rule);
   // without bubblewrap the child builds its own, with its pid, after fork.
   std::string filter_error;
-  g_allow = &o.allow;
   // "off" is for measuring the solutions' line coverage (tests/coverage): the worker must write its .gcda files.
   const bool off = o.mode == "off";
-  Filter filter = off ? nullptr : make_filter(emu, /*allow_exec=*/true, 0, &filter_error, o.trap);
+  Filter filter = off ? nullptr : make_filter(emu, /*allow_exec=*/true, 0, &filter_error, o.trap, o.allow);
   if (filter) filter_error.clear();
   if (off) filter_error = "turned off (coverage measurement)";
 
@@ -347,7 +355,7 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   // CUDA driver does not start under the ruleset (cudaErrorOperatingSystem at the first cudaMalloc on the H200, with
   // sockets allowed in /tmp and files in /dev/shm; measured 2026-12-01), so a GPU worker without namespaces is not
   // isolated from the filesystem, and the report says so.
-  const int landlock_fd = use_bwrap || off || !o.landlock || !emu ? -1 : landlock_ruleset(false, &landlock_why);
+  const int landlock_fd = use_bwrap || off || !o.landlock || !emu ? -1 : landlock_ruleset(&landlock_why);
   if (!o.landlock) landlock_why = "Landlock turned off";
   else if (!emu && !use_bwrap) landlock_why = "Landlock keeps the CUDA driver from starting";
 
@@ -360,12 +368,11 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     // Without namespaces the filter is loaded here, with the worker's pid known; with them, bubblewrap loads it.
     Filter own;
     std::string ignored;
-    if (!use_bwrap && !off) own = make_filter(emu, true, ::getpid(), &ignored, o.trap);
+    if (!use_bwrap && !off) own = make_filter(emu, true, ::getpid(), &ignored, o.trap, o.allow);
     exec_child(o, keep_fds, output_fd, seccomp_fd, info_pipe[1], landlock_fd, use_bwrap ? nullptr : own.get(),
                c_argv.data(),
                c_env.data());
   }
-  g_allow = nullptr;
   if (landlock_fd >= 0) ::close(landlock_fd);
   s.pid = pid;
   s.worker_pid = use_bwrap ? -1 : pid;
@@ -396,13 +403,15 @@ bool forbid_exec(std::string* why) {
   seccomp_attr_set(f.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
   // This process may already run under the judge's filter, which keeps NO_NEW_PRIVS set; set it again in case not.
   ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-  bool ok = add(f.get(), SCMP_ACT_ERRNO(EPERM), "execve", 0, nullptr, why) &&
-            add(f.get(), SCMP_ACT_ERRNO(EPERM), "execveat", 0, nullptr, why);
-  if (ok && seccomp_load(f.get()) != 0) {
+  static const std::vector<std::string> none;
+  Rules r{f.get(), none, why};
+  r.add(SCMP_ACT_ERRNO(EPERM), "execve");
+  r.add(SCMP_ACT_ERRNO(EPERM), "execveat");
+  if (r.ok && seccomp_load(f.get()) != 0) {
     *why = "seccomp_load failed";
-    ok = false;
+    r.ok = false;
   }
-  return ok;
+  return r.ok;
 }
 
 }  // namespace wb::sandbox
