@@ -13,6 +13,8 @@
 //   gradescope_e2e --root DIR --workbook EXE --build DIR --work DIR
 #include <nlohmann/json.hpp>
 
+#include "test_files.hpp"
+
 #include "review/markers.hpp"
 
 #include <sys/wait.h>
@@ -36,18 +38,8 @@ struct Options {
   fs::path root, workbook, build, work;
 };
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + p.string());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_file(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
+using wbtest::read_file;
+using wbtest::write_file;
 
 std::string quote(const std::string& s) {
   std::string q = "'";

@@ -8,6 +8,8 @@
 // text replaced (fills not named keep the solution's text), so it differs from the starter only inside blanks.
 #include <nlohmann/json.hpp>
 
+#include "test_files.hpp"
+
 #include "review/markers.hpp"
 
 #include <sys/wait.h>
@@ -35,18 +37,8 @@ struct Options {
   std::string lesson = "04-rmsnorm", mode, name, backend = "emu";
 };
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + p.string());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_file(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
+using wbtest::read_file;
+using wbtest::write_file;
 
 // The solution with the blanks named in `fills` (a JSON object id -> text) filled differently, markers removed: what a
 // student who wrote those fills would hand in. The marker syntax is read by the grader's own parser.
