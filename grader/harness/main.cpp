@@ -91,6 +91,14 @@ void configure_remote(const wb::Options& o) {
   c.sandbox.cpu_limit_s = 2 * o.call_timeout_s + 10;
   c.sandbox.env = o.worker_env;
   c.sandbox.hide = o.hide;
+  if (!o.sanitize.empty()) {
+    // compute-sanitizer slows kernels and the CUDA calls around them by one to two orders of magnitude.
+    c.call_timeout_s *= 20;
+    c.sandbox.cpu_limit_s = 2 * c.call_timeout_s + 60;
+    c.sandbox.as_limit_mb = 0;
+    c.sanitize_tool = o.sanitize;
+    c.sandbox.wrapper = {o.sanitizer, "--tool", o.sanitize, "--print-limit", "20", "--show-backtrace", "no"};
+  }
   wb::remote::configure(std::move(c));
 }
 

@@ -89,6 +89,15 @@ Options parse_options(int argc, char** argv) {
       }
     } else if (a == "--wb-hide") {
       if (auto v = value(i, "--wb-hide")) o.hide.push_back(*v);
+    } else if (a == "--wb-sanitize") {
+      if (auto v = value(i, "--wb-sanitize")) {
+        o.sanitize = *v;
+        if (o.sanitize != "memcheck" && o.sanitize != "racecheck" && o.sanitize != "synccheck" &&
+            o.sanitize != "initcheck")
+          o.error = "--wb-sanitize wants memcheck, racecheck, synccheck or initcheck, got '" + *v + "'";
+      }
+    } else if (a == "--wb-sanitizer") {
+      if (auto v = value(i, "--wb-sanitizer")) o.sanitizer = *v;
     } else if (a.rfind("--wb-", 0) == 0) {
       o.error = "unknown harness option " + a;
     } else {
@@ -98,6 +107,8 @@ Options parse_options(int argc, char** argv) {
   if (o.error.empty() && o.run && !o.result) o.error = "--wb-run needs --wb-result FILE";
   if (o.error.empty() && o.result && !o.run) o.error = "--wb-result is only meaningful with --wb-run";
   if (o.error.empty() && o.list && o.run) o.error = "--wb-list and --wb-run exclude each other";
+  if (o.error.empty() && !o.sanitize.empty() && o.backend != "gpu")
+    o.error = "--wb-sanitize runs compute-sanitizer, which needs --wb-backend gpu";
   return o;
 }
 

@@ -27,6 +27,10 @@ struct Options {
   std::uint64_t worker_rss_mb = 0;      // --wb-worker-rss-mb N
   std::vector<std::string> worker_env;  // --wb-worker-env KEY=VALUE (repeatable)
   std::vector<std::string> hide;        // --wb-hide DIR (repeatable): not visible to the worker
+  // SANITIZE=1 on a GPU: the worker runs under compute-sanitizer with this tool (memcheck, racecheck, synccheck or
+  // initcheck); its findings go into the result file as advice.
+  std::string sanitize;                 // --wb-sanitize TOOL
+  std::string sanitizer = "compute-sanitizer";  // --wb-sanitizer PATH
   std::vector<std::string> catch_args;  // everything else, argv[0] first, for Catch2
   std::string error;                    // non-empty when the command line is unusable
 };

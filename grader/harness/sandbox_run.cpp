@@ -1,8 +1,11 @@
 // wb-sandbox-run: runs any program inside the worker's sandbox, to see what a submission's process may do on this
 // machine (for instructors and for diagnosing a machine where the sandbox refuses what a GPU driver needs).
 //
-//   wb-sandbox-run [--backend emu|gpu] [--mode auto|bwrap|none] [--trap] [--allow SYSCALL]… -- PROGRAM [ARGS…]
+//   wb-sandbox-run [--backend emu|gpu] [--mode auto|bwrap|none] [--trap] [--allow SYSCALL]… [--wrapper WORD]…
+//                  -- PROGRAM [ARGS…]
 //
+// --wrapper: the program runs under this one (its words in order), as a worker runs under compute-sanitizer for
+// SANITIZE=1.
 // --trap: every call the seccomp filter refuses raises SIGSYS instead of failing with an errno; a program that
 // handles SIGSYS can print them (see selftest/gpu_sandbox_probe.cu). --allow: leave a syscall out of the filter, to
 // find which one a program needs. Prints the layers in force and the exit status.
@@ -26,10 +29,11 @@ int main(int argc, char** argv) {
     else if (a == "--trap") o.trap = true;
     else if (a == "--allow" && i + 1 < argc) o.allow.push_back(argv[++i]);
     else if (a == "--no-landlock") o.landlock = false;
+    else if (a == "--wrapper" && i + 1 < argc) o.wrapper.push_back(argv[++i]);
     else if (a == "--") {
       for (++i; i < argc; ++i) program.push_back(argv[i]);
     } else {
-      std::fprintf(stderr, "usage: wb-sandbox-run [--backend emu|gpu] [--mode auto|bwrap|none] [--trap] -- PROGRAM [ARGS...]\n");
+      std::fprintf(stderr, "usage: wb-sandbox-run [--backend emu|gpu] [--mode auto|bwrap|none] [--trap] [--allow SYSCALL]... [--wrapper WORD]... -- PROGRAM [ARGS...]\n");
       return 2;
     }
   }

@@ -1,5 +1,6 @@
 #include "client.hpp"
 
+#include "sanitizer_output.hpp"
 #include "signals.hpp"
 
 #include <fcntl.h>
@@ -119,6 +120,17 @@ std::string output_tail(std::size_t max_lines = 20) {
   while (pos > 0 && lines < max_lines)
     if (text[--pos] == '\n') ++lines;
   if (lines == max_lines) text = text.substr(pos + 1);
+  return text;
+}
+
+// Everything the worker (and compute-sanitizer around it) printed, up to the output size limit of its rlimits.
+std::string whole_output() {
+  if (g_worker.output < 0) return {};
+  const off_t size = ::lseek(g_worker.output, 0, SEEK_END);
+  if (size <= 0) return {};
+  std::string text(static_cast<std::size_t>(std::min<off_t>(size, 16 << 20)), '\0');
+  const ssize_t k = ::pread(g_worker.output, text.data(), text.size(), 0);
+  text.resize(k > 0 ? static_cast<std::size_t>(k) : 0);
   return text;
 }
 
@@ -351,7 +363,8 @@ std::vector<std::string> finish() {
   }
   ::close(g_worker.sock);
   g_worker.sock = -1;
-  if (!reap(wire::now_ms() + 3000)) {
+  // compute-sanitizer writes its summary after the worker has ended: give it time to.
+  if (!reap(wire::now_ms() + (g_config.sanitize_tool.empty() ? 3000 : 60000))) {
     kill_worker();
     reap(wire::now_ms() + 5000);
   }
@@ -368,6 +381,10 @@ nlohmann::json worker_report() {
   if (!g_worker.start_error.empty()) j["start_error"] = g_worker.start_error;
   j["timed_out"] = g_worker.timed_out;
   j["output"] = output_tail(12);
+  if (!g_config.sanitize_tool.empty()) {
+    // The whole output: the sanitizer's reports can come before the worker's last lines.
+    j["sanitizer"] = to_json(g_config.sanitize_tool, parse_sanitizer_output(whole_output()));
+  }
   return j;
 }
 

@@ -21,6 +21,7 @@ struct Config {
   sandbox::Options sandbox;
   double call_timeout_s = 20;     // one call: copy in, launch, synchronize, copy out
   std::uint64_t rss_limit_mb = 0; // resident memory of the worker, polled while it runs; 0: none
+  std::string sanitize_tool;      // set when sandbox.wrapper is compute-sanitizer: its findings go into the report
 };
 void configure(Config config);
 const Config& config();
@@ -63,7 +64,8 @@ void call_entry(const std::string& entry, std::vector<wire::Arg> args);
 // it at the deadline. Problems are returned as failure messages. Safe to call when no worker was started.
 std::vector<std::string> finish();
 
-// For the result file: the layers that confined the worker, how it ended, and the tail of what it printed.
+// For the result file: the layers that confined the worker, how it ended, the tail of what it printed, and under
+// compute-sanitizer its findings ("sanitizer", see sanitizer_output.hpp).
 nlohmann::json worker_report();
 bool worker_timed_out();
 

@@ -52,6 +52,10 @@ const char* const kDenied[] = {
     "lookup_dcookie", "setpgid", "setsid",
 };
 
+// What a wrapper (Options::wrapper: compute-sanitizer) needs beyond a worker: it starts the worker as its child and
+// connects to it over a local socket.
+const char* const kWrapperNeeds[] = {"fork", "vfork", "clone", "clone3", "connect", "socketpair", "setpgid", "setsid"};
+
 // On emu nothing the worker runs writes a file: refused as well (EACCES), so that even without namespaces it cannot
 // touch the build cache, the results or another student's folder.
 const char* const kDeniedOnEmu[] = {
@@ -293,7 +297,17 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   std::string filter_error;
   // "off" is for measuring the solutions' line coverage (tests/coverage): the worker must write its .gcda files.
   const bool off = o.mode == "off";
-  Filter filter = off ? nullptr : make_filter(emu, /*allow_exec=*/true, 0, &filter_error, o.trap, o.allow);
+  // Under a wrapper (compute-sanitizer), the calls it needs to start the worker and to reach it stay allowed.
+  std::vector<std::string> allow = o.allow;
+  if (!o.wrapper.empty()) {
+    if (!use_bwrap) {
+      s.error = "a wrapper (" + o.wrapper[0] + ") runs the worker only inside bubblewrap's namespaces, and they are "
+                "not available here (" + why + ")";
+      return s;
+    }
+    allow.insert(allow.end(), std::begin(kWrapperNeeds), std::end(kWrapperNeeds));
+  }
+  Filter filter = off ? nullptr : make_filter(emu, /*allow_exec=*/true, 0, &filter_error, o.trap, allow);
   if (filter) filter_error.clear();
   if (off) filter_error = "turned off (coverage measurement)";
 
@@ -345,6 +359,10 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     env.clear();  // bubblewrap sets the worker's environment itself (--clearenv, --setenv)
   }
   // The worker starts in its own folder (/tmp inside bubblewrap): a relative path would name another file there.
+  if (!o.wrapper.empty()) {
+    argv.push_back(on_path(o.wrapper[0]));
+    argv.insert(argv.end(), o.wrapper.begin() + 1, o.wrapper.end());
+  }
   const std::size_t first = argv.size();
   argv.insert(argv.end(), argv_in.begin(), argv_in.end());
   if (first < argv.size()) argv[first] = absolute(argv[first]);
@@ -383,7 +401,10 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     ::close(info_pipe[0]);
   }
   s.layers.namespaces = use_bwrap ? "bubblewrap (pid, net, ipc, uts; user and cgroup where the kernel allows)" : "none (" + why + ")";
-  s.layers.seccomp = filter_error.empty() ? "on" : "off (" + filter_error + ")";
+  s.layers.seccomp = !filter_error.empty() ? "off (" + filter_error + ")"
+                     : o.wrapper.empty()    ? "on"
+                                            : "on, with process creation and local connections left to " +
+                                                  o.wrapper[0] + " (the worker forbids them to itself)";
   const bool seccomp_writes = emu && filter_error.empty();
   s.layers.filesystem = use_bwrap ? "read-only, private /tmp"
                         : off ? "not isolated (sandbox off)"
@@ -394,7 +415,7 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
   return s;
 }
 
-bool forbid_exec(std::string* why) {
+bool forbid_new_processes(std::string* why) {
   Filter f(seccomp_init(SCMP_ACT_ALLOW));
   if (!f) {
     *why = "seccomp_init failed";
@@ -407,6 +428,11 @@ bool forbid_exec(std::string* why) {
   Rules r{f.get(), none, why};
   r.add(SCMP_ACT_ERRNO(EPERM), "execve");
   r.add(SCMP_ACT_ERRNO(EPERM), "execveat");
+  r.add(SCMP_ACT_ERRNO(EPERM), "fork");
+  r.add(SCMP_ACT_ERRNO(EPERM), "vfork");
+  const scmp_arg_cmp not_thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
+  r.add(SCMP_ACT_ERRNO(EPERM), "clone", 1, &not_thread);
+  r.add(SCMP_ACT_ERRNO(ENOSYS), "clone3");
   if (r.ok && seccomp_load(f.get()) != 0) {
     *why = "seccomp_load failed";
     r.ok = false;

@@ -34,6 +34,12 @@ struct Options {
   bool trap = false;
   std::vector<std::string> allow;     // diagnosis only (wb-sandbox-run --allow NAME): syscalls left out of the filter
   bool landlock = true;               // diagnosis only (wb-sandbox-run --no-landlock)
+  // A program the worker runs under, with its arguments: compute-sanitizer, for SANITIZE=1 on a GPU. It starts the
+  // worker as its child and talks to it over a local socket, so process creation, exec and connect stay in the
+  // filter; that is allowed only inside bubblewrap's namespaces (the socket's peer can then only be in the same
+  // sandbox), and the worker forbids all three to itself once its main begins (forbid_new_processes). What such a run
+  // reports is advice: the points come from the run without it.
+  std::vector<std::string> wrapper;
 };
 
 // The layers in force for one started worker, for the result file and the report.
@@ -60,8 +66,9 @@ Started start(const Options& options, const std::vector<std::string>& argv, cons
 // True when bubblewrap can create its namespaces here (checked once per process by running it).
 bool bwrap_usable(const std::string& bwrap, std::string* why);
 
-// The worker's own last layer, from inside: forbids execve/execveat from here on. The judge's filter allows exec
-// once, to start the worker; after the worker's main has begun, no other program can be started.
-bool forbid_exec(std::string* why);
+// The worker's own last layer, from inside: forbids exec and new processes from here on. The judge's filter allows
+// exec once, to start the worker (and, under a wrapper, process creation); after the worker's main has begun, no
+// other program and no other process can be started.
+bool forbid_new_processes(std::string* why);
 
 }  // namespace wb::sandbox

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "protocol.hpp"
+#include "sanitizer_output.hpp"
 #include "wire.hpp"
 
 #include <unistd.h>
@@ -130,9 +131,73 @@ static void test_wire() {
   ::close(fds[1]);
 }
 
+// compute-sanitizer's reports, in the shapes its four tools print (the racecheck lines as seen on an H200).
+static void test_sanitizer_output() {
+  using wb::remote::parse_sanitizer_output;
+  {
+    const std::string text =
+        "student print\n"
+        "========= COMPUTE-SANITIZER\n"
+        "========= Invalid __global__ write of size 4 bytes\n"
+        "=========     at rmsnorm_kernel(const float *, const float *, float *, int, float)+0x1f0 in /w/rmsnorm.cu:41\n"
+        "=========     by thread (255,0,0) in block (3,0,0)\n"
+        "=========     Address 0x7f0000001000 is out of bounds\n"
+        "========= \n"
+        "========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\" on CUDA API call to cudaStreamSynchronize.\n"
+        "========= Target application returned an error\n"
+        "========= ERROR SUMMARY: 2 errors\n";
+    const auto r = parse_sanitizer_output(text);
+    EXPECT(r.started && r.finished);
+    EXPECT(r.errors == 2);
+    EXPECT(r.findings.size() == 2);
+    EXPECT(r.findings.size() == 2 && r.findings[0].find("Invalid __global__ write of size 4 bytes\nat rmsnorm_kernel") == 0);
+    EXPECT(r.findings.size() == 2 && r.findings[0].find("/w/rmsnorm.cu:41\nby thread (255,0,0) in block (3,0,0)") != std::string::npos);
+    EXPECT(r.findings.size() == 2 && r.findings[1].rfind("Program hit cudaErrorLaunchFailure", 0) == 0);
+  }
+  {
+    const std::string text =
+        "========= COMPUTE-SANITIZER\n"
+        "========= Error: Race reported between Write access at K()+0x90 in probe.cu:13\n"
+        "=========     and Read access at K()+0xa0 in probe.cu:14 [2048 hazards]\n"
+        "========= \n"
+        "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+    const auto r = parse_sanitizer_output(text);
+    EXPECT(r.finished && r.errors == 1);
+    EXPECT(r.findings.size() == 1 && r.findings[0] == "Error: Race reported between Write access at K()+0x90 in probe.cu:13\n"
+                                                     "and Read access at K()+0xa0 in probe.cu:14 [2048 hazards]");
+  }
+  {
+    const auto clean = parse_sanitizer_output("========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n");
+    EXPECT(clean.started && clean.finished && clean.errors == 0 && clean.findings.empty());
+    // A worker that died before the tool could sum up: started, not finished; a student's own fake line outside the
+    // tool's prefix is no finding.
+    const auto cut = parse_sanitizer_output("========= COMPUTE-SANITIZER\nERROR SUMMARY: 0 errors\n");
+    EXPECT(cut.started && !cut.finished);
+    const auto none = parse_sanitizer_output("no tool here\n");
+    EXPECT(!none.started && !none.finished && none.findings.empty());
+  }
+  {
+    std::string many = "========= COMPUTE-SANITIZER\n";
+    for (int i = 0; i < 15; ++i) many += "========= Invalid __shared__ read of size 4 bytes\n=========     at K()+0x10 in k.cu:" + std::to_string(i) + "\n";
+    many += "========= ERROR SUMMARY: 15 errors\n";
+    const auto r = parse_sanitizer_output(many, 10);
+    EXPECT(r.findings.size() == 10 && r.findings_left_out == 5 && r.errors == 15);
+  }
+  {
+    const char* argv[] = {"h", "--wb-sanitize", "memcheck"};
+    EXPECT(!wb::parse_options(3, const_cast<char**>(argv)).error.empty());  // emu: refused
+    const char* gpu[] = {"h", "--wb-backend", "gpu", "--wb-sanitize", "racecheck"};
+    const auto o = wb::parse_options(5, const_cast<char**>(gpu));
+    EXPECT(o.error.empty() && o.sanitize == "racecheck");
+    const char* bad[] = {"h", "--wb-backend", "gpu", "--wb-sanitize", "leakcheck"};
+    EXPECT(!wb::parse_options(5, const_cast<char**>(bad)).error.empty());
+  }
+}
+
 int main() {
   test_wire();
   test_protocol();
+  test_sanitizer_output();
   std::printf("%s (%d failures)\n", failures ? "FAILED" : "harness protocol self-test passed", failures);
   return failures ? 1 : 0;
 }

@@ -33,7 +33,7 @@ void report(const char* name, long rc) {
 
 int probe(const std::string& outside_file, const std::string& judge_pid) {
   std::string why;
-  if (!wb::sandbox::forbid_exec(&why)) std::printf("forbid_exec failed: %s\n", why.c_str());
+  if (!wb::sandbox::forbid_new_processes(&why)) std::printf("forbid_new_processes failed: %s\n", why.c_str());
   const pid_t child = ::fork();
   if (child == 0) _exit(0);
   report("fork", child);
@@ -81,13 +81,18 @@ void expect(bool ok, const std::string& mode, const std::string& what, const std
   if (!ok) ++failures;
 }
 
-void run_mode(const char* self, const std::string& mode, const std::string& backend = "emu") {
+// A wrapper that starts the worker as its child, the way compute-sanitizer does (SANITIZE=1).
+const std::vector<std::string> kForkingWrapper = {"/bin/sh", "-c", "\"$@\"; exit $?", "sh"};
+
+void run_mode(const char* self, const std::string& mode, const std::string& backend = "emu",
+              const std::vector<std::string>& wrapper = {}) {
   const std::string outside = "/tmp/wb-sandbox-test-canary-" + std::to_string(::getpid());
   ::unlink(outside.c_str());
   wb::sandbox::Options o;
   o.backend = backend;
   o.mode = mode;
   o.env = {"PATH=/usr/bin:/bin"};
+  o.wrapper = wrapper;
   const int out = ::memfd_create("probe-output", 0);
   auto s = wb::sandbox::start(o, {self, "--probe", outside, std::to_string(::getpid())}, {}, out);
   if (!s.error.empty()) {
@@ -102,7 +107,7 @@ void run_mode(const char* self, const std::string& mode, const std::string& back
   const auto r = parse(text);
   auto refused = [&](const char* k) { return r.count(k) && r.at(k).rfind("refused", 0) == 0; };
   auto got = [&](const char* k) { return r.count(k) ? r.at(k) : std::string("no answer"); };
-  const std::string label = mode + "/" + backend;
+  const std::string label = mode + "/" + backend + (wrapper.empty() ? "" : "/wrapped");
   const bool ran = WIFEXITED(status) && WEXITSTATUS(status) == 0 && r.count("thread");
   expect(ran, label, "the probe ran to its end", ran ? "exit 0" : "exit " + std::to_string(WEXITSTATUS(status)) + ", output:\n" + text);
   for (const char* k : {"fork", "socket_inet", "socket_unix", "ptrace", "unshare_user", "io_uring", "exec", "connect"})
@@ -119,7 +124,8 @@ void run_mode(const char* self, const std::string& mode, const std::string& back
            s.layers.filesystem);
   else
     expect(::access(outside.c_str(), F_OK) != 0, label, "nothing was written outside", outside);
-  expect(s.layers.seccomp == "on", label, "seccomp is reported on", s.layers.seccomp);
+  expect(wrapper.empty() ? s.layers.seccomp == "on" : s.layers.seccomp.rfind("on, with process creation", 0) == 0,
+         label, "seccomp is reported on", s.layers.seccomp);
   ::unlink(outside.c_str());
   ::close(out);
 }
@@ -136,8 +142,20 @@ int main(int argc, char** argv) {
   if (wb::sandbox::bwrap_usable("bwrap", &why)) {
     run_mode(argv[0], "bwrap");
     run_mode(argv[0], "bwrap", "gpu");
+    // Under a wrapper that forks and execs the worker, the worker still cannot start a process or a program.
+    run_mode(argv[0], "bwrap", "gpu", kForkingWrapper);
   }
   else std::printf("skip bwrap: %s\n", why.c_str());
+  {
+    // A wrapper needs the namespaces: without them it is refused, with a sentence.
+    wb::sandbox::Options o;
+    o.backend = "gpu";
+    o.mode = "none";
+    o.wrapper = kForkingWrapper;
+    const auto s = wb::sandbox::start(o, {argv[0], "--probe", "/nonexistent", "0"}, {}, STDOUT_FILENO);
+    expect(s.pid < 0 && s.error.find("only inside bubblewrap") != std::string::npos, "none/gpu/wrapped",
+           "a wrapper without namespaces is refused", s.error.empty() ? "started" : s.error);
+  }
   std::printf("%s\n", failures ? "sandbox self-test FAILED" : "sandbox self-test passed");
   return failures ? 1 : 0;
 }

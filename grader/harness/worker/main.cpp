@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string why;
-  if (!wb::sandbox::forbid_exec(&why)) std::fprintf(stderr, "worker: %s\n", why.c_str());
+  if (!wb::sandbox::forbid_new_processes(&why)) std::fprintf(stderr, "worker: %s\n", why.c_str());
   Mirror mirror;
   ArenaMap arena;
   for (;;) {
