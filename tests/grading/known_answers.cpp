@@ -10,7 +10,7 @@
 
 #include "test_files.hpp"
 
-#include "review/markers.hpp"
+#include "lesson/markers.hpp"
 
 #include <sys/wait.h>
 

@@ -2,10 +2,10 @@
 
 #include "fixture.hpp"
 #include "review/comments.hpp"
-#include "review/errors.hpp"
-#include "review/markers.hpp"
+#include "common/errors.hpp"
+#include "lesson/markers.hpp"
 #include "review/static_compile.hpp"
-#include "review/subprocess.hpp"
+#include "common/subprocess.hpp"
 
 using namespace workbook::review;
 namespace fs = std::filesystem;

@@ -2,7 +2,7 @@
 
 #include "review/blanks.hpp"
 #include "review/edit_check.hpp"
-#include "review/markers.hpp"
+#include "lesson/markers.hpp"
 
 using namespace workbook::review;
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "review/edit_check.hpp"
-#include "review/markers.hpp"
+#include "lesson/markers.hpp"
 #include "review/tokens.hpp"
 
 using namespace workbook::review;

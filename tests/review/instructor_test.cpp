@@ -11,9 +11,9 @@
 
 #include "fixture.hpp"
 #include "grade/result_files.hpp"
-#include "review/errors.hpp"
-#include "review/subprocess.hpp"
-#include "review/sync.hpp"
+#include "common/errors.hpp"
+#include "common/subprocess.hpp"
+#include "lesson/sync.hpp"
 #include "tools/class_child.hpp"
 #include "tools/grade_class.hpp"
 #include "tools/gradebook.hpp"
@@ -24,7 +24,7 @@
 #include "tools/status.hpp"
 #include "tools/student_edition.hpp"
 #include "tools/watch.hpp"
-#include "grade/util.hpp"
+#include "common/util.hpp"
 
 using namespace workbook;
 namespace fs = std::filesystem;

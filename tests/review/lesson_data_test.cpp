@@ -4,10 +4,10 @@
 
 #include "review/comments.hpp"
 #include "review/edit_check.hpp"
-#include "review/errors.hpp"
-#include "review/files.hpp"
-#include "review/manifest.hpp"
-#include "review/markers.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "lesson/manifest.hpp"
+#include "lesson/markers.hpp"
 #include "review/tokens.hpp"
 #include "review/written.hpp"
 

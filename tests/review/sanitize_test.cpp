@@ -4,7 +4,7 @@
 #include "grade/clean.hpp"
 #include "grade/report.hpp"
 #include "grade/results.hpp"
-#include "grade/util.hpp"
+#include "common/util.hpp"
 
 using namespace workbook;
 

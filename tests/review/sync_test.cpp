@@ -1,9 +1,9 @@
 #include "workbook_catch.hpp"
 
 #include "fixture.hpp"
-#include "review/errors.hpp"
-#include "review/markers.hpp"
-#include "review/sync.hpp"
+#include "common/errors.hpp"
+#include "lesson/markers.hpp"
+#include "lesson/sync.hpp"
 
 using namespace workbook::review;
 namespace fs = std::filesystem;

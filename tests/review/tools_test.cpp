@@ -1,8 +1,8 @@
 #include "workbook_catch.hpp"
 
 #include "fixture.hpp"
-#include "review/errors.hpp"
-#include "review/sync.hpp"
+#include "common/errors.hpp"
+#include "lesson/sync.hpp"
 #include "tools/hint.hpp"
 #include "tools/reset.hpp"
 #include "tools/restore.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "fixture.hpp"
-#include "review/errors.hpp"
+#include "common/errors.hpp"
 #include "review/written.hpp"
 
 using namespace workbook::review;

@@ -2,8 +2,8 @@
 
 #include <cstdlib>
 
-#include "process.hpp"
-#include "util.hpp"
+#include "common/process.hpp"
+#include "common/util.hpp"
 
 namespace workbook {
 

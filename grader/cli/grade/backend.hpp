@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "context.hpp"
+#include "common/context.hpp"
 
 namespace workbook {
 

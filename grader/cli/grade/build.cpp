@@ -5,8 +5,8 @@
 #include <mutex>
 #include <thread>
 
-#include "process.hpp"
-#include "util.hpp"
+#include "common/process.hpp"
+#include "common/util.hpp"
 
 namespace workbook {
 

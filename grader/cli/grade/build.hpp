@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "context.hpp"
-#include "lesson.hpp"
+#include "common/context.hpp"
+#include "lesson/lesson.hpp"
 
 namespace workbook {
 

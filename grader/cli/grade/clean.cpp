@@ -1,6 +1,6 @@
 #include "clean.hpp"
 
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook::grade {
 

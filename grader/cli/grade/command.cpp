@@ -4,10 +4,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "context.hpp"
+#include "common/context.hpp"
 #include "grade.hpp"
-#include "reaper.hpp"
-#include "util.hpp"
+#include "common/reaper.hpp"
+#include "common/util.hpp"
 
 namespace workbook::grade {
 

@@ -13,16 +13,16 @@
 #include "backend.hpp"
 #include "build.hpp"
 #include "intake.hpp"
-#include "lesson.hpp"
+#include "lesson/lesson.hpp"
 #include "model.hpp"
-#include "process.hpp"
+#include "common/process.hpp"
 #include "report.hpp"
 #include "result_files.hpp"
-#include "review/files.hpp"
+#include "common/files.hpp"
 #include "results.hpp"
 #include "runner.hpp"
 #include "score.hpp"
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook::grade {
 

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "context.hpp"
+#include "common/context.hpp"
 
 namespace CLI {
 class App;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook::grade {
 

@@ -10,7 +10,7 @@
 
 #include "backend.hpp"
 #include "build.hpp"
-#include "lesson.hpp"
+#include "lesson/lesson.hpp"
 #include "runner.hpp"
 
 namespace workbook::grade {

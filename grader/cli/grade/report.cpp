@@ -6,7 +6,7 @@
 
 #include "clean.hpp"
 #include "score.hpp"
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook::grade {
 

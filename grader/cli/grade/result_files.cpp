@@ -5,7 +5,7 @@
 
 #include <unistd.h>
 
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook::grade {
 

@@ -1,7 +1,7 @@
 #include "results.hpp"
 
 #include "clean.hpp"
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook::grade {
 

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "process.hpp"
+#include "common/process.hpp"
 #include "sandbox.hpp"
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook {
 

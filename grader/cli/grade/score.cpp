@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "intake.hpp"
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook::grade {
 

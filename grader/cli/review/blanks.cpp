@@ -1,7 +1,7 @@
 #include "review/blanks.hpp"
 
 #include "review/edit_check.hpp"
-#include "review/files.hpp"
+#include "common/files.hpp"
 #include "review/tokens.hpp"
 
 namespace workbook::review {

@@ -4,9 +4,9 @@
 
 #include <re2/re2.h>
 
-#include "review/errors.hpp"
-#include "review/files.hpp"
-#include "review/manifest.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "lesson/manifest.hpp"
 
 namespace fs = std::filesystem;
 

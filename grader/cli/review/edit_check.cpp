@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "review/files.hpp"
+#include "common/files.hpp"
 #include "review/fill_policy.hpp"
 #include "review/tokens.hpp"
 

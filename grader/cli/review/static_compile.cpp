@@ -8,7 +8,7 @@
 
 #include <re2/re2.h>
 
-#include "review/subprocess.hpp"
+#include "common/subprocess.hpp"
 
 namespace fs = std::filesystem;
 

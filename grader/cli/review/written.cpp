@@ -7,10 +7,10 @@
 
 #include <re2/re2.h>
 
-#include "grade/util.hpp"
-#include "review/errors.hpp"
-#include "review/files.hpp"
-#include "review/manifest.hpp"
+#include "common/util.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "lesson/manifest.hpp"
 
 namespace fs = std::filesystem;
 

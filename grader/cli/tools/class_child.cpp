@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "grade/process.hpp"
-#include "grade/util.hpp"
+#include "common/process.hpp"
+#include "common/util.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

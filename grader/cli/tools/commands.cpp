@@ -7,15 +7,15 @@
 
 #include <CLI/CLI.hpp>
 
-#include "grade/context.hpp"
+#include "common/context.hpp"
 #include "grade/grade.hpp"
 #include "interfaces.hpp"
-#include "review/errors.hpp"
-#include "review/files.hpp"
-#include "review/manifest.hpp"
-#include "review/sync.hpp"
-#include "grade/lesson.hpp"
-#include "grade/process.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "lesson/manifest.hpp"
+#include "lesson/sync.hpp"
+#include "lesson/lesson.hpp"
+#include "common/process.hpp"
 #include "tools/class_child.hpp"
 #include "tools/grade_class.hpp"
 #include "tools/gradescope.hpp"

@@ -9,11 +9,11 @@
 
 #include <stdlib.h>
 
-#include "grade/process.hpp"
-#include "grade/reaper.hpp"
-#include "grade/util.hpp"
-#include "review/errors.hpp"
-#include "review/files.hpp"
+#include "common/process.hpp"
+#include "common/reaper.hpp"
+#include "common/util.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "grade/lesson.hpp"
+#include "lesson/lesson.hpp"
 #include "tools/gradebook.hpp"
 
 namespace workbook::tools {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "grade/lesson.hpp"
+#include "lesson/lesson.hpp"
 
 namespace workbook::tools {
 

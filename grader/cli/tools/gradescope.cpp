@@ -4,9 +4,9 @@
 
 #include <system_error>
 
-#include "review/errors.hpp"
-#include "review/files.hpp"
-#include "review/subprocess.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "common/subprocess.hpp"
 #include "tools/repo_files.hpp"
 
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 #include <vector>
 #include <string>
 
-#include "review/manifest.hpp"
+#include "lesson/manifest.hpp"
 
 namespace workbook::tools {
 

@@ -3,8 +3,8 @@
 #include <system_error>
 
 #include "review/blanks.hpp"
-#include "review/errors.hpp"
-#include "review/files.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
 #include "tools/state.hpp"
 
 namespace fs = std::filesystem;

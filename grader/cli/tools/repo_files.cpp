@@ -6,8 +6,8 @@
 
 #include <cstdlib>
 
-#include "review/errors.hpp"
-#include "review/subprocess.hpp"
+#include "common/errors.hpp"
+#include "common/subprocess.hpp"
 
 namespace fs = std::filesystem;
 

@@ -4,10 +4,10 @@
 #include <ctime>
 #include <system_error>
 
-#include "grade/util.hpp"
-#include "review/errors.hpp"
-#include "grade/util.hpp"
-#include "review/files.hpp"
+#include "common/util.hpp"
+#include "common/errors.hpp"
+#include "common/util.hpp"
+#include "common/files.hpp"
 #include "tools/hint.hpp"
 #include "tools/state.hpp"
 

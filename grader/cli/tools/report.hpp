@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "review/manifest.hpp"
+#include "lesson/manifest.hpp"
 
 namespace workbook::tools {
 

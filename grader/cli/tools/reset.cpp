@@ -4,9 +4,9 @@
 #include <iterator>
 #include <system_error>
 
-#include "review/errors.hpp"
-#include "review/files.hpp"
-#include "review/markers.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "lesson/markers.hpp"
 
 namespace fs = std::filesystem;
 

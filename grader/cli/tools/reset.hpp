@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "review/manifest.hpp"
+#include "lesson/manifest.hpp"
 
 namespace workbook::tools {
 

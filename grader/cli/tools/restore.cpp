@@ -6,9 +6,9 @@
 #include <system_error>
 #include <tuple>
 
-#include "review/errors.hpp"
-#include "grade/util.hpp"
-#include "review/files.hpp"
+#include "common/errors.hpp"
+#include "common/util.hpp"
+#include "common/files.hpp"
 
 namespace fs = std::filesystem;
 

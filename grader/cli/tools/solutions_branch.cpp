@@ -4,11 +4,11 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "review/errors.hpp"
-#include "review/files.hpp"
-#include "review/manifest.hpp"
-#include "review/markers.hpp"
-#include "review/subprocess.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "lesson/manifest.hpp"
+#include "lesson/markers.hpp"
+#include "common/subprocess.hpp"
 
 namespace fs = std::filesystem;
 

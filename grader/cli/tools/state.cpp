@@ -2,9 +2,9 @@
 
 #include <system_error>
 
-#include "review/errors.hpp"
-#include "review/files.hpp"
-#include "review/manifest.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "lesson/manifest.hpp"
 
 namespace fs = std::filesystem;
 

@@ -6,8 +6,8 @@
 #include <system_error>
 
 #include "review/edit_check.hpp"
-#include "review/errors.hpp"
-#include "review/files.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
 #include "review/written.hpp"
 #include "tools/state.hpp"
 

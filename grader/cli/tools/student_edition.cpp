@@ -6,9 +6,9 @@
 #include <string>
 #include <system_error>
 
-#include "review/errors.hpp"
-#include "grade/util.hpp"
-#include "review/files.hpp"
+#include "common/errors.hpp"
+#include "common/util.hpp"
+#include "common/files.hpp"
 #include "tools/repo_files.hpp"
 
 namespace fs = std::filesystem;

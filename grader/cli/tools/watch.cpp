@@ -14,7 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "review/errors.hpp"
+#include "common/errors.hpp"
 
 namespace fs = std::filesystem;
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "rng.hpp"
+#include "testkit/rng.hpp"
 
 namespace wb04 {
 

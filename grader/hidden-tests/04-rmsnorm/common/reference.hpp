@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "half_bits.hpp"
+#include "testkit/half_bits.hpp"
 
 namespace wb04 {
 

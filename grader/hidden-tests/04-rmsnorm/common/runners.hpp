@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "device.hpp"
-#include "half_bits.hpp"
+#include "testkit/device.hpp"
+#include "testkit/half_bits.hpp"
 #include "inputs.hpp"
 
 namespace wb04 {

@@ -11,11 +11,11 @@
 #include <random>
 #include <vector>
 
-#include "common/compare.hpp"
-#include "common/half_bits.hpp"
+#include "testkit/compare.hpp"
+#include "testkit/half_bits.hpp"
 #include "remote/client.hpp"
 #include "common/reference.hpp"
-#include "common/rng.hpp"
+#include "testkit/rng.hpp"
 
 using namespace wb04;
 static int failures = 0;

@@ -1,4 +1,4 @@
-#include "util.hpp"
+#include "common/util.hpp"
 
 #include <openssl/evp.h>
 

@@ -1,4 +1,4 @@
-#include "reaper.hpp"
+#include "common/reaper.hpp"
 
 #include <cerrno>
 #include <chrono>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "review/manifest.hpp"
+#include "lesson/manifest.hpp"
 
 namespace workbook::review {
 

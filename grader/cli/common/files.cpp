@@ -1,4 +1,4 @@
-#include "review/files.hpp"
+#include "common/files.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "review/errors.hpp"
+#include "common/errors.hpp"
 
 namespace fs = std::filesystem;
 

@@ -1,8 +1,8 @@
-#include "lesson.hpp"
+#include "lesson/lesson.hpp"
 
 #include <algorithm>
 
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook {
 

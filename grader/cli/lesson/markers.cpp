@@ -1,9 +1,9 @@
-#include "review/markers.hpp"
+#include "lesson/markers.hpp"
 
 #include <cctype>
 
-#include "grade/util.hpp"
-#include "review/errors.hpp"
+#include "common/util.hpp"
+#include "common/errors.hpp"
 
 namespace workbook::review {
 namespace {

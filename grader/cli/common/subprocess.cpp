@@ -1,4 +1,4 @@
-#include "review/subprocess.hpp"
+#include "common/subprocess.hpp"
 
 #include <cerrno>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "process.hpp"
+#include "common/process.hpp"
 
 #include "signals.hpp"
 
@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.hpp"
+#include "common/util.hpp"
 
 extern char** environ;
 

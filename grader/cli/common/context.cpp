@@ -1,10 +1,10 @@
-#include "context.hpp"
+#include "common/context.hpp"
 
 #include <cstdlib>
 
 #include <unistd.h>
 
-#include "util.hpp"
+#include "common/util.hpp"
 
 namespace workbook {
 

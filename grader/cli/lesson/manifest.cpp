@@ -1,10 +1,10 @@
-#include "review/manifest.hpp"
+#include "lesson/manifest.hpp"
 
 #include <algorithm>
 #include <system_error>
 
-#include "review/errors.hpp"
-#include "review/files.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
 
 namespace fs = std::filesystem;
 

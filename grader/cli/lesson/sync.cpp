@@ -1,11 +1,11 @@
-#include "review/sync.hpp"
+#include "lesson/sync.hpp"
 
 #include <map>
 #include <system_error>
 
-#include "review/errors.hpp"
-#include "review/files.hpp"
-#include "review/markers.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "lesson/markers.hpp"
 
 namespace fs = std::filesystem;
 
