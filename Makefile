@@ -1,7 +1,7 @@
 # The verbs students and instructors type. A thin layer over CMake and the `workbook` command
 # (build/grader/cli/workbook); every target configures and builds what it needs first.
 #
-#   make grade-04 [SUBMISSION=dir] [BACKEND=auto|gpu|emu|static] [EX=name] [SOLUTIONS=1] [SEED=n]
+#   make grade-04 [SUBMISSION=dir] [BACKEND=auto|gpu|emu|static] [EX=name] [SOLUTIONS=1] [SEED=n] [SANITIZE=1]
 #   make test
 #   make hint-04 EX=name [BLANK=id] [LEVEL=n]   make status   make reset-04 EX=name   make restore-04 EX=name [BACKUP=stamp]
 #   make report-04
@@ -18,7 +18,7 @@ WORKBOOK := $(BUILD)/grader/cli/workbook
 
 help:
 	@echo "Student:    make grade-04    make watch-04    make hint-04 EX=rmsnorm    make status    make reset-04 EX=rmsnorm    make restore-04 EX=rmsnorm    make report-04"
-	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SEED=n"
+	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SEED=n  SANITIZE=1 (gpu: compute-sanitizer too)"
 	$(if $(wildcard solutions),@echo "Instructor: make grade-04 SOLUTIONS=1    make grade-class SUBMISSIONS=dir    make gradescope-04    make solutions-branch    make student-edition")
 	@echo "Project:    make test"
 
@@ -54,7 +54,8 @@ grader: configure
 # --- grading ------------------------------------------------------------------------------------------------------
 
 GRADE_ARGS = $(if $(SUBMISSION),--submission "$(SUBMISSION)") $(if $(BACKEND),--backend $(BACKEND)) \
-             $(if $(EX),--ex $(EX)) $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions) $(if $(SEED),--seed $(SEED))
+             $(if $(EX),--ex $(EX)) $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions) $(if $(SEED),--seed $(SEED)) \
+             $(if $(filter 1 yes true,$(SANITIZE)),--sanitize)
 
 # The grade itself; its exit status (0 passed, 1 not passed, 2/3 a problem the workbook has named) goes to a file
 # for the step below. A problem (2, 3, 130) stops make here, with its trailer.

@@ -1,5 +1,6 @@
 #include "build.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -13,6 +14,10 @@ namespace workbook {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The gpu worker's compile. -lineinfo: compute-sanitizer (SANITIZE=1) and a device-side assert name the student's
+// file and line. Part of the cache key, so a change here rebuilds every cached worker.
+const char* const kGpuCompileFlags[] = {"-std=c++17", "-O2", "-lineinfo", "-arch=native"};
 
 // Size and mtime of every file a build depends on but the student does not control: emulator headers, the runtime,
 // the rewriter and the test objects. A rebuilt grader therefore invalidates the cache.
@@ -119,7 +124,7 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
     for (const auto& d : tc.deps) deps += stamp(d) + "\n";
     for (const auto& h : hidden) deps += stamp(h) + "\n";
     const std::string flags = cmdline(tc.cxxflags) + "|" + cmdline(tc.ldflags) + "|" + cmdline(tc.link_libs) + "|" +
-                              tc.cxx + "|" + tc.nvcc;
+                              tc.cxx + "|" + tc.nvcc + "|" + cmdline({std::begin(kGpuCompileFlags), std::end(kGpuCompileFlags)});
     const std::string key = util::sha256_hex(*source + '\0' + job.source.filename().string() + '\0' + b + '\0' +
                                              flags + '\0' + deps)
                                 .substr(0, 20);
@@ -194,11 +199,13 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
         }
         link = {tc.cxx, obj};
     } else {
-        std::vector<std::string> cc = {tc.nvcc, "-std=c++17", "-O2", "-arch=native", "-c", job.source.string(), "-o", obj};
+        std::vector<std::string> cc = {tc.nvcc};
+        cc.insert(cc.end(), std::begin(kGpuCompileFlags), std::end(kGpuCompileFlags));
+        cc.insert(cc.end(), {"-c", job.source.string(), "-o", obj});
         ok = step(cc, &out);
         // -arch=native needs a visible device at compile time; sm_90 is the H200 this workbook targets.
         if (!ok && (out.find("native") != std::string::npos || out.find("arch") != std::string::npos)) {
-            cc[3] = "-arch=sm_90";
+            std::replace(cc.begin(), cc.end(), std::string("-arch=native"), std::string("-arch=sm_90"));
             ok = step(cc, &out);
         }
         link = {tc.nvcc, "-arch=sm_90", obj};

@@ -21,6 +21,7 @@
 #include "common/files.hpp"
 #include "results.hpp"
 #include "runner.hpp"
+#include "sanitize.hpp"
 #include "score.hpp"
 #include "common/util.hpp"
 
@@ -301,6 +302,12 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
             strip(o.message);
             strip(o.output);
         }
+        if (opt.sanitize && run.backend == Backend::gpu)
+            run.sanitizer = run_compute_sanitizer(test_jobs, run.seed, limits, prefix);
+        else if (opt.sanitize)
+            run.notes.push_back("SANITIZE=1 runs compute-sanitizer, which needs the gpu backend; on " +
+                                backend_name(run.backend) + " the emulator's own checks (out of bounds, races, "
+                                "barriers, uninitialized shared memory) ran as always");
         for (auto& o : outcomes)
             if (run.sandbox.is_null() && o.sandbox.is_object() && !o.sandbox.empty()) run.sandbox = o.sandbox;
         for (auto& o : outcomes)

@@ -32,6 +32,7 @@ struct GradeOptions {
     std::string submission_label;    // how the report names the submission (default: its path); class grading
     std::string work_dir;            // where harnesses are built (default: the build folder); class grading
     std::vector<std::string> hide;   // more folders the submission's code must not see (grade-class: the class)
+    bool sanitize = false;           // gpu: also run compute-sanitizer's four tools on every test (sanitize.hpp)
 };
 
 struct GradeOutcome {

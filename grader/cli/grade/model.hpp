@@ -92,6 +92,7 @@ struct Run {
     std::vector<std::string> warnings;  // graded anyway, but the student should fix it (a non-UTF-8 byte, …)
     std::string hints_used_json = "{}";
     nlohmann::json sandbox;          // the layers that confined the submission's code (from the judges); null: none ran
+    nlohmann::json sanitizer;        // SANITIZE=1: compute-sanitizer's findings per exercise and tool (sanitize.hpp)
     // Scores.
     double core_score = 0, core_max = 0;
     double total_score = 0, total_max = 0;

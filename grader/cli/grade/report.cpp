@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "clean.hpp"
+#include "sanitize.hpp"
 #include "score.hpp"
 #include "common/util.hpp"
 
@@ -194,6 +195,12 @@ std::string format_report(const Run& unclean, bool color) {
             if (!own.empty()) o += util::indent(util::trim_lines(own, 12, true), "        ");
         }
         if (failed > shown) line("    … and " + std::to_string(failed - shown) + " more failed tests (all in results.json)");
+    }
+
+    if (const std::string san = sanitizer_report(run.sanitizer); !san.empty()) {
+        line("");
+        line(st.bold("compute-sanitizer") + " — advice beside the tests, no points (SANITIZE=1)");
+        o += san;
     }
 
     line("");

@@ -144,6 +144,7 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
                        {"vetoes", vetoes},
                        {"gpu_verification", run.gpu_verification_done ? "done" : "pending"},
                        {"sandbox", run.sandbox},
+                       {"sanitizer", run.sanitizer},
                        {"seed", run.seed},
                        {"replay", "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
                                       (run.backend == Backend::static_only ? "" : " BACKEND=" + backend_name(run.backend))},

@@ -136,6 +136,7 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
         if (w.value("timed_out", false)) o.timed_out = true;
         if (w.contains("output") && w["output"].is_string())
             worker_output = util::sanitize_text(w["output"].get<std::string>());
+        if (w.contains("sanitizer") && w["sanitizer"].is_object()) o.sanitizer = w["sanitizer"];
     }
 
     // The judge runs no student code, so a judge that fails to report is the grader's fault, said as such.
@@ -218,6 +219,7 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
             if (!sandbox_why.empty()) spec.argv.insert(spec.argv.end(), {"--wb-sandbox-why", sandbox_why});
             if (limits.as_limit_mb) spec.argv.insert(spec.argv.end(), {"--wb-worker-as-mb", std::to_string(limits.as_limit_mb)});
             for (const auto& h : limits.hide) spec.argv.insert(spec.argv.end(), {"--wb-hide", h});
+            if (!limits.sanitize_tool.empty()) spec.argv.insert(spec.argv.end(), {"--wb-sanitize", limits.sanitize_tool});
             // The worker's whole environment: nothing of the grader's (tokens, paths) reaches the submission.
             const char* watchdog = std::getenv("EMU_WATCHDOG_SECONDS");
             const std::string wd = watchdog && *watchdog ? watchdog : std::to_string(std::max(2, static_cast<int>(call_timeout / 3)));

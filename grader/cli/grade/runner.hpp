@@ -30,6 +30,7 @@ struct TestOutcome {
     double seconds = 0;
     bool timed_out = false;  // the test, or the worker's call, ran out of time
     nlohmann::json sandbox;  // the layers that confined the worker, as the judge reported them (empty: none ran)
+    nlohmann::json sanitizer;  // under compute-sanitizer (RunLimits::sanitize_tool): its findings, as the judge read them
 };
 
 // `judge --wb-list`, keeping the tests tagged with `exercise`. nullopt + *error when the list cannot be read. The judge
@@ -45,6 +46,7 @@ struct RunLimits {
     Backend backend = Backend::emu;
     std::string sandbox = "auto";       // WORKBOOK_SANDBOX: auto, bwrap or none
     std::vector<std::string> hide;      // folders the worker must not see (grade-class: the other submissions)
+    std::string sanitize_tool;          // non-empty (gpu): the worker runs under compute-sanitizer with this tool
 };
 RunLimits default_limits(Backend backend, bool sanitized);
 
