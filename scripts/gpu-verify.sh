@@ -13,6 +13,8 @@
 #   SKIP="solutions bench"  leave out those steps (to finish an earlier run that hit its time limit)
 #   KNOWN_DEADLINE_S=N  start no known answer later than N seconds after the script began (for a call with a time
 #                       limit); the ones not started are listed as "SKIPPED", never as graded
+#   SANITIZE=1          grade with --sanitize too: the solutions must be clean under compute-sanitizer's four tools,
+#                       and each known answer's findings are printed (tests/grading/known_answers --sanitize)
 # Writes at most seven files to $OUT (default: ./gpu-verify-out); the build logs stay in /tmp/gpu-verify-logs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,24 +27,7 @@ export KNOWN_DEADLINE=$(( $(date +%s) + ${KNOWN_DEADLINE_S:-100000} ))
 export NGPU=$(nvidia-smi -L | wc -l)
 log() { echo "[$(date +%T)] $*" | tee -a "$out/summary.txt"; }
 
-if ls .deps/*.deb >/dev/null 2>&1; then
-  # Unpacked, not installed (no registry there); a package the machine already has (its own Catch2, say) is skipped.
-  mkdir -p /tmp/deps
-  for f in .deps/*.deb; do
-    pkg=$(basename "$f" | cut -d_ -f1)
-    case $pkg in
-      catch2) [ -d /usr/include/catch2 ] || [ -d /usr/local/include/catch2 ] && continue ;;
-    esac
-    dpkg -x "$f" /tmp/deps
-  done
-  # bubblewrap (the worker's namespaces) is found on PATH; libseccomp through the library path, which the grader
-  # passes on to the sandboxed worker.
-  export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-  export PATH=/tmp/deps/usr/bin:$PATH
-  # Debian keeps architecture-specific headers (OpenSSL's configuration.h) in a folder the compiler searches only
-  # under /usr.
-  export CPATH=/tmp/deps/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
-fi
+. scripts/gpu/unpack-deps.sh
 log "GPUs: $NGPU × $(nvidia-smi -L | head -1 | cut -d'(' -f1); nvcc: $(nvcc --version | tail -1)"
 
 cmake -S . -B build -DCMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:-}" > "$logs/configure.log" 2>&1 || { log "configure failed"; tail -20 "$logs/configure.log" | tee -a "$out/summary.txt"; exit 1; }
@@ -55,6 +40,12 @@ skip() { [[ " ${SKIP:-} " == *" $1 "* ]]; }
 if ! skip solutions; then
   build/grader/cli/workbook grade 04 --solutions --backend gpu --seed 2026 > "$out/solutions.txt" 2>&1
   log "solutions on gpu: exit $? — $(grep -E '^(PASSED|NOT PASSED)' "$out/solutions.txt" | head -1)"
+  if [ "${SANITIZE:-0}" = 1 ]; then
+    t0=$(date +%s)
+    build/grader/cli/workbook grade 04 --solutions --backend gpu --seed 2026 --sanitize \
+      --json-out "$out/solutions-sanitized.json" > "$out/solutions-sanitized.txt" 2>&1
+    log "solutions on gpu with --sanitize: exit $? in $(( $(date +%s) - t0 )) s — $(grep -A40 '^compute-sanitizer' "$out/solutions-sanitized.txt" | grep -cE ': clean in') of $(grep -A40 '^compute-sanitizer' "$out/solutions-sanitized.txt" | grep -cE '^  [a-z_]+ (memcheck|racecheck|synccheck|initcheck):') exercise/tool pairs clean"
+  fi
 fi
 
 # The list's entries first, then every other entry; each line numbered so that consecutive jobs use different GPUs.
@@ -72,10 +63,11 @@ ka() {
   if [ "$(date +%s)" -ge "$KNOWN_DEADLINE" ]; then echo "SKIPPED $2 $3"; return; fi
   local t0=$(date +%s)
   CUDA_VISIBLE_DEVICES=$(( $1 % NGPU )) build/tests/grading/known_answers --root "$PWD" \
-    --workbook build/grader/cli/workbook --work "/tmp/ka-$2-$3" --backend gpu --"$2" "$3" > "/tmp/ka-$2-$3.log" 2>&1 \
+    --workbook build/grader/cli/workbook --work "/tmp/ka-$2-$3" --backend gpu ${SANITIZE_FLAG:-} --"$2" "$3" > "/tmp/ka-$2-$3.log" 2>&1 \
     && echo "ok $2 $3 ($(( $(date +%s) - t0 )) s)" || echo "FAILED $2 $3 ($(( $(date +%s) - t0 )) s)"
 }
 export -f ka
+export SANITIZE_FLAG=$([ "${SANITIZE:-0}" = 1 ] && echo --sanitize)
 WORKBOOK_TEST_JOBS=1 xargs -P "$jobs" -L 1 bash -c 'ka "$0" "$1" "$2"' < "$logs/known.txt" > "$out/known-results.txt"
 log "known answers on gpu: $(grep -c '^ok' "$out/known-results.txt") ok, $(grep -c '^FAILED' "$out/known-results.txt") failed, $(grep -c '^SKIPPED' "$out/known-results.txt") not started (deadline)"
 for f in $(grep '^FAILED' "$out/known-results.txt" | awk '{print "/tmp/ka-"$2"-"$3".log"}'); do

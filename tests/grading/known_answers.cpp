@@ -35,6 +35,7 @@ namespace {
 struct Options {
   fs::path root, workbook, work;
   std::string lesson = "04-rmsnorm", mode, name, backend = "emu";
+  bool sanitize = false;  // --sanitize (gpu): compute-sanitizer's findings are checked too
 };
 
 using wbtest::read_file;
@@ -89,7 +90,7 @@ Grade run_grade(const Options& o, const std::string& args) {
   // A secret in the grader's environment: no submission may see it (the worker gets an environment of its own).
   const std::string cmd = "cd '" + o.root.string() + "' && WB_SECRET_CANARY=wb-secret-canary-7f3a '" +
                           o.workbook.string() + "' grade " + o.lesson.substr(0, o.lesson.find('-')) + " --backend " +
-                          o.backend + " --json-out '" + out.string() + "' " + args + " 2>&1";
+                          o.backend + (o.sanitize ? " --sanitize" : "") + " --json-out '" + out.string() + "' " + args + " 2>&1";
   Grade g{};
   FILE* pipe = popen(cmd.c_str(), "r");
   char buf[4096];
@@ -135,6 +136,16 @@ int check_solutions(const Options& o) {
     return fail("the solutions do not pass the lesson", g);
   if (g.output.find("review: ") != std::string::npos)
     return fail("a review comment fires on a correct solution (wrong advice)", g);
+  if (o.sanitize) {
+    // Every solution is clean under all four tools, and each tool ran every test to its end.
+    const json& san = g.results.at("extra_data").at("sanitizer");
+    if (!san.is_object() || san.empty()) return fail("--sanitize: no compute-sanitizer findings were recorded", g);
+    for (const auto& [ex, tools] : san.items())
+      for (const auto& [tool, r] : tools.items())
+        if (r.at("errors").get<int>() != 0 || !r.at("not_run").empty())
+          return fail("compute-sanitizer " + tool + " on the solution of " + ex + ": " + r.dump(), g);
+    std::cout << "solutions: clean under memcheck, racecheck, synccheck and initcheck\n";
+  }
   std::cout << "solutions: every hidden test passed, lesson passed\n";
   return 0;
 }
@@ -262,6 +273,17 @@ int check_wrong(const Options& o) {
       said |= v.value("reason", std::string()).find(says) != std::string::npos;
     if (!said) return fail("no veto says \"" + says + "\"", g);
   }
+  if (o.sanitize) {
+    // Which tool saw the bug (printed for every answer); the tools the entry names must each have reported it.
+    const json& san = g.results.at("extra_data").at("sanitizer");
+    std::string seen;
+    for (const auto& [tool, r] : san.value(ex, json::object()).items())
+      seen += " " + tool + "=" + std::to_string(r.at("errors").get<int>());
+    std::cout << "wrong answer '" << o.name << "' compute-sanitizer errors:" << seen << "\n";
+    for (const auto& tool : expect.value("sanitizer", json::array()))
+      if (san.value(ex, json::object()).value(tool.get<std::string>(), json::object()).value("errors", 0) == 0)
+        return fail("compute-sanitizer " + tool.get<std::string>() + " did not report wrong answer '" + o.name + "'", g);
+  }
   std::cout << "wrong answer '" << o.name << "' rejected (" << expect.value("reason", "") << ")\n";
   return 0;
 }
@@ -296,6 +318,7 @@ int main(int argc, char** argv) {
     else if (a == "--work") o.work = next();
     else if (a == "--backend") o.backend = next();
     else if (a == "--lesson") o.lesson = next();
+    else if (a == "--sanitize") o.sanitize = true;
     else if (a == "--solutions" || a == "--starters") o.mode = a.substr(2);
     else if (a == "--wrong" || a == "--alt") { o.mode = a.substr(2); o.name = next(); }
     else { std::cerr << "unknown argument " << a << "\n"; return 2; }
@@ -307,7 +330,7 @@ int main(int argc, char** argv) {
     if (o.mode == "wrong") return check_wrong(o);
     if (o.mode == "alt") return check_alt(o);
     std::cerr << "usage: known_answers --root DIR --workbook EXE --work DIR [--lesson SLUG] [--backend B] "
-                 "(--solutions|--starters|--wrong N|--alt N)\n";
+                 "[--sanitize] (--solutions|--starters|--wrong N|--alt N)\n";
     return 2;
   } catch (const std::exception& ex) {
     std::cerr << "FAILED: " << ex.what() << "\n";
