@@ -140,6 +140,9 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     }
 
     // Backend.
+    run.sanitize = opt.sanitize;
+    if (opt.sanitize && opt.backend == "static")
+        run.notes.push_back("SANITIZE=1 runs compute-sanitizer on the hidden tests, and a static review runs none");
     if (opt.backend == "static") {
         run.backend = Backend::static_only;
     } else if (opt.backend == "emu") {
@@ -305,9 +308,9 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         if (opt.sanitize && run.backend == Backend::gpu)
             run.sanitizer = run_compute_sanitizer(test_jobs, run.seed, limits, prefix);
         else if (opt.sanitize)
-            run.notes.push_back("SANITIZE=1 runs compute-sanitizer, which needs the gpu backend; on " +
-                                backend_name(run.backend) + " the emulator's own checks (out of bounds, races, "
-                                "barriers, uninitialized shared memory) ran as always");
+            run.notes.push_back("SANITIZE=1 runs compute-sanitizer, which needs the gpu backend; on emu the "
+                                "emulator's own checks (out of bounds, misaligned, races, barriers, uninitialized "
+                                "memory) ran as always");
         for (auto& o : outcomes)
             if (run.sandbox.is_null() && o.sandbox.is_object() && !o.sandbox.empty()) run.sandbox = o.sandbox;
         for (auto& o : outcomes)

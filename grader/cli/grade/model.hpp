@@ -92,7 +92,8 @@ struct Run {
     std::vector<std::string> warnings;  // graded anyway, but the student should fix it (a non-UTF-8 byte, …)
     std::string hints_used_json = "{}";
     nlohmann::json sandbox;          // the layers that confined the submission's code (from the judges); null: none ran
-    nlohmann::json sanitizer;        // SANITIZE=1: compute-sanitizer's findings per exercise and tool (sanitize.hpp)
+    bool sanitize = false;           // SANITIZE=1 was asked for (whatever the backend)
+    nlohmann::json sanitizer;        // SANITIZE=1 on gpu: compute-sanitizer's findings per exercise and tool (sanitize.hpp)
     // Scores.
     double core_score = 0, core_max = 0;
     double total_score = 0, total_max = 0;

@@ -268,7 +268,8 @@ std::string replay_command(const Run& run) {
     if (sub.find_first_of(" \t'\"$") != std::string::npos) sub = "\"" + sub + "\"";
     return "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
            (run.submission_label == "exercises/" + run.lesson.id ? "" : " SUBMISSION=" + sub) +
-           (run.only_exercise.empty() ? "" : " EX=" + run.only_exercise) + " BACKEND=" + backend_name(run.backend);
+           (run.only_exercise.empty() ? "" : " EX=" + run.only_exercise) + " BACKEND=" + backend_name(run.backend) +
+           (run.sanitize ? " SANITIZE=1" : "");
 }
 
 std::string exit_status_line(const Run& run) {
