@@ -1,6 +1,8 @@
 // WB_CALL(launch_rmsnorm, in, w, out, M, N, eps, stream): calls the submission's entry point in the worker, with
 // the argument types of its declaration (so a test that passes the wrong types does not compile). Pointers must
 // point into remote::Buffers; the stream is always the default stream.
+// WB_TIMED_CALL(timing, launch_rmsnorm, …): the same call, then timed runs (remote::Timing; the times are in
+// last_call().reply, measured by the worker: advice, never points).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -41,8 +43,10 @@ struct Remote;
 template <class... A>
 struct Remote<void(A...)> {
   static void call(const char* name, A... a) { call_entry(name, {encode_arg<A>(a)...}); }
+  static void timed(const Timing& timing, const char* name, A... a) { call_entry(name, {encode_arg<A>(a)...}, timing); }
 };
 
 }  // namespace wb::remote
 
 #define WB_CALL(fn, ...) ::wb::remote::Remote<decltype(fn)>::call(#fn, __VA_ARGS__)
+#define WB_TIMED_CALL(timing, fn, ...) ::wb::remote::Remote<decltype(fn)>::timed(timing, #fn, __VA_ARGS__)

@@ -302,7 +302,7 @@ wire::Arg scalar_arg(wire::ArgTag tag, std::uint64_t bits) {
   return a;
 }
 
-void call_entry(const std::string& entry, std::vector<wire::Arg> args) {
+void call_entry(const std::string& entry, std::vector<wire::Arg> args, const Timing& timing) {
   g_last = CallResult{};
   if (g_config.worker.empty()) {
     g_last.failure = entry + ": no worker is configured (the judge was started without --wb-worker)";
@@ -326,6 +326,8 @@ void call_entry(const std::string& entry, std::vector<wire::Arg> args) {
   req.arena_size = Arena::get().mapped();
   req.buffers = Arena::get().live();
   req.args = std::move(args);
+  req.timed_repeats = timing.repeats;
+  req.copy_bytes = timing.copy_bytes;
   if (!wire::send_frame(g_worker.sock, wire::encode(req))) return worker_lost(entry, "it closed its connection");
   std::string why;
   auto frame = await_reply(wire::now_ms() + static_cast<long long>(g_config.call_timeout_s * 1000), &why);

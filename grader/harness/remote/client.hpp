@@ -57,8 +57,14 @@ const CallResult& last_call();
 wire::Arg pointer_arg(const void* p);
 wire::Arg scalar_arg(wire::ArgTag tag, std::uint64_t bits);
 
+// A timed call (wire::Request): `repeats` timed runs after the checked one, and a copy of `copy_bytes` timed as often.
+struct Timing {
+  std::uint32_t repeats = 0;
+  std::uint64_t copy_bytes = 0;
+};
+
 // Runs `entry` in the worker (started on first use) and records the result in last_call().
-void call_entry(const std::string& entry, std::vector<wire::Arg> args);
+void call_entry(const std::string& entry, std::vector<wire::Arg> args, const Timing& timing = {});
 
 // After the test: asks the worker to finish (pending errors, emulator diagnostics) and waits for it to end, killing
 // it at the deadline. Problems are returned as failure messages. Safe to call when no worker was started.

@@ -12,7 +12,7 @@ namespace wb::wire {
 
 namespace {
 
-constexpr std::uint32_t kMagic = 0x57425731;  // "WBW1"
+constexpr std::uint32_t kMagic = 0x57425732;  // "WBW2"
 
 class Writer {
  public:
@@ -143,6 +143,8 @@ std::string encode(const Request& r) {
     w.u64(a.offset);
     w.u64(a.bits);
   }
+  w.u32(r.timed_repeats);
+  w.u64(r.copy_bytes);
   return w.take();
 }
 
@@ -158,6 +160,16 @@ std::string encode(const Reply& r) {
   const std::size_t n = r.diagnostics.size() < 64 ? r.diagnostics.size() : 64;
   w.u32(static_cast<std::uint32_t>(n));
   for (std::size_t i = 0; i < n; ++i) w.str(r.diagnostics[i]);
+  for (const auto* times : {&r.kernel_ms, &r.copy_ms}) {
+    const std::size_t k = times->size() < kMaxItems ? times->size() : kMaxItems;
+    w.u32(static_cast<std::uint32_t>(k));
+    for (std::size_t i = 0; i < k; ++i) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &(*times)[i], 4);
+      w.u32(bits);
+    }
+  }
+  w.str(r.timing_error);
   return w.take();
 }
 
@@ -200,6 +212,12 @@ std::optional<Request> decode_request(const std::string& payload, std::string* w
     a.bits = in.u64();
     r.args.push_back(a);
   }
+  r.timed_repeats = in.u32();
+  r.copy_bytes = in.u64();
+  if (r.timed_repeats > kMaxItems) {
+    *why = "too many timed repeats";
+    return std::nullopt;
+  }
   if (!in.ok() || !in.at_end()) {
     *why = "a truncated or oversized request";
     return std::nullopt;
@@ -221,6 +239,14 @@ std::optional<Reply> decode_reply(const std::string& payload, std::string* why) 
   r.run_error = in.str();
   r.copy_error = in.str();
   for (std::uint32_t i = 0, n = in.count(); i < n && in.ok(); ++i) r.diagnostics.push_back(in.str());
+  for (auto* times : {&r.kernel_ms, &r.copy_ms})
+    for (std::uint32_t i = 0, n = in.count(); i < n && in.ok(); ++i) {
+      const std::uint32_t bits = in.u32();
+      float v;
+      std::memcpy(&v, &bits, 4);
+      times->push_back(v);
+    }
+  r.timing_error = in.str();
   if (!in.ok() || !in.at_end() || defined > 1) {
     *why = "the worker sent a malformed reply";
     return std::nullopt;

@@ -39,12 +39,17 @@ struct BufferRef {
 
 // Judge -> worker. `call`: copy every listed buffer to the device, run `entry`, synchronize, copy every buffer back.
 // `finish`: the test is over; synchronize, report what is still pending, exit.
+// A timed call (timed_repeats > 0, gpu): after that first, checked run the entry runs `timed_repeats` more times, each
+// timed with CUDA events, and so does a device-to-device copy of `copy_bytes` (the roofline, measured in the same
+// process); the buffers are copied back after the last run, so the outputs checked are the last run's.
 struct Request {
   Kind kind = Kind::call;
   std::string entry;
   std::uint64_t arena_size = 0;
   std::vector<BufferRef> buffers;
   std::vector<Arg> args;
+  std::uint32_t timed_repeats = 0;
+  std::uint64_t copy_bytes = 0;
 };
 
 // Worker -> judge, one per request. Empty strings mean "nothing to report".
@@ -55,6 +60,10 @@ struct Reply {
   std::string run_error;       // cudaDeviceSynchronize() after it
   std::string copy_error;      // copying buffers to or from the device failed
   std::vector<std::string> diagnostics;  // the emulator's reports (races, bounds, barriers, ...)
+  // A timed call: milliseconds of each timed run of the entry and of the copy, or why there are none. Measured by the
+  // student's own process, so a judge reports them as advice and never scores them.
+  std::vector<float> kernel_ms, copy_ms;
+  std::string timing_error;
 };
 
 std::string encode(const Request& r);

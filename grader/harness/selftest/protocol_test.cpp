@@ -106,6 +106,14 @@ static void test_wire() {
   auto back = decode_request(encode(rq), &why);
   EXPECT(back && back->entry == "launch_rmsnorm" && back->buffers.size() == 2 && back->buffers[1].arena_offset == 256 &&
          back->args.size() == 2 && back->args[0].offset == 6 && back->args[1].bits == 0x3f800000);
+  Request timed = rq;
+  timed.timed_repeats = 50;
+  timed.copy_bytes = 1ull << 30;
+  auto tb = decode_request(encode(timed), &why);
+  EXPECT(tb && tb->timed_repeats == 50 && tb->copy_bytes == (1ull << 30));
+  Request too_many = rq;
+  too_many.timed_repeats = kMaxItems + 1;
+  EXPECT(!decode_request(encode(too_many), &why));
   Request outside = rq;
   outside.buffers.push_back({3, 4000, 200});  // past the arena's end
   EXPECT(!decode_request(encode(outside), &why));
@@ -114,6 +122,11 @@ static void test_wire() {
   rp.diagnostics = {"race", "bounds"};
   auto r2 = decode_reply(encode(rp), &why);
   EXPECT(r2 && r2->defined && r2->launch_error == rp.launch_error && r2->diagnostics.size() == 2);
+  rp.kernel_ms = {0.125f, 0.25f};
+  rp.copy_ms = {0.1f};
+  rp.timing_error = "none";
+  auto r3 = decode_reply(encode(rp), &why);
+  EXPECT(r3 && r3->kernel_ms == rp.kernel_ms && r3->copy_ms == rp.copy_ms && r3->timing_error == "none");
   std::string bytes = encode(rp);
   EXPECT(!decode_reply(bytes.substr(0, bytes.size() - 1), &why));  // truncated
   EXPECT(!decode_reply(bytes + "x", &why));                         // trailing bytes

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ std::string copy_to_host(void* dst, const void* src, std::size_t bytes);
 // memory with NaN); after_call collects the launch error, the error of the synchronisation and the diagnostics.
 void before_call();
 void after_call(std::string* launch_error, std::string* run_error, std::vector<std::string>* diagnostics);
+
+// A timed call (wire::Request::timed_repeats): `launch` and a device-to-device copy of `copy_bytes`, each run `repeats`
+// times between CUDA events; milliseconds per run. Empty string on success, else what went wrong.
+std::string time_runs(const std::function<void()>& launch, unsigned repeats, std::size_t copy_bytes,
+                      std::vector<float>* kernel_ms, std::vector<float>* copy_ms);
 
 // At the end of a test: what is still pending.
 void at_finish(std::string* run_error, std::vector<std::string>* diagnostics);

@@ -115,6 +115,23 @@ wb::wire::Reply run_call(const wb::wire::Request& req, Mirror& mirror, ArenaMap&
     rep.exception = what_of(std::current_exception());
   }
   wb::worker::after_call(&rep.launch_error, &rep.run_error, &rep.diagnostics);
+  const bool clean = rep.exception.empty() && rep.launch_error.empty() && rep.run_error.empty() &&
+                     rep.diagnostics.empty();
+  if (req.timed_repeats > 0 && clean) {
+    std::string thrown;
+    rep.timing_error = wb::worker::time_runs(
+        [&] {
+          try {
+            entry->invoke(req.args, mirror);
+          } catch (...) {
+            if (thrown.empty()) thrown = what_of(std::current_exception());
+          }
+        },
+        req.timed_repeats, req.copy_bytes, &rep.kernel_ms, &rep.copy_ms);
+    if (!thrown.empty()) rep.timing_error = "the launcher threw while it was timed: " + thrown;
+  } else if (req.timed_repeats > 0) {
+    rep.timing_error = "not timed: the first run failed";
+  }
   for (const auto& b : req.buffers)
     if (auto e = wb::worker::copy_to_host(base + b.arena_offset, mirror.device(b.id), b.size); !e.empty()) {
       rep.copy_error = "copying the results from the device failed: " + e;
