@@ -129,6 +129,7 @@ int run_one(const wb::Options& o, const std::string& nonce, std::uint64_t seed) 
     const auto& seen = wb::state::observed();
     out.ran = seen.started == std::vector<std::string>{out.name} && seen.ended == std::vector<std::string>{out.name};
     out.assertions = seen.assertions;
+    out.measurements = seen.measurements;
     out.failures.insert(out.failures.end(), seen.failures.begin(), seen.failures.end());
     for (auto& f : after_test(!out.failures.empty())) out.failures.push_back(std::move(f));
     if (!out.ran)

@@ -148,6 +148,7 @@ nlohmann::json result_json(const std::string& nonce, std::uint64_t seed, const T
       {"assertions", outcome.assertions},
       {"seed", seed},
       {"failures", failures},
+      {"measurements", outcome.measurements},
       {"worker", worker},
   };
 }

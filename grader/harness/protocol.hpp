@@ -53,6 +53,7 @@ struct TestOutcome {
   bool passed = false;
   std::uint64_t assertions = 0;
   std::vector<std::string> failures;
+  nlohmann::json measurements = nlohmann::json::array();  // state::record_measurement's (advice)
 };
 
 // `worker`: how the submission's process was confined and ended (remote::worker_report()).

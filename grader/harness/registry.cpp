@@ -46,6 +46,7 @@ Observed& observed() {
   static Observed o;
   return o;
 }
+void record_measurement(nlohmann::json measurement) { observed().measurements.push_back(std::move(measurement)); }
 }  // namespace state
 
 }  // namespace wb

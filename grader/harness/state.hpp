@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace wb::state {
 
 void set_seed(std::uint64_t seed);
@@ -17,7 +19,12 @@ struct Observed {
   std::uint64_t assertions = 0;       // assertions of the ended test cases (passed + failed)
   std::uint64_t failed = 0;
   std::vector<std::string> failures;  // one message per failed assertion, in order
+  nlohmann::json measurements = nlohmann::json::array();  // record_measurement's, in order
 };
 Observed& observed();
+
+// A measurement the test made beside its checks (a kernel's bandwidth on a GPU): written to the result file, shown
+// as advice, never a verdict.
+void record_measurement(nlohmann::json measurement);
 
 }  // namespace wb::state
