@@ -69,6 +69,7 @@ __global__ void rmsnorm_half_kernel(const T* __restrict__ input, const T* __rest
     const T* row_in = input + row_offset;
     T* row_out = output + row_offset;
 
+    // ANCHOR: passes
     // Pass 1. Squares of 16-bit values overflow fp16 once |x| > 256 (65504 is its largest finite value), and a 16-bit
     // running sum stops growing once it is about 256 times larger than what is added; fp32 avoids both.
     // BLANK:fp32_accumulate
@@ -94,6 +95,7 @@ __global__ void rmsnorm_half_kernel(const T* __restrict__ input, const T* __rest
         row_out[col] =
             /*BLANK:output_cast*/from_float<T>(to_float(from_float<T>(to_float(row_in[col]) * inv_rms)) * to_float(weight[col]))/*END*/;
     }
+    // ANCHOR_END: passes
 }
 
 template <typename T>
