@@ -62,12 +62,10 @@ __global__ void rmsnorm_kernel(const float* __restrict__ input, const float* __r
     const int tid = threadIdx.x;
     if (row >= M) return;
 
-    // ANCHOR: row
     // 64-bit offset: with M * N above 2^31 a 32-bit product would wrap and address another row.
     const long long row_offset = static_cast<long long>(row) * N;
     const float* row_in = input + row_offset;
     float* row_out = output + row_offset;
-    // ANCHOR_END: row
 
     // Pass 1: each thread walks the row with a stride of BLOCK_SIZE, so neighbouring threads read neighbouring
     // floats and every load instruction of a warp is coalesced.
@@ -79,17 +77,17 @@ __global__ void rmsnorm_kernel(const float* __restrict__ input, const float* __r
 
     const float sq_sum = block_reduce_sum<BLOCK_SIZE>(local_sq_sum);
 
-    // ANCHOR: broadcast
     // One scalar for the whole row, computed once and shared through shared memory.
     __shared__ float smem_inv_rms;
     if (tid == 0) {
         smem_inv_rms = ______;
     }
+    // ANCHOR: barrier
     // Without this barrier threads of other warps could read smem_inv_rms before thread 0 has written it.
     __syncthreads();
 
     const float inv_rms = smem_inv_rms;
-    // ANCHOR_END: broadcast
+    // ANCHOR_END: barrier
 
     // ANCHOR: pass2
     // Pass 2: read the row again (it is usually still in L2), scale, and write with the same coalesced pattern.
