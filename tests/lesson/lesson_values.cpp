@@ -261,8 +261,11 @@ int vllm_threads(int tokens, int hidden, int elem_bytes) {
     return std::min(hidden / vec, max_block);
 }
 
-// The earlier rule of the same file: min(hidden, 1024), one element per thread and iteration.
+// The earlier rule of the same file for rms_norm: min(hidden, 1024), one element per thread and iteration.
 int vllm_threads_scalar(int hidden) { return std::min(hidden, 1024); }
+
+// The same file's rule for fused_add_rms_norm: min(hidden, max_block), with no division by the vector width.
+int vllm_threads_fused(int tokens, int hidden) { return std::min(hidden, tokens < 256 ? 1024 : 256); }
 
 void launch_shape_section(Values& v) {
     // Section 2's worked example, after the source document on vLLM: bf16, 5 tokens, Qwen3-32B's hidden size.
@@ -279,6 +282,7 @@ void launch_shape_section(Values& v) {
     v["ls_iters_many"] = (hidden / vec + vllm_threads(256, hidden, bf16) - 1) / vllm_threads(256, hidden, bf16);
     v["ls_threads_old"] = vllm_threads_scalar(hidden);
     v["ls_elems_per_thread_old"] = static_cast<double>(hidden) / vllm_threads_scalar(hidden);
+    v["ls_threads_fused"] = vllm_threads_fused(tokens, hidden);
     // The core exercise's fixed 256 threads on the same row: 20 elements each.
     v["ls_core_elems_per_thread"] = hidden / 256.0;
     v["ls_sm_idle"] = 132 - tokens;
