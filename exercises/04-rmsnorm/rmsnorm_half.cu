@@ -69,11 +69,13 @@ __global__ void rmsnorm_half_kernel(const T* __restrict__ input, const T* __rest
     const T* row_in = input + row_offset;
     T* row_out = output + row_offset;
 
+    // ANCHOR: pass1
     // Pass 1. Squares of 16-bit values overflow fp16 once |x| > 256 (65504 is its largest finite value), and a 16-bit
     // running sum stops growing once it is about 256 times larger than what is added; fp32 avoids both.
     ______  // blank: fp32_accumulate
 
     const float sq_sum = block_reduce_sum<BLOCK_SIZE>(local_sq_sum);
+    // ANCHOR_END: pass1
 
     __shared__ float smem_inv_rms;
     if (tid == 0) {
@@ -82,12 +84,14 @@ __global__ void rmsnorm_half_kernel(const T* __restrict__ input, const T* __rest
     __syncthreads();
     const float inv_rms = smem_inv_rms;
 
+    // ANCHOR: pass2
     // Pass 2. The normalised value is rounded to T before the weight is applied: that is the order the models were
     // trained with, and the tests compare against it.
     for (int col = tid; col < N; col += BLOCK_SIZE) {
         row_out[col] =
             ______;
     }
+    // ANCHOR_END: pass2
 }
 
 template <typename T>

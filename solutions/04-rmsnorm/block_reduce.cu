@@ -31,6 +31,7 @@ __device__ __forceinline__ float warp_allreduce_sum(float val) {
     return val;
 }
 
+// ANCHOR: block_allreduce
 // Sum over a whole block of BLOCK_SIZE threads (a multiple of 32); on return every thread holds the total.
 template <int BLOCK_SIZE>
 __device__ float block_allreduce_sum(float val) {
@@ -71,6 +72,7 @@ __device__ float block_allreduce_sum(float val) {
     // END BLANK
     return val;
 }
+// ANCHOR_END: block_allreduce
 
 template <int BLOCK_SIZE>
 __global__ void block_sum_kernel(const float* __restrict__ input, float* __restrict__ totals, int M, int N) {

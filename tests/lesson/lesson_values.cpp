@@ -193,6 +193,7 @@ void precision_section(Values& v) {
 
     v["bf16_stagnation"] = stagnation_point(kBf16, 1.0);
     v["fp16_stagnation"] = stagnation_point(kFp16, 1.0);
+    v["fp16_stagnation_4"] = stagnation_point(kFp16, 4.0);  // examples/half_dot.cu, row 1
     const double bf16_sum = sequential_sum(kBf16, 1.0, 4096);  // 4096 squares of size 1, summed in bf16
     v["bf16_mean_factor"] = 4096.0 / bf16_sum;
     v["bf16_output_factor"] = std::sqrt(4096.0 / bf16_sum);
@@ -215,6 +216,17 @@ void vector_section(Values& v) {
     v["vec_bf16_5125"] = std::gcd(16 / 2, 5125);
     v["vec_fp32_4096"] = std::gcd(16 / 4, 4096);
     v["and_12_11"] = 12 & 11;
+    v["and_8_7"] = 8 & 7;
+
+    // The source document's address example: a row at byte address 34, then one at 32, then the short row.
+    for (const std::uint64_t a : {34ull, 32ull}) {
+        const std::string id = "seed_addr" + std::to_string(a);
+        v[id + "_misalign"] = static_cast<double>(a & 15u);
+        v[id + "_bytes"] = static_cast<double>(16 - (a & 15u));
+        v[id + "_prefix_bytes"] = static_cast<double>((16 - (a & 15u)) & 15u);
+        v[id + "_prefix"] = prefix_elements(a, 5120, 2);
+    }
+    v["seed_prefix_n2"] = prefix_elements(34, 2, 2);
 
     // The figure's row: bf16, N = 5125, first element 2 bytes past a 16-byte boundary.
     const std::uint64_t addr = 0x7f0000001000ull + 2;
@@ -239,6 +251,41 @@ void vector_section(Values& v) {
         v["stride_row" + std::to_string(r) + "_prefix"] = prefix_elements(start, 5126, 2);
     }
     if (((4 * stride_bytes) & 15u) != 0) throw std::logic_error("row 4 should be aligned again");
+}
+
+// vLLM's launch shape for rms_norm (csrc/layernorm_kernels.cu, current rule): one block per token; threads =
+// min(hidden / vec, max_block), vec = gcd(16 / element size, hidden), max_block = 1024 below 256 tokens, else 256.
+int vllm_threads(int tokens, int hidden, int elem_bytes) {
+    const int vec = std::gcd(16 / elem_bytes, hidden);
+    const int max_block = tokens < 256 ? 1024 : 256;
+    return std::min(hidden / vec, max_block);
+}
+
+// The earlier rule of the same file for rms_norm: min(hidden, 1024), one element per thread and iteration.
+int vllm_threads_scalar(int hidden) { return std::min(hidden, 1024); }
+
+// The same file's rule for fused_add_rms_norm: min(hidden, max_block), with no division by the vector width.
+int vllm_threads_fused(int tokens, int hidden) { return std::min(hidden, tokens < 256 ? 1024 : 256); }
+
+void launch_shape_section(Values& v) {
+    // Section 2's worked example, after the source document on vLLM: bf16, 5 tokens, Qwen3-32B's hidden size.
+    const int tokens = 5, hidden = 5120, bf16 = 2;
+    const int vec = std::gcd(16 / bf16, hidden);
+    v["ls_blocks"] = tokens;
+    v["ls_vec"] = vec;
+    v["ls_packs"] = hidden / vec;
+    v["ls_threads"] = vllm_threads(tokens, hidden, bf16);
+    v["ls_warps"] = vllm_threads(tokens, hidden, bf16) / 32;
+    v["ls_row_bytes"] = hidden * bf16;
+    v["ls_threads_many"] = vllm_threads(256, hidden, bf16);
+    v["ls_packs_per_thread_many"] = static_cast<double>(hidden / vec) / vllm_threads(256, hidden, bf16);
+    v["ls_iters_many"] = (hidden / vec + vllm_threads(256, hidden, bf16) - 1) / vllm_threads(256, hidden, bf16);
+    v["ls_threads_old"] = vllm_threads_scalar(hidden);
+    v["ls_elems_per_thread_old"] = static_cast<double>(hidden) / vllm_threads_scalar(hidden);
+    v["ls_threads_fused"] = vllm_threads_fused(tokens, hidden);
+    // The core exercise's fixed 256 threads on the same row: 20 elements each.
+    v["ls_core_elems_per_thread"] = hidden / 256.0;
+    v["ls_sm_idle"] = 132 - tokens;
 }
 
 // Copy bandwidth measured on the H200 (shared/reference.md, 2026-11-29).
@@ -316,6 +363,11 @@ void performance_section(Values& v) {
     v["cliff_stride_iters_2048"] = (2048 + block - 1) / block;
     v["cliff_stride_iters"] = iters;
     v["cliff_stride_util_pct"] = 100.0 * cliff_n / (iters * block);
+    // The source benchmark's Triton kernel: 128 threads (4 warps) striding over the row, on 2 x 256 rows.
+    v["cliff_128_iters_2048"] = (2048 + 127) / 128;
+    v["cliff_128_iters"] = (cliff_n + 127) / 128;
+    v["cliff_128_util_pct"] = 100.0 * cliff_n / (((cliff_n + 127) / 128) * 128);
+    v["cliff_rows"] = 2 * 256;
     // rmsnorm_fast's launcher: the smallest (threads, items) tile of its list that holds the row.
     const int tiles[][2] = {{256, 1}, {256, 2}, {256, 4}, {256, 8}, {512, 8}, {1024, 8}, {1024, 16}};
     for (const auto& t : tiles)
@@ -346,6 +398,7 @@ std::map<std::string, double> computed_values() {
     two_pass_and_reduction_sections(v);
     precision_section(v);
     vector_section(v);
+    launch_shape_section(v);
     fusion_section(v);
     performance_section(v);
     answers(v);

@@ -65,6 +65,7 @@ __global__ void fused_add_rmsnorm_kernel(const __nv_bfloat16* __restrict__ input
     __nv_bfloat16* row_res = residual + row_offset;
     __nv_bfloat16* row_out = output + row_offset;
 
+    // ANCHOR: pass1
     // Pass 1: one read of x and of the old residual, one write of the new residual.
     float local_sq_sum = 0.0f;
     for (int col = tid; col < N; col += BLOCK_SIZE) {
@@ -72,6 +73,7 @@ __global__ void fused_add_rmsnorm_kernel(const __nv_bfloat16* __restrict__ input
     }
 
     const float sq_sum = block_reduce_sum<BLOCK_SIZE>(local_sq_sum);
+    // ANCHOR_END: pass1
     __shared__ float smem_inv_rms;
     if (tid == 0) {
         smem_inv_rms = rsqrtf(sq_sum / static_cast<float>(N) + eps);
@@ -79,11 +81,13 @@ __global__ void fused_add_rmsnorm_kernel(const __nv_bfloat16* __restrict__ input
     __syncthreads();
     const float inv_rms = smem_inv_rms;
 
+    // ANCHOR: pass2
     // Pass 2: each thread rereads exactly the residual elements it wrote itself in pass 1, so no barrier is needed
     // between that write and this read.
     for (int col = tid; col < N; col += BLOCK_SIZE) {
         ______  // blank: normalize
     }
+    // ANCHOR_END: pass2
 }
 
 }  // namespace

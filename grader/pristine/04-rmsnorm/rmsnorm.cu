@@ -82,15 +82,19 @@ __global__ void rmsnorm_kernel(const float* __restrict__ input, const float* __r
     if (tid == 0) {
         smem_inv_rms = ______;
     }
+    // ANCHOR: barrier
     // Without this barrier threads of other warps could read smem_inv_rms before thread 0 has written it.
     __syncthreads();
 
     const float inv_rms = smem_inv_rms;
+    // ANCHOR_END: barrier
 
+    // ANCHOR: pass2
     // Pass 2: read the row again (it is usually still in L2), scale, and write with the same coalesced pattern.
     for (int col = tid; col < N; col += BLOCK_SIZE) {
         row_out[col] = row_in[col] * inv_rms * weight[col];
     }
+    // ANCHOR_END: pass2
 }
 
 }  // namespace

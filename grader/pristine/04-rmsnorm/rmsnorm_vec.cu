@@ -50,12 +50,15 @@ __device__ __forceinline__ unsigned misalignment_bytes(const void* p) {
     return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) & (VEC_BYTES - 1));
 }
 
+// ANCHOR: prefix_length
 // Number of elements from p up to (not including) the first 16-byte-aligned address, capped at n.
 __device__ __forceinline__ int prefix_length(const __nv_bfloat16* p, int n) {
     const unsigned misalign = misalignment_bytes(p);
     return ______;
 }
+// ANCHOR_END: prefix_length
 
+// ANCHOR: for_each_in_row
 // Visits every index of row[0, n) exactly once, spread over the block: scalar_op(j) for one element,
 // vector_op(j) for the 8 elements j..j+7, where row + j is 16-byte aligned.
 template <int BLOCK_SIZE, typename VectorOp, typename ScalarOp>
@@ -68,6 +71,7 @@ __device__ __forceinline__ void for_each_in_row(const __nv_bfloat16* row, int n,
     ______  // blank: vector_body
     ______  // blank: scalar_tail
 }
+// ANCHOR_END: for_each_in_row
 
 __device__ __forceinline__ float warp_reduce_sum(float val) {
 #pragma unroll
@@ -129,10 +133,12 @@ __global__ void rmsnorm_vec_kernel(const __nv_bfloat16* input, long long input_r
     __syncthreads();
     const float inv_rms = smem_inv_rms;
 
+    // ANCHOR: pass2_alignment
     // Pass 2. Weight and output can use packs at the input's pack indices only if they share its misalignment.
     const unsigned in_mis = misalignment_bytes(row_in);
     const bool weight_packs = misalignment_bytes(weight) == in_mis;
     const bool output_packs = misalignment_bytes(row_out) == in_mis;
+    // ANCHOR_END: pass2_alignment
 
     auto normalize = [inv_rms](__nv_bfloat16 x, __nv_bfloat16 w) {
         return to_bf16(to_float(to_bf16(to_float(x) * inv_rms)) * to_float(w));

@@ -1,0 +1,66 @@
+// The include mechanism of the lesson's code blocks (scripts/lesson/code_include.hpp) on small inputs, so that the
+// ctest lesson.code, which runs it over the real lesson, cannot pass by including nothing.
+#include "workbook_catch.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "code_include.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kSource =
+    "int a;\n"
+    "    // ANCHOR: loop\n"
+    "    for (int i = 0; i < n; ++i) {\n"
+    "        // ANCHOR: body\n"
+    "        s += x[i];\n"
+    "        // ANCHOR_END: body\n"
+    "    }\n"
+    "    // ANCHOR_END: loop\n";
+
+fs::path scratch_root() {
+    const fs::path root = fs::temp_directory_path() / "lesson_code_include_test";
+    fs::create_directories(root / "lessons" / "x" / "examples");
+    fs::create_directories(root / "grader" / "pristine" / "x");
+    std::ofstream(root / "lessons" / "x" / "examples" / "a.cu") << kSource;
+    std::ofstream(root / "grader" / "pristine" / "x" / "k.cu") << "// ANCHOR: s\nx = ______;\n// ANCHOR_END: s\n";
+    return root;
+}
+
+}  // namespace
+
+TEST_CASE("an anchor's region: dedented, without nested anchor lines", "[code]") {
+    CHECK(lesson_code::extract_anchor(kSource, "loop", "a.cu") == "for (int i = 0; i < n; ++i) {\n    s += x[i];\n}\n");
+    CHECK(lesson_code::extract_anchor(kSource, "body", "a.cu") == "s += x[i];\n");
+    CHECK_THROWS_WITH(lesson_code::extract_anchor(kSource, "nope", "a.cu"), Catch::Contains("no anchor"));
+    CHECK_THROWS_WITH(lesson_code::extract_anchor("// ANCHOR: a\nx;\n", "a", "b.cu"), Catch::Contains("never closed"));
+}
+
+TEST_CASE("anchors must sit outside the blanks of a solution", "[code]") {
+    CHECK(lesson_code::anchors_inside_blanks("// ANCHOR: a\n// BLANK:b\nx;\n// END BLANK\n// ANCHOR_END: a\n", "s.cu").empty());
+    const auto bad = lesson_code::anchors_inside_blanks("// BLANK:b\n// ANCHOR: a\nx;\n// END BLANK\n", "s.cu");
+    REQUIRE(bad.size() == 1);
+    CHECK(bad[0] == "s.cu:2: an anchor inside a blank");
+}
+
+TEST_CASE("render regenerates include blocks and names code blocks that are not included", "[code]") {
+    const fs::path root = scratch_root();
+    const std::string md =
+        "Text.\n\n```c++ include=lessons/x/examples/a.cu#body\nstale\n```\n\n"
+        "```c++ include=exercises/x/k.cu#s\n```\n\n```text\nnot code\n```\n\n```cuda\nint drift;\n```\n"
+        "```c++ include=solutions/x/k.cu#s\n```\n";
+    const auto r = lesson_code::render(md, "l.md", root);
+    CHECK(r.text ==
+          "Text.\n\n```c++ include=lessons/x/examples/a.cu#body\ns += x[i];\n```\n\n"
+          "```c++ include=exercises/x/k.cu#s\nx = ______;\n```\n\n```text\nnot code\n```\n\n```cuda\nint drift;\n```\n"
+          "```c++ include=solutions/x/k.cu#s\n```\n");
+    REQUIRE(r.problems.size() == 2);
+    CHECK(r.problems[0].find("l.md:14: a cuda block that is not included") == 0);
+    CHECK(r.problems[1].find("never from solutions") != std::string::npos);
+    // Already generated text renders to itself.
+    CHECK(lesson_code::render(r.text, "l.md", root).text == r.text);
+    fs::remove_all(root);
+}

@@ -1,0 +1,118 @@
+// No blank's fill may be printed in the lesson (issue 14, item 1): the text explains the cause and shows the
+// technique on a neighbouring example; the answer belongs to the hints. The first cases pin down what the comparison
+// catches and what it lets through, so that the last one cannot pass by seeing nothing.
+#include "workbook_catch.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "fill_leaks.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kRoot = WORKBOOK_SOURCE_DIR;
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    if (!in) throw std::runtime_error("cannot read " + p.string());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+const std::vector<lesson_test::BlankFill>& fills() {
+    static const auto all = lesson_test::solution_fills(kRoot / "solutions" / "04-rmsnorm");
+    return all;
+}
+
+std::vector<lesson_test::BlankFill> only(const std::string& blank) {
+    std::vector<lesson_test::BlankFill> out;
+    for (const auto& f : fills())
+        if (f.blank == blank) out.push_back(f);
+    REQUIRE(out.size() == 1);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the fills are read through the grader's marker library", "[leaks]") {
+    // Six exercises, thirteen blanks (docs/architecture.md); a parser that lost one would make the check weaker.
+    REQUIRE(fills().size() == 13);
+    for (const auto& f : fills()) {
+        INFO(f.exercise << "/" << f.blank);
+        CHECK_FALSE(lesson_test::normalized_tokens(f.text).empty());
+        CHECK(f.text.find("BLANK") == std::string::npos);
+    }
+}
+
+TEST_CASE("normalization: names, casts, literals, braces and shifts do not hide a copy", "[leaks]") {
+    using lesson_test::normalized_tokens;
+    CHECK(normalized_tokens("rsqrtf(sq_sum / static_cast<float>(N) + eps)") ==
+          normalized_tokens("rsqrtf(total / N + eps)"));
+    CHECK(normalized_tokens("x = (float)n * 0.0f;") == normalized_tokens("y = m * 0;"));
+    CHECK(normalized_tokens("for (int o = 16; o > 0; o >>= 1) { v += f(m, v, o); }") ==
+          normalized_tokens("for (int k = 16; k > 0; k /= 2) v += g(mask, v, k);"));
+    CHECK(normalized_tokens("lane = t & 31;") == normalized_tokens("lane = t % 32;"));
+    // Different operations stay different.
+    CHECK(normalized_tokens("a + b") != normalized_tokens("a * b"));
+    CHECK(normalized_tokens("x < n") != normalized_tokens("x <= n"));
+}
+
+TEST_CASE("code regions of Markdown: fences, inline spans, \\texttt", "[leaks]") {
+    const auto r = lesson_test::code_regions(
+        "text `a + b` more ``c`d`` end\n\n```c++ include=x.cu#y\nint z = 1;\n```\n$\\texttt{rsqrtf(s\\_q / N)}$\n");
+    REQUIRE(r.size() == 4);
+    CHECK(r[0].code == "int z = 1;\n");
+    CHECK(r[0].line == 4);
+    CHECK(r[1].code == "a + b");
+    CHECK(r[2].code == "c`d");
+    CHECK(r[3].code == "rsqrtf(s_q / N)");
+    CHECK(r[3].line == 6);
+}
+
+TEST_CASE("a printed fill is found, renamed or re-spelled; a neighbouring technique is not", "[leaks]") {
+    using lesson_test::find_leaks;
+    // What sections 2 and 4 printed before issue 14: the core blank, once in a comment-free line, once in math.
+    CHECK(find_leaks(only("inv_rms"), "Write `inv = rsqrtf(total / N + eps);` here.\n").size() == 1);
+    CHECK(find_leaks(only("inv_rms"), "$\\texttt{rsqrtf(sum\\_sq / N + eps)}$\n").size() == 1);
+    // Section 3's old butterfly: another mask spelling, `/= 2` for `>>= 1`, no pragma.
+    CHECK(find_leaks(only("warp_shuffle"),
+                     "```c++\nfor (int offset = 16; offset > 0; offset /= 2) {\n"
+                     "    v += __shfl_xor_sync(0xffffffffu, v, offset);\n}\n```\n")
+              .size() == 1);
+    // Section 6's old table cell: the key line of the normalize fill, without its one-line preamble.
+    CHECK_FALSE(find_leaks(only("normalize"),
+                           "| `normalize` | `row_out[col] = to_bf16(to_float(to_bf16(h * inv_rms)) * "
+                           "to_float(weight[col]))` |\n")
+                    .empty());
+    // ... and its value alone, as the old table printed it.
+    CHECK(find_leaks(only("normalize"), "| `to_bf16(to_float(to_bf16(h * inv_rms)) * to_float(weight[col]))` |\n").size() == 1);
+    // Section 5's old tail loop, renamed.
+    CHECK(find_leaks(only("scalar_tail"),
+                     "```c++\nfor (int i = prefix + num_vecs * VEC + tid; i < N; i += BLOCK_SIZE) { op(i); }\n```\n")
+              .size() == 1);
+    // The same technique on another reduction is what the lesson should show instead.
+    CHECK(find_leaks(only("warp_shuffle"),
+                     "```c++\nfor (int d = 16; d > 0; d >>= 1) {\n    m = fmaxf(m, __shfl_xor_sync(kAll, m, d));\n}\n```\n")
+              .empty());
+    CHECK(find_leaks(only("inv_rms"), "`rsqrtf(v)` computes $1/\\sqrt v$; `sqrtf(sum_abs / N)` is not it.\n").empty());
+}
+
+TEST_CASE("no blank's fill appears in the lesson text", "[leaks]") {
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(kRoot / "lessons" / "04-rmsnorm")) {
+        if (e.path().extension() != ".md") continue;
+        ++files;
+        for (const auto& leak : lesson_test::find_leaks(fills(), read(e.path()))) {
+            FAIL_CHECK(e.path().filename().string()
+                       << ":" << leak.line << ": the fill of " << leak.blank << " is printed here (" << leak.distance
+                       << " token edits away):\n"
+                       << leak.region);
+        }
+    }
+    CHECK(files >= 9);
+}
