@@ -2,6 +2,7 @@
 // reasons it gives for the gradebook.
 #include "workbook_catch.hpp"
 
+#include "grade/report.hpp"
 #include "grade/results.hpp"
 #include "grade/score.hpp"
 
@@ -92,4 +93,55 @@ TEST_CASE("a missing file costs its own exercise only, and the reasons say which
     const auto j = results_json(run, "report");
     CHECK(j["extra_data"]["exercises"]["x"]["missing"] == "x.cu is missing");
     CHECK(j["score"] == 3.0);
+}
+
+TEST_CASE("bandwidth a GPU test measured is reported as advice and fills Gradescope's leaderboard", "[tools]") {
+    Run run = run_of(lesson());
+    TestOutcome timed = outcome("x", "normal", true);
+    timed.measurements.push_back({{"kind", "bandwidth"}, {"shape", "16384x4096"}, {"dtype", "fp32"},
+                                  {"measured", true}, {"kernel_tb_per_s", 3.9104}, {"copy_tb_per_s", 4.25},
+                                  {"fraction_of_copy", 0.92}});
+    TestOutcome refused = outcome("k", "normal", true);
+    refused.measurements.push_back({{"kind", "bandwidth"}, {"shape", "64x4096"}, {"dtype", "fp32"},
+                                    {"measured", false}, {"why_not", "not timed: the first run failed"}});
+    run.exercises[0].tests = {refused, outcome("k", "edge", true)};
+    run.exercises[1].tests = {timed, outcome("x", "edge", true)};
+    score_run(run);
+    // Points are the tests' alone.
+    CHECK(run.exercises[1].earned == 4);
+    run.backend = Backend::gpu;
+    const auto r = results_json(run, "");
+    REQUIRE(r.contains("leaderboard"));
+    REQUIRE(r["leaderboard"].size() == 1);  // the refused measurement is no entry
+    CHECK(r["leaderboard"][0]["name"] == "x fp32 16384x4096 (TB/s)");
+    CHECK(r["leaderboard"][0]["value"] == 3.91);
+    CHECK(r["leaderboard"][0]["order"] == "desc");
+    CHECK(r["extra_data"]["performance"].size() == 2);
+    const std::string text = format_report(run, false);
+    CHECK_THAT(text, Catch::Matchers::Contains("x fp32 16384x4096: 3.91 TB/s, 92% of the device-to-device copy"));
+    CHECK_THAT(text, Catch::Matchers::Contains("k fp32 64x4096: not measured (not timed: the first run failed)"));
+    CHECK_THAT(text, Catch::Matchers::Contains("advice, no points"));
+    // The emulator measures nothing a leaderboard could show.
+    run.backend = Backend::emu;
+    CHECK_FALSE(results_json(run, "").contains("leaderboard"));
+}
+
+TEST_CASE("compute-sanitizer's findings are a report section beside the tests", "[tools]") {
+    Run run = run_of(lesson());
+    run.exercises[0].tests = {outcome("k", "normal", true), outcome("k", "edge", true)};
+    run.sanitize = true;
+    run.backend = Backend::gpu;
+    run.sanitizer = {{"k",
+                      {{"memcheck", {{"tests", 2}, {"tests_with_errors", 1}, {"errors", 3},
+                                     {"findings", {"Invalid __global__ write of size 4 bytes\nat k()+0x10 in k.cu:7"}},
+                                     {"not_run", nlohmann::json::array()}}},
+                       {"racecheck", {{"tests", 2}, {"tests_with_errors", 0}, {"errors", 0},
+                                      {"findings", nlohmann::json::array()}, {"not_run", nlohmann::json::array()}}}}}};
+    score_run(run);
+    const std::string text = format_report(run, false);
+    CHECK_THAT(text, Catch::Matchers::Contains("k memcheck: 3 errors in 1 of 2 tests"));
+    CHECK_THAT(text, Catch::Matchers::Contains("      at k()+0x10 in k.cu:7"));
+    CHECK_THAT(text, Catch::Matchers::Contains("k racecheck: clean in 2 tests"));
+    CHECK_THAT(text, Catch::Matchers::Contains("SANITIZE=1"));
+    CHECK(results_json(run, "")["extra_data"]["sanitizer"]["k"]["memcheck"]["errors"] == 3);
 }

@@ -81,6 +81,27 @@ int failed_tests(const Run& run) {
     return n;
 }
 
+// One line per bandwidth the hidden tests measured (testkit/bandwidth.hpp), for the report.
+std::string performance_report(const Run& run) {
+    std::string o;
+    for (const auto& ex : run.exercises)
+        for (const auto& t : ex.tests)
+            for (const auto& m : t.measurements) {
+                const std::string what = "  " + ex.info->name + " " + m.value("dtype", std::string()) + " " +
+                                         m.value("shape", std::string()) + ": ";
+                if (!m.value("measured", false)) {
+                    o += what + "not measured (" + m.value("why_not", std::string("no reason given")) + ")\n";
+                    continue;
+                }
+                char text[160];
+                std::snprintf(text, sizeof text, "%.2f TB/s, %.0f%% of the device-to-device copy timed beside it (%.2f TB/s)",
+                              m.value("kernel_tb_per_s", 0.0), 100 * m.value("fraction_of_copy", 0.0),
+                              m.value("copy_tb_per_s", 0.0));
+                o += what + text + "\n";
+            }
+    return o;
+}
+
 }  // namespace
 
 std::string make_verdict(const Run& run) {
@@ -197,6 +218,11 @@ std::string format_report(const Run& unclean, bool color) {
         if (failed > shown) line("    … and " + std::to_string(failed - shown) + " more failed tests (all in results.json)");
     }
 
+    if (const std::string perf = performance_report(run); !perf.empty()) {
+        line("");
+        line(st.bold("Performance") + " — timed on the GPU by your code's own process: advice, no points");
+        o += perf;
+    }
     if (const std::string san = sanitizer_report(run.sanitizer); !san.empty()) {
         line("");
         line(st.bold("compute-sanitizer") + " — advice beside the tests, no points (SANITIZE=1)");

@@ -159,6 +159,24 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
                        {"warnings", run.warnings},
                        {"notes", run.notes}};
     r["tests"] = tests;
+    // Bandwidth the hidden tests measured on a GPU: advice, never points (the worker took the times). Also Gradescope's
+    // leaderboard, which shows each student's figure beside the class's.
+    json performance = json::array(), leaderboard = json::array();
+    for (const auto& ex : run.exercises)
+        for (const auto& t : ex.tests)
+            for (const auto& m : t.measurements) {
+                json p = m;
+                p["exercise"] = ex.info->name;
+                p["test"] = t.test.name;
+                performance.push_back(p);
+                if (run.backend == Backend::gpu && m.value("measured", false) && m.contains("kernel_tb_per_s"))
+                    leaderboard.push_back({{"name", ex.info->name + " " + m.value("dtype", std::string()) + " " +
+                                                        m.value("shape", std::string()) + " (TB/s)"},
+                                           {"value", std::round(m["kernel_tb_per_s"].get<double>() * 1000) / 1000},
+                                           {"order", "desc"}});
+            }
+    r["extra_data"]["performance"] = performance;
+    if (!leaderboard.empty()) r["leaderboard"] = leaderboard;
     clean_json(r);  // the markdown report and the hints file included
     return r;
 }

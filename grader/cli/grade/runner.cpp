@@ -139,6 +139,10 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
         if (w.contains("sanitizer") && w["sanitizer"].is_object()) o.sanitizer = w["sanitizer"];
     }
 
+    if (valid && result.contains("measurements") && result["measurements"].is_array())
+        for (const auto& m : result["measurements"])
+            if (m.is_object() && m.value("kind", std::string()) == "bandwidth") o.measurements.push_back(m);
+
     // The judge runs no student code, so a judge that fails to report is the grader's fault, said as such.
     if (!pr.started) {
         o.message = "could not start the judge: " + pr.start_error;

@@ -31,6 +31,8 @@ struct TestOutcome {
     bool timed_out = false;  // the test, or the worker's call, ran out of time
     nlohmann::json sandbox;  // the layers that confined the worker, as the judge reported them (empty: none ran)
     nlohmann::json sanitizer;  // under compute-sanitizer (RunLimits::sanitize_tool): its findings, as the judge read them
+    // What the test measured beside its checks (a kernel's bandwidth on a GPU, testkit/bandwidth.hpp): advice.
+    nlohmann::json measurements = nlohmann::json::array();
 };
 
 // `judge --wb-list`, keeping the tests tagged with `exercise`. nullopt + *error when the list cannot be read. The judge
