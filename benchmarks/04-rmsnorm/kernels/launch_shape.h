@@ -1,0 +1,91 @@
+// How the reference kernels spread a row over threads, and the rule that picks that shape from the hidden size.
+// Host code (the launchers and the benchmark's tuning sweep include it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rmsref {
+
+// lanes > 0: `lanes` consecutive threads (a power of two, 4..32) share one row and a block of `threads` holds
+//            threads / lanes rows; the row sum is a few shuffles, no barrier.
+// lanes == 0: the whole block (`threads`, a multiple of 32) works on one row; the row sum needs one barrier.
+// lanes < 0: the row is longer than the registers of a block hold (max_threads): two passes over memory.
+// Each thread keeps `packs` 16-byte packs of the row in registers (plus at most a few single elements of the
+// misaligned prefix and the tail).
+struct LaunchShape {
+    int lanes;
+    int packs;
+    int threads;
+};
+
+// The (lanes, packs) pairs the kernel files instantiate; anything else is refused by their dispatch.
+constexpr int kBlockPacks[] = {1, 2, 4, 8};
+constexpr int kGroupLanes[] = {4, 8, 16, 32};
+constexpr int kGroupPacks[] = {1, 2, 4};
+constexpr int kMaxThreads = 1024;
+
+// Threads a block of that shape may have, and what its kernel is compiled for (__launch_bounds__): warp groups run in
+// blocks of at most 256 threads; a whole-block row with 8 packs per thread needs more than the 64 registers a
+// 1024-thread block leaves each thread (x and the weight: 2 x 8 x 4 registers), so it stops at 512.
+constexpr int max_threads(int lanes, int packs) { return lanes > 0 ? 256 : packs >= 8 ? 512 : kMaxThreads; }
+
+inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// Packs a row of n elements needs at most (the body of a misaligned row holds fewer whole packs, never more).
+inline int packs_per_row(int n, int elem_bytes) { return ceil_div(n, 16 / elem_bytes); }
+
+// Shape of a block working alone on a row with `packs` packs per thread: threads rounded up to a whole warp.
+inline LaunchShape block_shape(int row_packs, int packs) {
+    return {0, packs, ceil_div(ceil_div(row_packs, packs), 32) * 32};
+}
+
+// The rule. Memory-bound: what matters is how many bytes each multiprocessor has in flight and that no lane sits
+// idle. Rows of at most 32 x 4 packs go to part of a warp (a block of 256 threads per row would leave most of them
+// without data); longer rows to a whole block, with as few packs per thread as keep the block at <= 512 threads, so
+// that short batches (M = 512) still spread over many warps, and 1024 threads x 8 packs for the longest rows.
+inline LaunchShape choose_shape(int n, int elem_bytes) {
+    const int row_packs = packs_per_row(n, elem_bytes);
+    if (row_packs <= 4 * 32) {
+        const int packs = row_packs <= 32 ? 1 : row_packs <= 64 ? 2 : 4;
+        int lanes = 4;
+        while (lanes * packs < row_packs) lanes *= 2;
+        return {lanes, packs, 128};
+    }
+    for (int packs : {2, 4, 8}) {
+        const LaunchShape s = block_shape(row_packs, packs);
+        if (s.threads <= 512) return s;
+    }
+    const LaunchShape s = block_shape(row_packs, 8);
+    if (s.threads <= max_threads(0, 8)) return s;
+    return {-1, 0, kMaxThreads};
+}
+
+// Every shape the kernels can run a row of n elements with, for the benchmark's tuning sweep: whole blocks with
+// 1, 2, 4 or 8 packs per thread, and warp groups of 4..32 lanes (128-thread blocks) whose registers hold
+// the row without more than doubling it.
+inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
+    std::vector<LaunchShape> out;
+    const int row_packs = packs_per_row(n, elem_bytes);
+    for (int packs : kBlockPacks) {
+        const LaunchShape s = block_shape(row_packs, packs);
+        if (s.threads <= max_threads(0, packs) && (s.threads >= 64 || packs == 1)) out.push_back(s);
+    }
+    for (int lanes : kGroupLanes) {
+        for (int packs : kGroupPacks) {
+            const int capacity = lanes * packs;
+            if (capacity >= row_packs && (capacity < 2 * row_packs || capacity <= 4)) {
+                out.push_back({lanes, packs, 128});
+            }
+        }
+    }
+    return out;
+}
+
+inline std::string shape_name(const LaunchShape& s) {
+    if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
+    if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs);
+    return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads);
+}
+
+}  // namespace rmsref
