@@ -49,45 +49,56 @@ fi
 
 mkdir -p "$out/obj"
 log="$out/build.log"
-: > "$log"
 arch=${BENCH_ARCH:-sm_90}
 nvcc_flags=(-std=c++17 -O3 -arch="$arch" -lineinfo)
 
-# compile SRC OBJ [defines...]: true if it compiled; the compiler's messages go to the log.
+# compile SRC OBJ [defines...]: in the background (the files are independent); the compiler's messages go to
+# OBJ.log, and OBJ.ok marks success. wait_all then folds the logs into build.log.
 compile() {
   local src=$1 obj=$2; shift 2
-  echo "== nvcc $src" >> "$log"
-  nvcc "${nvcc_flags[@]}" "$@" -c "$src" -o "$obj" >> "$log" 2>&1
+  rm -f "$obj.ok"
+  { echo "== nvcc $src"; nvcc "${nvcc_flags[@]}" "$@" -c "$src" -o "$obj" 2>&1 && touch "$obj.ok"; } > "$obj.log" &
 }
 # The exercises' entry points renamed for one edition, so that student and solution kernels link side by side.
 renames() { local p=$1 e; for e in "${entries[@]}"; do printf -- '-D%s=%s%s ' "$e" "$p" "$e"; done; }
 
-objs=() not_built=()
 echo "bench-04: building the kernels (log: $log)"
+own=() solution=() student=()
 for f in kernels/rmsnorm.cu kernels/fused_add_rmsnorm.cu bench/suite.cu bench/check.cu bench/timing.cu \
          bench/report.cpp bench/bench.cu; do
   obj="$out/obj/$(echo "$f" | tr / _).o"
-  if ! compile "$here/$f" "$obj"; then
-    echo "bench-04: $f does not compile (see $log)" >&2
-    exit 2
-  fi
-  objs+=("$obj")
+  compile "$here/$f" "$obj"
+  own+=("$f:$obj")
 done
 if [ -d "$root/solutions/04-rmsnorm" ]; then
   for e in "${exercises[@]}"; do
-    obj="$out/obj/solution_$e.o"
     # shellcheck disable=SC2046
-    if compile "$root/solutions/04-rmsnorm/$e.cu" "$obj" $(renames solution_); then objs+=("$obj")
-    else echo "bench-04: solution $e does not compile (see $log)" >&2; exit 2; fi
+    compile "$root/solutions/04-rmsnorm/$e.cu" "$out/obj/solution_$e.o" $(renames solution_)
+    solution+=("$e")
   done
 fi
 for e in "${exercises[@]}"; do
   [ -n "$ex" ] && [ "$e" != "$ex" ] && continue
-  src="$root/exercises/04-rmsnorm/$e.cu"
-  [ -f "$src" ] || continue
-  obj="$out/obj/student_$e.o"
+  [ -f "$root/exercises/04-rmsnorm/$e.cu" ] || continue
   # shellcheck disable=SC2046
-  if compile "$src" "$obj" $(renames student_); then objs+=("$obj"); else not_built+=("$e"); fi
+  compile "$root/exercises/04-rmsnorm/$e.cu" "$out/obj/student_$e.o" $(renames student_)
+  student+=("$e")
+done
+wait
+cat "$out"/obj/*.log > "$log"
+
+objs=() not_built=()
+for pair in "${own[@]}"; do
+  f=${pair%%:*} obj=${pair#*:}
+  [ -e "$obj.ok" ] || { echo "bench-04: $f does not compile (see $log)" >&2; exit 2; }
+  objs+=("$obj")
+done
+for e in "${solution[@]}"; do
+  [ -e "$out/obj/solution_$e.o.ok" ] || { echo "bench-04: solution $e does not compile (see $log)" >&2; exit 2; }
+  objs+=("$out/obj/solution_$e.o")
+done
+for e in "${student[@]}"; do
+  if [ -e "$out/obj/student_$e.o.ok" ]; then objs+=("$out/obj/student_$e.o"); else not_built+=("$e"); fi
 done
 for e in "${not_built[@]}"; do echo "bench-04: your $e does not compile yet (blanks open?): not timed"; done
 echo "== link" >> "$log"

@@ -4,6 +4,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "cuda_check.h"
@@ -106,7 +107,18 @@ CheckResult check_typed(const void* x, const void* rb, const void* ra, const voi
     return result;
 }
 
+__global__ void copy16_kernel(int4* __restrict__ dst, const int4* __restrict__ src, size_t n) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        dst[i] = src[i];
+}
+
 }  // namespace
+
+void copy_kernel(void* dst, const void* src, size_t bytes, cudaStream_t stream) {
+    const size_t n = bytes / 16;
+    const int grid = int(std::min<size_t>((n + 255) / 256, 132 * 16));
+    copy16_kernel<<<grid, 256, 0, stream>>>(static_cast<int4*>(dst), static_cast<const int4*>(src), n);
+}
 
 double rtol_for(Dtype dtype) {
     switch (dtype) {

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <cuda_runtime.h>
+
 #include "suite.h"
 
 namespace bench {
@@ -29,5 +31,10 @@ CheckResult check_output(Op op, Dtype dtype, const void* x, const void* residual
 // The tolerance: rtol covers the two roundings of the 16-bit contract (2.5 units in the last place), or fp32
 // accumulation over the row.
 double rtol_for(Dtype dtype);
+
+// The roofline: dst <- src, `bytes` (a multiple of 16) as 16-byte loads and stores from a grid-stride kernel. A
+// kernel, not cudaMemcpyAsync: in a CUDA graph a device-to-device memcpy of 512 MB or more ran on the copy engine at
+// 2.7 TB/s in run 1, far below what kernels reach.
+void copy_kernel(void* dst, const void* src, size_t bytes, cudaStream_t stream);
 
 }  // namespace bench

@@ -8,6 +8,7 @@
 #include <cuda_fp16.h>
 
 #include "../kernels/reference.h"
+#include "check.h"
 
 #define BENCH_EDITION(P)                                                                                             \
     __attribute__((weak)) void P##launch_rmsnorm(const float*, const float*, float*, int, int, float, cudaStream_t); \
@@ -148,7 +149,7 @@ Launch reference_launch(Op op, Dtype dtype, const rmsref::LaunchShape* shape) {
 
 }  // namespace
 
-std::vector<Kernel> kernels_for(Op op, Dtype dtype, int N, bool tune) {
+std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune) {
     std::vector<Kernel> list;
     auto add = [&](const char* name, const char* source, Launch launch) {
         list.push_back({name, source, "", op, dtype, std::move(launch)});
@@ -156,7 +157,7 @@ std::vector<Kernel> kernels_for(Op op, Dtype dtype, int N, bool tune) {
     BENCH_ADD_EDITION(student_, "student")
     BENCH_ADD_EDITION(solution_, "solution")
     if (Launch ref = reference_launch(op, dtype, nullptr)) {
-        list.push_back({"reference", "reference", rmsref::shape_name(rmsref::choose_shape(N, dtype_bytes(dtype))), op,
+        list.push_back({"reference", "reference", rmsref::shape_name(rmsref::choose_shape(N, dtype_bytes(dtype), M, op == Op::fused_add)), op,
                         dtype, ref});
         if (tune) {
             for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, dtype_bytes(dtype))) {
@@ -168,8 +169,8 @@ std::vector<Kernel> kernels_for(Op op, Dtype dtype, int N, bool tune) {
     if (op == Op::rmsnorm) {
         // The practical ceiling at this very shape: x copied to y, the same bytes read and written as the norm.
         list.push_back({"copy", "copy", "", op, dtype, [dtype](const Args& a, cudaStream_t st) {
-                            return cudaMemcpyAsync(a.y, a.x, size_t(a.M) * a.N * dtype_bytes(dtype),
-                                                   cudaMemcpyDeviceToDevice, st) == cudaSuccess;
+                            copy_kernel(a.y, a.x, size_t(a.M) * a.N * dtype_bytes(dtype), st);
+                            return true;
                         }});
     }
     return list;

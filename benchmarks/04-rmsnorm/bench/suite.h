@@ -42,8 +42,8 @@ struct Kernel {
 
 // Every kernel that is linked in, for one op and element type: student and solution entry points are weak symbols,
 // present only when their file compiled (bench.sh builds what it can). `tune` adds every launch shape the reference
-// kernels have for rows of N elements.
-std::vector<Kernel> kernels_for(Op op, Dtype dtype, int N, bool tune);
+// kernels have for rows of N elements (M decides which of them the reference's rule picks).
+std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune);
 
 // Exercise files the build could not compile, to name them in the report (set from the command line).
 extern std::vector<std::string> g_not_built;

@@ -22,7 +22,7 @@ __device__ __forceinline__ T add_rounded(T a, T b) {
     return from_float<T>(to_float(a) + to_float(b));
 }
 
-template <typename T, int LANES, int PACKS>
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     fused_add_rmsnorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
                                   float eps) {
@@ -73,12 +73,16 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         }
     }
 
+    // Early, the weight's loads are in flight during the reduction; late, they are not held across it (fewer
+    // registers, more threads per multiprocessor).
     const bool weight_packs = misalignment(weight) == x_mis;
     Pack<T> ws[PACKS];
+    if constexpr (WEIGHT_EARLY) {
 #pragma unroll
-    for (int i = 0; i < PACKS; ++i) {
-        const int p = lane + i * lanes;
-        if (p < split.packs) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+        }
     }
 
     float total;
@@ -95,6 +99,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         const int p = lane + i * lanes;
         if (p < split.packs) {
             forget_widened(hs[i]);
+            if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
             Pack<T> out;
 #pragma unroll
             for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(hs[i].v[k]), inv_rms, to_float(ws[i].v[k]));
@@ -176,8 +181,12 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
     const int grid = ceil_div(M, rows_per_block);
 #define RMSREF_SHAPE(L, P)                                                                                          \
     if (s.lanes == (L) && s.packs == (P)) {                                                                         \
-        fused_add_rmsnorm_regs_kernel<T, L, P><<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, \
-                                                                               N, eps);                            \
+        if (s.weight_early)                                                                                         \
+            fused_add_rmsnorm_regs_kernel<T, L, P, true><<<grid, s.threads, 0, stream>>>(input, residual, weight,   \
+                                                                                         output, M, N, eps);       \
+        else                                                                                                        \
+            fused_add_rmsnorm_regs_kernel<T, L, P, false><<<grid, s.threads, 0, stream>>>(input, residual, weight,  \
+                                                                                          output, M, N, eps);      \
         return true;                                                                                                \
     }
     RMSREF_SHAPE(0, 1) RMSREF_SHAPE(0, 2) RMSREF_SHAPE(0, 4) RMSREF_SHAPE(0, 8)
@@ -195,7 +204,7 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
 #define RMSREF_ENTRY(SUFFIX, T)                                                                                     \
     void ref_fused_add_rmsnorm_##SUFFIX(const T* input, T* residual, const T* weight, T* output, int M, int N,      \
                                         float eps, cudaStream_t stream) {                                          \
-        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T)), input, residual, weight, output, M, N, eps,       \
+        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T), M, true), input, residual, weight, output, M, N, eps,       \
                              stream);                                                                             \
     }                                                                                                              \
     bool ref_fused_add_rmsnorm_##SUFFIX##_shape(const rmsref::LaunchShape& shape, const T* input, T* residual,     \

@@ -17,6 +17,9 @@ struct LaunchShape {
     int lanes;
     int packs;
     int threads;
+    // The weight's loads issued before the row's reduction (their latency hidden behind it) or after it (fewer
+    // registers held across it, so more threads fit on a multiprocessor).
+    bool weight_early = true;
 };
 
 // The (lanes, packs) pairs the kernel files instantiate; anything else is refused by their dispatch.
@@ -36,46 +39,64 @@ inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 inline int packs_per_row(int n, int elem_bytes) { return ceil_div(n, 16 / elem_bytes); }
 
 // Shape of a block working alone on a row with `packs` packs per thread: threads rounded up to a whole warp.
-inline LaunchShape block_shape(int row_packs, int packs) {
-    return {0, packs, ceil_div(ceil_div(row_packs, packs), 32) * 32};
+inline LaunchShape block_shape(int row_packs, int packs, bool weight_early = true) {
+    return {0, packs, ceil_div(ceil_div(row_packs, packs), 32) * 32, weight_early};
 }
 
-// The rule. Memory-bound: what matters is how many bytes each multiprocessor has in flight and that no lane sits
-// idle. Rows of at most 32 x 4 packs go to part of a warp (a block of 256 threads per row would leave most of them
-// without data); longer rows to a whole block, with as few packs per thread as keep the block at <= 512 threads, so
-// that short batches (M = 512) still spread over many warps, and 1024 threads x 8 packs for the longest rows.
-inline LaunchShape choose_shape(int n, int elem_bytes) {
+// Batches of at most this many rows are "short" (decode-sized: source document 001's 2 x 256); the rule treats
+// them apart because they cannot fill the GPU with rows, only with threads per row.
+constexpr int kShortBatchRows = 2048;
+
+// The rule's table: packs per thread for whole-block rows, by element size, op and batch length, and when the
+// weight is loaded. Chosen from the tuning sweep of `bench.sh --tune` on an H200 (docs/performance.md, run 2).
+struct RuleEntry {
+    int packs;
+    bool weight_early;
+};
+inline RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch) {
+    if (elem_bytes == 4) {
+        if (!fused) return short_batch ? RuleEntry{4, true} : RuleEntry{4, true};
+        return short_batch ? RuleEntry{2, false} : RuleEntry{2, false};
+    }
+    if (!fused) return short_batch ? RuleEntry{1, false} : RuleEntry{2, false};
+    return short_batch ? RuleEntry{1, false} : RuleEntry{1, false};
+}
+
+// The rule. Rows of at most 32 packs go to part of a warp (a whole block on so short a row would leave most of its
+// threads without data); longer rows to a whole block with the table's packs per thread, fewer where the block
+// would pass its thread limit, and two passes where even that does not hold the row.
+inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
     const int row_packs = packs_per_row(n, elem_bytes);
-    if (row_packs <= 4 * 32) {
-        const int packs = row_packs <= 32 ? 1 : row_packs <= 64 ? 2 : 4;
+    if (row_packs <= 32) {
         int lanes = 4;
-        while (lanes * packs < row_packs) lanes *= 2;
-        return {lanes, packs, 128};
+        while (lanes < row_packs) lanes *= 2;
+        return {lanes, 1, 128, true};
     }
-    for (int packs : {2, 4, 8}) {
-        const LaunchShape s = block_shape(row_packs, packs);
-        if (s.threads <= 512) return s;
+    const RuleEntry e = rule_entry(elem_bytes, fused, m <= kShortBatchRows);
+    for (int packs : kBlockPacks) {
+        if (packs < e.packs) continue;
+        const LaunchShape s = block_shape(row_packs, packs, e.weight_early);
+        if (s.threads <= max_threads(0, packs)) return s;
     }
-    const LaunchShape s = block_shape(row_packs, 8);
-    if (s.threads <= max_threads(0, 8)) return s;
-    return {-1, 0, kMaxThreads};
+    return {-1, 0, kMaxThreads, true};
 }
 
 // Every shape the kernels can run a row of n elements with, for the benchmark's tuning sweep: whole blocks with
-// 1, 2, 4 or 8 packs per thread, and warp groups of 4..32 lanes (128-thread blocks) whose registers hold
-// the row without more than doubling it.
+// 1, 2, 4 or 8 packs per thread and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row
+// without more than doubling it, each with the weight loaded early and late.
 inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
     std::vector<LaunchShape> out;
     const int row_packs = packs_per_row(n, elem_bytes);
-    for (int packs : kBlockPacks) {
-        const LaunchShape s = block_shape(row_packs, packs);
-        if (s.threads <= max_threads(0, packs) && (s.threads >= 64 || packs == 1)) out.push_back(s);
-    }
-    for (int lanes : kGroupLanes) {
-        for (int packs : kGroupPacks) {
-            const int capacity = lanes * packs;
-            if (capacity >= row_packs && (capacity < 2 * row_packs || capacity <= 4)) {
-                out.push_back({lanes, packs, 128});
+    for (bool early : {true, false}) {
+        for (int packs : kBlockPacks) {
+            const LaunchShape s = block_shape(row_packs, packs, early);
+            if (s.threads <= max_threads(0, packs)) out.push_back(s);
+        }
+        for (int lanes : kGroupLanes) {
+            for (int packs : kGroupPacks) {
+                const int capacity = lanes * packs;
+                if (capacity >= row_packs && (capacity < 2 * row_packs || capacity <= 4))
+                    out.push_back({lanes, packs, 128, early});
             }
         }
     }
@@ -84,8 +105,9 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
 
 inline std::string shape_name(const LaunchShape& s) {
     if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
-    if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs);
-    return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads);
+    const std::string w = s.weight_early ? "" : ",w-late";
+    if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
+    return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }
 
 }  // namespace rmsref

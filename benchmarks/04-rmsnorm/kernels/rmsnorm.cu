@@ -7,7 +7,8 @@
 //      per instruction instead of 64 (bf16 scalar) or 128 (fp32 scalar);
 //   3. the launch shape follows the hidden size (launch_shape.h): short rows share a warp, long rows get a block
 //      sized so that every lane holds data;
-//   4. the weight is loaded before the reduction, so its latency hides behind the shuffles and the barrier.
+//   4. the weight is loaded before the reduction (its latency hides behind the shuffles and the barrier) or after
+//      it (fewer registers held across it, more threads per multiprocessor), whichever the rule's table says.
 //
 // Misaligned rows (a slice, an odd hidden size, a row stride that is not a multiple of 16 bytes) are walked as in the
 // `rmsnorm_vec` exercise: single elements up to the first 16-byte boundary, whole packs, single elements after the
@@ -26,8 +27,9 @@
 namespace rmsref {
 namespace {
 
-// One row per LANES lanes (LANES = 0: per block), PACKS packs per lane held in registers.
-template <typename T, int LANES, int PACKS>
+// One row per LANES lanes (LANES = 0: per block), PACKS packs per lane held in registers; WEIGHT_EARLY: the weight
+// is loaded before the reduction.
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     rmsnorm_regs_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
                         long long out_stride, int M, int N, float eps) {
@@ -71,13 +73,16 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         }
     }
 
-    // The weight's loads are issued now, so that they are in flight during the reduction.
+    // Early, the weight's loads are in flight during the reduction; late (below), they are not held across it, which
+    // saves the registers that decide how many threads, and so how many bytes, a multiprocessor has in flight.
     const bool weight_packs = misalignment(weight) == misalignment(x);
     Pack<T> ws[PACKS];
+    if constexpr (WEIGHT_EARLY) {
 #pragma unroll
-    for (int i = 0; i < PACKS; ++i) {
-        const int p = lane + i * lanes;
-        if (p < split.packs) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+        }
     }
 
     float total;
@@ -95,6 +100,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         const int p = lane + i * lanes;
         if (p < split.packs) {
             forget_widened(xs[i]);
+            if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
             Pack<T> out;
 #pragma unroll
             for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(xs[i].v[k]), inv_rms, to_float(ws[i].v[k]));
@@ -165,8 +171,12 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
     const int grid = ceil_div(M, rows_per_block);
 #define RMSREF_SHAPE(L, P)                                                                                          \
     if (s.lanes == (L) && s.packs == (P)) {                                                                         \
-        rmsnorm_regs_kernel<T, L, P><<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, \
-                                                                     M, N, eps);                                   \
+        if (s.weight_early)                                                                                         \
+            rmsnorm_regs_kernel<T, L, P, true><<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output,    \
+                                                                               out_stride, M, N, eps);             \
+        else                                                                                                        \
+            rmsnorm_regs_kernel<T, L, P, false><<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output,   \
+                                                                                out_stride, M, N, eps);            \
         return true;                                                                                                \
     }
     RMSREF_SHAPE(0, 1) RMSREF_SHAPE(0, 2) RMSREF_SHAPE(0, 4) RMSREF_SHAPE(0, 8)
@@ -184,7 +194,7 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
 #define RMSREF_ENTRY(SUFFIX, T)                                                                                     \
     void ref_rmsnorm_##SUFFIX(const T* input, long long in_stride, const T* weight, T* output, long long out_stride, \
                               int M, int N, float eps, cudaStream_t stream) {                                     \
-        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T)), input, in_stride, weight, output, out_stride, M, N, \
+        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T), M, false), input, in_stride, weight, output, out_stride, M, N, \
                              eps, stream);                                                                        \
     }                                                                                                              \
     bool ref_rmsnorm_##SUFFIX##_shape(const rmsref::LaunchShape& shape, const T* input, long long in_stride,       \
