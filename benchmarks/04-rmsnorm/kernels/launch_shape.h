@@ -48,18 +48,20 @@ inline LaunchShape block_shape(int row_packs, int packs, bool weight_early = tru
 constexpr int kShortBatchRows = 2048;
 
 // The rule's table: packs per thread for whole-block rows, by element size, op and batch length, and when the
-// weight is loaded. Chosen from the tuning sweep of `bench.sh --tune` on an H200 (docs/performance.md, run 2).
+// weight is loaded. Chosen from the tuning sweep of run 1 (2026-12-01, H200, docs/performance.md): for each entry,
+// the packs value with the best geometric mean over that run's shapes of (bandwidth / best shape's bandwidth). Run 1
+// measured the weight loaded early only; the late variant waits for the next sweep (`bench.sh --tune`).
 struct RuleEntry {
     int packs;
     bool weight_early;
 };
 inline RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch) {
     if (elem_bytes == 4) {
-        if (!fused) return short_batch ? RuleEntry{4, true} : RuleEntry{4, true};
-        return short_batch ? RuleEntry{2, false} : RuleEntry{2, false};
+        if (!fused) return {4, true};                                // 0.98 (short), 1.00 (long) of the best shape
+        return short_batch ? RuleEntry{2, true} : RuleEntry{1, true};  // 0.98, 1.00
     }
-    if (!fused) return short_batch ? RuleEntry{1, false} : RuleEntry{2, false};
-    return short_batch ? RuleEntry{1, false} : RuleEntry{1, false};
+    if (!fused) return short_batch ? RuleEntry{1, true} : RuleEntry{4, true};  // 0.97, 0.98
+    return {1, true};                                                           // 0.99, 1.00
 }
 
 // The rule. Rows of at most 32 packs go to part of a warp (a whole block on so short a row would leave most of its
@@ -73,8 +75,10 @@ inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
         return {lanes, 1, 128, true};
     }
     const RuleEntry e = rule_entry(elem_bytes, fused, m <= kShortBatchRows);
-    for (int packs : kBlockPacks) {
-        if (packs < e.packs) continue;
+    // Fewer packs where the table's would leave a block of one warp; more where it would pass the thread limit.
+    int packs = e.packs;
+    while (packs > 1 && block_shape(row_packs, packs).threads < 64) packs /= 2;
+    for (; packs <= 8; packs *= 2) {
         const LaunchShape s = block_shape(row_packs, packs, e.weight_early);
         if (s.threads <= max_threads(0, packs)) return s;
     }
