@@ -54,8 +54,11 @@ nvcc_flags=(-std=c++17 -O3 -arch="$arch" -lineinfo)
 
 # compile SRC OBJ [defines...]: in the background (the files are independent); the compiler's messages go to
 # OBJ.log, and OBJ.ok marks success. wait_all then folds the logs into build.log.
+jobs_max=$(nproc 2>/dev/null || echo 2)
 compile() {
   local src=$1 obj=$2; shift 2
+  # No more compilers at once than cores: nvcc takes a few hundred MB each.
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
   rm -f "$obj.ok"
   { echo "== nvcc $src"; nvcc "${nvcc_flags[@]}" "$@" -c "$src" -o "$obj" 2>&1 && touch "$obj.ok"; } > "$obj.log" &
 }
