@@ -155,9 +155,9 @@ __device__ __forceinline__ float group_sum(float v) {
 
 // Sum over the whole block (blockDim.x a multiple of 32, at most 1024); every thread gets the sum. One barrier:
 // after it each warp reduces the per-warp partials itself instead of waiting for warp 0 to broadcast them. Called at
-// most once per block (the partials are not protected against a second call).
-__device__ __forceinline__ float block_sum(float v) {
-    __shared__ float warp_partials[32];
+// most once per block (the partials are not protected against a second call). `warp_partials` is the kernel's
+// `__shared__ float[32]` (declared in the kernel, where the CPU emulator's rewriter sees shared declarations).
+__device__ __forceinline__ float block_sum(float v, float* warp_partials) {
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
     const int warps = blockDim.x >> 5;

@@ -89,7 +89,8 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     if constexpr (LANES > 0) {
         total = group_sum<LANES>(sq);
     } else {
-        total = block_sum(sq);
+        __shared__ float warp_partials[32];
+        total = block_sum(sq, warp_partials);
     }
     const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
 
@@ -149,7 +150,8 @@ __global__ void __launch_bounds__(kMaxThreads)
         r[col] = add_rounded(x[col], r[col]);
         sq += to_float(r[col]) * to_float(r[col]);
     }
-    const float inv_rms = rsqrtf(block_sum(sq) / static_cast<float>(N) + eps);
+    __shared__ float warp_partials[32];
+    const float inv_rms = rsqrtf(block_sum(sq, warp_partials) / static_cast<float>(N) + eps);
     for (int p = threadIdx.x; p < split.packs; p += blockDim.x) {
         const int col = split.prefix + p * kN;
         const Pack<T> h = load_pack_or_elements(r + col, residual_packs);

@@ -89,7 +89,8 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     if constexpr (LANES > 0) {
         total = group_sum<LANES>(sq);
     } else {
-        total = block_sum(sq);
+        __shared__ float warp_partials[32];
+        total = block_sum(sq, warp_partials);
     }
     const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
 
@@ -136,7 +137,8 @@ __global__ void __launch_bounds__(kMaxThreads)
         const float f = to_float(x[split.single_column(e)]);
         sq += f * f;
     }
-    const float inv_rms = rsqrtf(block_sum(sq) / static_cast<float>(N) + eps);
+    __shared__ float warp_partials[32];
+    const float inv_rms = rsqrtf(block_sum(sq, warp_partials) / static_cast<float>(N) + eps);
     const bool weight_packs = misalignment(weight) == misalignment(x);
     const bool output_packs = misalignment(y) == misalignment(x);
     for (int p = threadIdx.x; p < split.packs; p += blockDim.x) {
