@@ -107,6 +107,15 @@ solutions-branch: cli
 student-edition: cli
 	@$(WORKBOOK) student-edition $(if $(OUT),--out "$(OUT)")
 
+# --- performance ------------------------------------------------------------------------------------------------
+
+# make bench-04 [EX=name]: on a GPU, checks and times the student's kernels (only EX's with EX), every solution and
+# the reference kernels against a device-to-device copy; writes $(BUILD)/bench-04/bench-04.{csv,svg}. Needs no
+# CMake build. Without a GPU it says so and exits 0. benchmarks/04-rmsnorm/bench.sh has the options.
+.PHONY: bench-04
+bench-04:
+	@BUILD=$(BUILD) benchmarks/04-rmsnorm/bench.sh $(if $(EX),--ex $(EX))
+
 # --- the project's own tests (what CI runs) -------------------------------------------------------------------------
 
 test: configure

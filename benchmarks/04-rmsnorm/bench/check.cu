@@ -1,0 +1,155 @@
+// Device-side inputs and fp64 reference check (see check.h).
+#include "check.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cuda_check.h"
+
+namespace bench {
+namespace {
+
+__device__ __forceinline__ float widen(float v) { return v; }
+__device__ __forceinline__ float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float widen(__half v) { return __half2float(v); }
+template <typename T>
+__device__ __forceinline__ T narrow(float v);
+template <>
+__device__ __forceinline__ float narrow<float>(float v) { return v; }
+template <>
+__device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+template <>
+__device__ __forceinline__ __half narrow<__half>(float v) { return __float2half_rn(v); }
+
+__device__ __forceinline__ uint64_t splitmix64(uint64_t z) {
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+template <typename T>
+__global__ void fill_kernel(T* p, size_t n, uint64_t seed, float mean, float scale) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+        const uint64_t h = splitmix64(seed ^ splitmix64(i));
+        // Box-Muller from two 24-bit uniforms in (0, 1].
+        const float u1 = (float((h >> 40) & 0xffffff) + 1.0f) * (1.0f / 16777216.0f);
+        const float u2 = float((h >> 8) & 0xffffff) * (1.0f / 16777216.0f);
+        const float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
+        p[i] = narrow<T>(mean + scale * z);
+    }
+}
+
+constexpr int kCheckThreads = 256;
+
+// One block per row: the fp64 statistic, then every element against its tolerance.
+template <typename T>
+__global__ void check_kernel(const T* x, const T* r_before, const T* r_after, const T* w, const T* y, int N,
+                             double eps, double rtol, double atol, unsigned long long* bad, unsigned* worst_bits) {
+    const size_t base = size_t(blockIdx.x) * N;
+    auto h_of = [&](int j) -> float {
+        // Fused add: the contract's h, rounded to T exactly as the kernel must round it.
+        return r_before ? widen(narrow<T>(widen(x[base + j]) + widen(r_before[base + j]))) : widen(x[base + j]);
+    };
+    __shared__ double partial[kCheckThreads];
+    double sum = 0;
+    for (int j = threadIdx.x; j < N; j += kCheckThreads) {
+        const double h = h_of(j);
+        sum += h * h;
+    }
+    partial[threadIdx.x] = sum;
+    __syncthreads();
+    for (int half = kCheckThreads / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+        __syncthreads();
+    }
+    const double inv_rms = 1.0 / sqrt(partial[0] / N + eps);
+    unsigned long long my_bad = 0;
+    float my_worst = 0.0f;
+    for (int j = threadIdx.x; j < N; j += kCheckThreads) {
+        const float h = h_of(j);
+        const double ref = double(h) * inv_rms * double(widen(w[j]));
+        const double got = widen(y[base + j]);
+        const double ratio = fabs(got - ref) / (atol + rtol * fabs(ref));
+        if (!(ratio <= 1.0)) ++my_bad;
+        my_worst = fmaxf(my_worst, ratio == ratio ? float(fmin(ratio, 1e30)) : 1e30f);
+        if (r_after && !(widen(r_after[base + j]) == h)) ++my_bad;
+    }
+    if (my_bad) atomicAdd(bad, my_bad);
+    atomicMax(worst_bits, __float_as_uint(my_worst));  // non-negative floats order like their bit patterns
+}
+
+template <typename T>
+CheckResult check_typed(const void* x, const void* rb, const void* ra, const void* w, const void* y, int M, int N,
+                        double rtol) {
+    unsigned long long* bad = nullptr;
+    unsigned* worst = nullptr;
+    CUDA_CHECK(cudaMalloc(&bad, sizeof(*bad)));
+    CUDA_CHECK(cudaMalloc(&worst, sizeof(*worst)));
+    CUDA_CHECK(cudaMemset(bad, 0, sizeof(*bad)));
+    CUDA_CHECK(cudaMemset(worst, 0, sizeof(*worst)));
+    check_kernel<T><<<M, kCheckThreads>>>(static_cast<const T*>(x), static_cast<const T*>(rb),
+                                          static_cast<const T*>(ra), static_cast<const T*>(w),
+                                          static_cast<const T*>(y), N, double(kEps), rtol, 1e-5, bad, worst);
+    CUDA_CHECK(cudaGetLastError());
+    CheckResult result{};
+    unsigned worst_bits = 0;
+    CUDA_CHECK(cudaMemcpy(&result.bad, bad, sizeof(*bad), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&worst_bits, worst, sizeof(worst_bits), cudaMemcpyDeviceToHost));
+    float worst_f;
+    std::memcpy(&worst_f, &worst_bits, sizeof(worst_f));
+    result.worst = worst_f;
+    CUDA_CHECK(cudaFree(bad));
+    CUDA_CHECK(cudaFree(worst));
+    return result;
+}
+
+__global__ void copy16_kernel(int4* __restrict__ dst, const int4* __restrict__ src, size_t n) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        dst[i] = src[i];
+}
+
+}  // namespace
+
+void copy_kernel(void* dst, const void* src, size_t bytes, cudaStream_t stream) {
+    const size_t n = bytes / 16;
+    const int grid = int(std::min<size_t>((n + 255) / 256, 132 * 16));
+    copy16_kernel<<<grid, 256, 0, stream>>>(static_cast<int4*>(dst), static_cast<const int4*>(src), n);
+}
+
+double rtol_for(Dtype dtype) {
+    switch (dtype) {
+        case Dtype::fp32: return 1e-4;
+        case Dtype::bf16: return 2.5 * 0.00390625;     // unit roundoff 2^-8
+        case Dtype::fp16: return 2.5 * 0.00048828125;  // unit roundoff 2^-11
+    }
+    return 0;
+}
+
+void fill_normal(Dtype dtype, void* p, size_t n, uint64_t seed, float mean, float scale) {
+    const int grid = 132 * 8;
+    switch (dtype) {
+        case Dtype::fp32: fill_kernel<<<grid, 256>>>(static_cast<float*>(p), n, seed, mean, scale); break;
+        case Dtype::bf16: fill_kernel<<<grid, 256>>>(static_cast<__nv_bfloat16*>(p), n, seed, mean, scale); break;
+        case Dtype::fp16: fill_kernel<<<grid, 256>>>(static_cast<__half*>(p), n, seed, mean, scale); break;
+    }
+    CUDA_CHECK(cudaGetLastError());
+}
+
+void poison(void* p, size_t bytes) { CUDA_CHECK(cudaMemset(p, 0xff, bytes)); }
+
+CheckResult check_output(Op op, Dtype dtype, const void* x, const void* rb, const void* ra, const void* w,
+                         const void* y, int M, int N) {
+    if (op == Op::rmsnorm) rb = ra = nullptr;
+    switch (dtype) {
+        case Dtype::fp32: return check_typed<float>(x, rb, ra, w, y, M, N, rtol_for(dtype));
+        case Dtype::bf16: return check_typed<__nv_bfloat16>(x, rb, ra, w, y, M, N, rtol_for(dtype));
+        case Dtype::fp16: return check_typed<__half>(x, rb, ra, w, y, M, N, rtol_for(dtype));
+    }
+    return {};
+}
+
+}  // namespace bench

@@ -1,0 +1,43 @@
+// What the benchmark prints and writes: the rows it measured (and the Python peers' rows it read), the ratios
+// derived from them, the CSV, the terminal table and the SVG plot. Host code, no CUDA.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Row {
+    std::string op, dtype, kernel, source, shape;
+    std::string status;  // "ok", "wrong" (failed the fp64 check: not timed), "cannot-run", "not-built"
+    int M = 0, N = 0;
+    double bytes = 0;    // read once + written once
+    double us = 0;       // median time of one launch
+    double tbs = 0;      // bytes / us
+    double err = 0;      // worst |got - ref| / tolerance (<= 1 passes)
+    // Derived by derive_ratios (0 where undefined):
+    double of_copy = 0;           // of the large device-to-device copy of this run
+    double of_shape_copy = 0;     // of the copy of the same bytes at this shape (plain norm only)
+    double of_reference = 0;      // of the reference kernel at this op, dtype and shape (the leaderboard's figure)
+    double of_best_solution = 0;  // of the fastest lesson solution at this op, dtype and shape
+};
+
+struct RunInfo {
+    std::string date, device, command;
+    double copy_tbs = 0;  // the large device-to-device copy, read + write
+};
+
+void derive_ratios(std::vector<Row>& rows, double copy_tbs);
+
+// CSV with a header line; read_csv reads what write_csv (or peers.py) wrote, and returns false if it cannot. The
+// large copy is a row of its own (op "copy"); read_csv fills `info` from it and from the date/device columns.
+void write_csv(const std::string& path, const RunInfo& info, const std::vector<Row>& rows);
+bool read_csv(const std::string& path, std::vector<Row>& rows, RunInfo* info = nullptr);
+
+// Markdown tables: the large shapes in full, the M = 512 sweep as ranges, and every kernel not timed with why.
+void print_tables(const RunInfo& info, const std::vector<Row>& rows);
+
+// Bandwidth against hidden size for the M = 512 sweep, one panel per (op, dtype), the copy as the roofline.
+void write_svg(const std::string& path, const RunInfo& info, const std::vector<Row>& rows, int sweep_M);
+
+}  // namespace bench

@@ -1,0 +1,171 @@
+// Helpers shared by the reference kernels of lesson 04 (rmsnorm.cu, fused_add_rmsnorm.cu in this folder): element
+// conversions, the 16-byte pack, alignment arithmetic and the row reductions. Device code only, header-only, so that
+// each kernel file stays self-contained apart from this one include.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace rmsref {
+
+// --- elements ----------------------------------------------------------------------------------------------------
+
+// Exact widening to fp32 and round-to-nearest-even narrowing, spelled out per type so that no implicit conversion
+// decides the rounding.
+__device__ __forceinline__ float to_float(float v) { return v; }
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
+
+template <typename T>
+__device__ __forceinline__ T from_float(float v);
+template <>
+__device__ __forceinline__ float from_float<float>(float v) { return v; }
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+template <>
+__device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+
+// The output element from the fp32 input value x, the row's inverse RMS and the weight. fp32: x * inv_rms * w, in
+// that order (the lesson's fp32 contract). 16-bit types: round the normalised value to T before the weight is
+// applied, then round again (the Llama / vLLM order the lesson's 16-bit exercises use).
+template <typename T>
+__device__ __forceinline__ T normalize(float x, float inv_rms, float w) {
+    return from_float<T>(to_float(from_float<T>(x * inv_rms)) * w);
+}
+template <>
+__device__ __forceinline__ float normalize<float>(float x, float inv_rms, float w) {
+    return x * inv_rms * w;
+}
+
+// --- 16-byte packs -------------------------------------------------------------------------------------------------
+
+constexpr unsigned kPackBytes = 16;  // the widest load or store one thread can issue
+
+// Sixteen bytes of T: 4 floats or 8 bf16/fp16 values, moved by one LDG.128 / STG.128.
+template <typename T>
+struct alignas(16) Pack {
+    static constexpr int kN = kPackBytes / sizeof(T);
+    T v[kN];
+};
+
+template <typename T>
+__device__ __forceinline__ Pack<T> load_pack(const T* p) {
+    return *reinterpret_cast<const Pack<T>*>(p);
+}
+// The weight is read by every row, so it goes through the read-only (non-coherent) path that keeps it in L1.
+template <typename T>
+__device__ __forceinline__ Pack<T> load_pack_ro(const T* p) {
+    const int4 raw = __ldg(reinterpret_cast<const int4*>(p));
+    Pack<T> out;
+    static_assert(sizeof(out) == sizeof(raw), "a pack is 16 bytes");
+    __builtin_memcpy(&out, &raw, sizeof(out));
+    return out;
+}
+template <typename T>
+__device__ __forceinline__ void store_pack(T* p, const Pack<T>& v) {
+    *reinterpret_cast<Pack<T>*>(p) = v;
+}
+
+// Hides from the compiler that the pack still holds the values it was loaded with. Without it, the compiler keeps the
+// fp32 widening of every 16-bit element (computed for the sum of squares) alive until the output is written: twice
+// the registers of the packed values, which spills at 4 and 8 packs per thread. After this, it widens them again,
+// one cheap shift per element.
+template <typename T>
+__device__ __forceinline__ void forget_widened(Pack<T>& p) {
+    if constexpr (sizeof(T) < 4) {
+        unsigned words[4];
+        __builtin_memcpy(words, &p, sizeof(words));
+#pragma unroll
+        for (int k = 0; k < 4; ++k) asm("" : "+r"(words[k]));
+        __builtin_memcpy(&p, words, sizeof(words));
+    }
+}
+
+// Reads the pack of elements p[0..kN) as one 16-byte load when `as_pack` says p is 16-byte aligned, element by
+// element otherwise (a weight or output that does not share the input row's offset from a 16-byte boundary).
+template <typename T>
+__device__ __forceinline__ Pack<T> load_pack_or_elements(const T* p, bool as_pack) {
+    if (as_pack) return load_pack(p);
+    Pack<T> out;
+#pragma unroll
+    for (int k = 0; k < Pack<T>::kN; ++k) out.v[k] = p[k];
+    return out;
+}
+template <typename T>
+__device__ __forceinline__ Pack<T> load_pack_or_elements_ro(const T* p, bool as_pack) {
+    if (as_pack) return load_pack_ro(p);
+    Pack<T> out;
+#pragma unroll
+    for (int k = 0; k < Pack<T>::kN; ++k) out.v[k] = __ldg(p + k);
+    return out;
+}
+template <typename T>
+__device__ __forceinline__ void store_pack_or_elements(T* p, const Pack<T>& v, bool as_pack) {
+    if (as_pack) {
+        store_pack(p, v);
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < Pack<T>::kN; ++k) p[k] = v.v[k];
+}
+
+// --- alignment -------------------------------------------------------------------------------------------------------
+
+// Bytes by which p lies past the previous 16-byte boundary (0 when aligned).
+__device__ __forceinline__ unsigned misalignment(const void* p) {
+    return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) & (kPackBytes - 1));
+}
+
+// A row is walked in three parts: the `prefix` single elements before its first 16-byte boundary, `packs` whole
+// packs, and the single elements after the last whole pack (the tail). prefix + tail < 2 * kN.
+struct RowSplit {
+    int prefix;      // elements [0, prefix) are single
+    int packs;       // pack i covers elements [prefix + i*kN, prefix + (i+1)*kN)
+    int tail_start;  // elements [tail_start, n) are single
+    int singles;     // prefix + (n - tail_start)
+    // Column of the e-th single element (e < singles): the prefix first, then the tail.
+    __device__ __forceinline__ int single_column(int e) const { return e < prefix ? e : tail_start + (e - prefix); }
+};
+
+template <typename T>
+__device__ __forceinline__ RowSplit split_row(const T* row, int n) {
+    constexpr int kN = Pack<T>::kN;
+    RowSplit s;
+    const int to_boundary = static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
+    s.prefix = to_boundary < n ? to_boundary : n;
+    s.packs = (n - s.prefix) / kN;
+    s.tail_start = s.prefix + s.packs * kN;
+    s.singles = s.prefix + (n - s.tail_start);
+    return s;
+}
+
+// --- reductions ----------------------------------------------------------------------------------------------------
+
+// Sum over aligned groups of LANES consecutive lanes of a warp (LANES a power of two <= 32); every lane of the group
+// gets the group's sum. All 32 lanes of the warp must call it.
+template <int LANES>
+__device__ __forceinline__ float group_sum(float v) {
+#pragma unroll
+    for (int offset = LANES / 2; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
+    return v;
+}
+
+// Sum over the whole block (blockDim.x a multiple of 32, at most 1024); every thread gets the sum. One barrier:
+// after it each warp reduces the per-warp partials itself instead of waiting for warp 0 to broadcast them. Called at
+// most once per block (the partials are not protected against a second call). `warp_partials` is the kernel's
+// `__shared__ float[32]` (declared in the kernel, where the CPU emulator's rewriter sees shared declarations).
+__device__ __forceinline__ float block_sum(float v, float* warp_partials) {
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const int warps = blockDim.x >> 5;
+    v = group_sum<32>(v);
+    if (lane == 0) warp_partials[warp] = v;
+    __syncthreads();
+    v = lane < warps ? warp_partials[lane] : 0.0f;
+    return group_sum<32>(v);
+}
+
+}  // namespace rmsref

@@ -1,0 +1,219 @@
+// Reference fused residual add + RMSNorm of lesson 04 at the memory roofline, bf16 and fp32.
+//
+//   h = x + residual  (bf16: rounded to bf16)  ->  written back into residual
+//   y = RMSNorm(h) * w                          (same contract as rmsnorm.cu, statistics from the rounded h)
+//
+// Every byte moves once: x and the old residual are read once, the new residual and y are written once, and h waits
+// in registers between the add and the normalisation (the lesson's `fused_add_rmsnorm` solution rereads the residual
+// it has just written, element by element). The new residual is stored before the reduction, so those stores drain
+// while the row's sum is formed. Launch shapes, packs and misaligned-row handling as in rmsnorm.cu: the walk follows
+// the input row; residual, weight and output move as packs when they share its offset from a 16-byte boundary.
+//
+// Rows are contiguous (row r starts at r * N in input, residual and output), as in the exercise.
+#include "common.cuh"
+#include "launch_shape.h"
+#include "reference.h"
+
+namespace rmsref {
+namespace {
+
+template <typename T>
+__device__ __forceinline__ T add_rounded(T a, T b) {
+    return from_float<T>(to_float(a) + to_float(b));
+}
+
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY>
+__global__ void __launch_bounds__(max_threads(LANES, PACKS))
+    fused_add_rmsnorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
+                                  float eps) {
+    constexpr int kN = Pack<T>::kN;
+    constexpr int kSingles = (2 * (kN - 1) + (LANES > 0 ? LANES : 32) - 1) / (LANES > 0 ? LANES : 32);
+    const int lanes = LANES > 0 ? LANES : static_cast<int>(blockDim.x);
+    const int lane = LANES > 0 ? static_cast<int>(threadIdx.x) % LANES : static_cast<int>(threadIdx.x);
+    const long long row = LANES > 0 ? static_cast<long long>(blockIdx.x) * (blockDim.x / LANES) + threadIdx.x / LANES
+                                    : static_cast<long long>(blockIdx.x);
+    const bool live = row < M;
+    const long long offset = (live ? row : 0) * static_cast<long long>(N);
+    const T* x = input + offset;
+    T* r = residual + offset;
+    T* y = output + offset;
+    const RowSplit split = split_row(x, live ? N : 0);
+    const unsigned x_mis = misalignment(x);
+    const bool residual_packs = misalignment(r) == x_mis;
+
+    // Add, write the new residual, keep it in registers, accumulate its squares.
+    Pack<T> hs[PACKS];
+    float sq = 0.0f;
+#pragma unroll
+    for (int i = 0; i < PACKS; ++i) {
+        const int p = lane + i * lanes;
+        if (p < split.packs) {
+            const int col = split.prefix + p * kN;
+            const Pack<T> a = load_pack(x + col);
+            const Pack<T> b = load_pack_or_elements(r + col, residual_packs);
+#pragma unroll
+            for (int k = 0; k < kN; ++k) {
+                hs[i].v[k] = add_rounded(a.v[k], b.v[k]);
+                const float f = to_float(hs[i].v[k]);
+                sq += f * f;
+            }
+            store_pack_or_elements(r + col, hs[i], residual_packs);
+        }
+    }
+    T singles[kSingles];
+#pragma unroll
+    for (int j = 0; j < kSingles; ++j) {
+        const int e = lane + j * lanes;
+        if (e < split.singles) {
+            const int col = split.single_column(e);
+            singles[j] = add_rounded(x[col], r[col]);
+            r[col] = singles[j];
+            const float f = to_float(singles[j]);
+            sq += f * f;
+        }
+    }
+
+    // Early, the weight's loads are in flight during the reduction; late, they are not held across it (fewer
+    // registers, more threads per multiprocessor).
+    const bool weight_packs = misalignment(weight) == x_mis;
+    Pack<T> ws[PACKS];
+    if constexpr (WEIGHT_EARLY) {
+#pragma unroll
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+        }
+    }
+
+    float total;
+    if constexpr (LANES > 0) {
+        total = group_sum<LANES>(sq);
+    } else {
+        __shared__ float warp_partials[32];
+        total = block_sum(sq, warp_partials);
+    }
+    const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
+
+    const bool output_packs = misalignment(y) == x_mis;
+#pragma unroll
+    for (int i = 0; i < PACKS; ++i) {
+        const int p = lane + i * lanes;
+        if (p < split.packs) {
+            forget_widened(hs[i]);
+            if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+            Pack<T> out;
+#pragma unroll
+            for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(hs[i].v[k]), inv_rms, to_float(ws[i].v[k]));
+            store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < kSingles; ++j) {
+        const int e = lane + j * lanes;
+        if (e < split.singles) {
+            const int col = split.single_column(e);
+            y[col] = normalize<T>(to_float(singles[j]), inv_rms, to_float(__ldg(weight + col)));
+        }
+    }
+}
+
+// Rows longer than the registers hold: pass 1 adds and writes the residual, pass 2 rereads it. Each thread rereads
+// only what it wrote itself (same walk in both passes), so the block_sum barrier is the only one needed.
+template <typename T>
+__global__ void __launch_bounds__(kMaxThreads)
+    fused_add_rmsnorm_two_pass_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int N,
+                                      float eps) {
+    constexpr int kN = Pack<T>::kN;
+    const long long offset = static_cast<long long>(blockIdx.x) * N;
+    const T* x = input + offset;
+    T* r = residual + offset;
+    T* y = output + offset;
+    const RowSplit split = split_row(x, N);
+    const unsigned x_mis = misalignment(x);
+    const bool residual_packs = misalignment(r) == x_mis;
+    const bool weight_packs = misalignment(weight) == x_mis;
+    const bool output_packs = misalignment(y) == x_mis;
+    float sq = 0.0f;
+    for (int p = threadIdx.x; p < split.packs; p += blockDim.x) {
+        const int col = split.prefix + p * kN;
+        const Pack<T> a = load_pack(x + col);
+        Pack<T> h = load_pack_or_elements(r + col, residual_packs);
+#pragma unroll
+        for (int k = 0; k < kN; ++k) {
+            h.v[k] = add_rounded(a.v[k], h.v[k]);
+            sq += to_float(h.v[k]) * to_float(h.v[k]);
+        }
+        store_pack_or_elements(r + col, h, residual_packs);
+    }
+    for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
+        const int col = split.single_column(e);
+        r[col] = add_rounded(x[col], r[col]);
+        sq += to_float(r[col]) * to_float(r[col]);
+    }
+    __shared__ float warp_partials[32];
+    const float inv_rms = rsqrtf(block_sum(sq, warp_partials) / static_cast<float>(N) + eps);
+    for (int p = threadIdx.x; p < split.packs; p += blockDim.x) {
+        const int col = split.prefix + p * kN;
+        const Pack<T> h = load_pack_or_elements(r + col, residual_packs);
+        const Pack<T> w = load_pack_or_elements_ro(weight + col, weight_packs);
+        Pack<T> out;
+#pragma unroll
+        for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(h.v[k]), inv_rms, to_float(w.v[k]));
+        store_pack_or_elements(y + col, out, output_packs);
+    }
+    for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
+        const int col = split.single_column(e);
+        y[col] = normalize<T>(to_float(r[col]), inv_rms, to_float(__ldg(weight + col)));
+    }
+}
+
+template <typename T>
+bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* weight, T* output, int M, int N,
+                  float eps, cudaStream_t stream) {
+    if (M <= 0 || N <= 0) return true;
+    if (s.lanes < 0) {
+        fused_add_rmsnorm_two_pass_kernel<T><<<M, s.threads, 0, stream>>>(input, residual, weight, output, N, eps);
+        return true;
+    }
+    const int lanes = s.lanes > 0 ? s.lanes : s.threads;
+    if (s.threads % 32 != 0 || s.threads > max_threads(s.lanes, s.packs) ||
+        lanes * s.packs < packs_per_row(N, sizeof(T)))
+        return false;
+    const int rows_per_block = s.lanes > 0 ? s.threads / s.lanes : 1;
+    const int grid = ceil_div(M, rows_per_block);
+#define RMSREF_SHAPE(L, P)                                                                                          \
+    if (s.lanes == (L) && s.packs == (P)) {                                                                         \
+        if (s.weight_early)                                                                                         \
+            fused_add_rmsnorm_regs_kernel<T, L, P, true><<<grid, s.threads, 0, stream>>>(input, residual, weight,   \
+                                                                                         output, M, N, eps);       \
+        else                                                                                                        \
+            fused_add_rmsnorm_regs_kernel<T, L, P, false><<<grid, s.threads, 0, stream>>>(input, residual, weight,  \
+                                                                                          output, M, N, eps);      \
+        return true;                                                                                                \
+    }
+    RMSREF_SHAPE(0, 1) RMSREF_SHAPE(0, 2) RMSREF_SHAPE(0, 4) RMSREF_SHAPE(0, 8)
+    RMSREF_SHAPE(4, 1) RMSREF_SHAPE(4, 2) RMSREF_SHAPE(4, 4)
+    RMSREF_SHAPE(8, 1) RMSREF_SHAPE(8, 2) RMSREF_SHAPE(8, 4)
+    RMSREF_SHAPE(16, 1) RMSREF_SHAPE(16, 2) RMSREF_SHAPE(16, 4)
+    RMSREF_SHAPE(32, 1) RMSREF_SHAPE(32, 2) RMSREF_SHAPE(32, 4)
+#undef RMSREF_SHAPE
+    return false;
+}
+
+}  // namespace
+}  // namespace rmsref
+
+#define RMSREF_ENTRY(SUFFIX, T)                                                                                     \
+    void ref_fused_add_rmsnorm_##SUFFIX(const T* input, T* residual, const T* weight, T* output, int M, int N,      \
+                                        float eps, cudaStream_t stream) {                                          \
+        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T), M, true), input, residual, weight, output, M, N, eps,       \
+                             stream);                                                                             \
+    }                                                                                                              \
+    bool ref_fused_add_rmsnorm_##SUFFIX##_shape(const rmsref::LaunchShape& shape, const T* input, T* residual,     \
+                                                const T* weight, T* output, int M, int N, float eps,               \
+                                                cudaStream_t stream) {                                             \
+        return rmsref::launch_shape(shape, input, residual, weight, output, M, N, eps, stream);                    \
+    }
+RMSREF_ENTRY(fp32, float)
+RMSREF_ENTRY(bf16, __nv_bfloat16)
+#undef RMSREF_ENTRY

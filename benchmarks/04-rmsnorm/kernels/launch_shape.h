@@ -1,0 +1,117 @@
+// How the reference kernels spread a row over threads, and the rule that picks that shape from the hidden size.
+// Host code (the launchers and the benchmark's tuning sweep include it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rmsref {
+
+// lanes > 0: `lanes` consecutive threads (a power of two, 4..32) share one row and a block of `threads` holds
+//            threads / lanes rows; the row sum is a few shuffles, no barrier.
+// lanes == 0: the whole block (`threads`, a multiple of 32) works on one row; the row sum needs one barrier.
+// lanes < 0: the row is longer than the registers of a block hold (max_threads): two passes over memory.
+// Each thread keeps `packs` 16-byte packs of the row in registers (plus at most a few single elements of the
+// misaligned prefix and the tail).
+struct LaunchShape {
+    int lanes;
+    int packs;
+    int threads;
+    // The weight's loads issued before the row's reduction (their latency hidden behind it) or after it (fewer
+    // registers held across it, so more threads fit on a multiprocessor).
+    bool weight_early = true;
+};
+
+// The (lanes, packs) pairs the kernel files instantiate; anything else is refused by their dispatch.
+constexpr int kBlockPacks[] = {1, 2, 4, 8};
+constexpr int kGroupLanes[] = {4, 8, 16, 32};
+constexpr int kGroupPacks[] = {1, 2, 4};
+constexpr int kMaxThreads = 1024;
+
+// Threads a block of that shape may have, and what its kernel is compiled for (__launch_bounds__): warp groups run in
+// blocks of at most 256 threads; a whole-block row with 8 packs per thread needs more than the 64 registers a
+// 1024-thread block leaves each thread (x and the weight: 2 x 8 x 4 registers), so it stops at 512.
+constexpr int max_threads(int lanes, int packs) { return lanes > 0 ? 256 : packs >= 8 ? 512 : kMaxThreads; }
+
+inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// Packs a row of n elements needs at most (the body of a misaligned row holds fewer whole packs, never more).
+inline int packs_per_row(int n, int elem_bytes) { return ceil_div(n, 16 / elem_bytes); }
+
+// Shape of a block working alone on a row with `packs` packs per thread: threads rounded up to a whole warp.
+inline LaunchShape block_shape(int row_packs, int packs, bool weight_early = true) {
+    return {0, packs, ceil_div(ceil_div(row_packs, packs), 32) * 32, weight_early};
+}
+
+// Batches of at most this many rows are "short" (decode-sized: source document 001's 2 x 256); the rule treats
+// them apart because they cannot fill the GPU with rows, only with threads per row.
+constexpr int kShortBatchRows = 2048;
+
+// The rule's table: packs per thread for whole-block rows, by element size, op and batch length, and when the
+// weight is loaded. Chosen from the tuning sweep of run 1 (2026-12-01, H200, docs/performance.md): for each entry,
+// the packs value with the best geometric mean over that run's shapes of (bandwidth / best shape's bandwidth). Run 1
+// measured the weight loaded early only; the late variant waits for the next sweep (`bench.sh --tune`).
+struct RuleEntry {
+    int packs;
+    bool weight_early;
+};
+inline RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch) {
+    if (elem_bytes == 4) {
+        if (!fused) return {4, true};                                // 0.98 (short), 1.00 (long) of the best shape
+        return short_batch ? RuleEntry{2, true} : RuleEntry{1, true};  // 0.98, 1.00
+    }
+    if (!fused) return short_batch ? RuleEntry{1, true} : RuleEntry{4, true};  // 0.97, 0.98
+    return {1, true};                                                           // 0.99, 1.00
+}
+
+// The rule. Rows of at most 32 packs go to part of a warp (a whole block on so short a row would leave most of its
+// threads without data); longer rows to a whole block with the table's packs per thread, fewer where the block
+// would pass its thread limit, and two passes where even that does not hold the row.
+inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
+    const int row_packs = packs_per_row(n, elem_bytes);
+    if (row_packs <= 32) {
+        int lanes = 4;
+        while (lanes < row_packs) lanes *= 2;
+        return {lanes, 1, 128, true};
+    }
+    const RuleEntry e = rule_entry(elem_bytes, fused, m <= kShortBatchRows);
+    // Fewer packs where the table's would leave a block of one warp; more where it would pass the thread limit.
+    int packs = e.packs;
+    while (packs > 1 && block_shape(row_packs, packs).threads < 64) packs /= 2;
+    for (; packs <= 8; packs *= 2) {
+        const LaunchShape s = block_shape(row_packs, packs, e.weight_early);
+        if (s.threads <= max_threads(0, packs)) return s;
+    }
+    return {-1, 0, kMaxThreads, true};
+}
+
+// Every shape the kernels can run a row of n elements with, for the benchmark's tuning sweep: whole blocks with
+// 1, 2, 4 or 8 packs per thread and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row
+// without more than doubling it, each with the weight loaded early and late.
+inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
+    std::vector<LaunchShape> out;
+    const int row_packs = packs_per_row(n, elem_bytes);
+    for (bool early : {true, false}) {
+        for (int packs : kBlockPacks) {
+            const LaunchShape s = block_shape(row_packs, packs, early);
+            if (s.threads <= max_threads(0, packs)) out.push_back(s);
+        }
+        for (int lanes : kGroupLanes) {
+            for (int packs : kGroupPacks) {
+                const int capacity = lanes * packs;
+                if (capacity >= row_packs && (capacity < 2 * row_packs || capacity <= 4))
+                    out.push_back({lanes, packs, 128, early});
+            }
+        }
+    }
+    return out;
+}
+
+inline std::string shape_name(const LaunchShape& s) {
+    if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
+    const std::string w = s.weight_early ? "" : ",w-late";
+    if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
+    return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
+}
+
+}  // namespace rmsref

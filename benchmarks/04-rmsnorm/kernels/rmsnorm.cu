@@ -1,0 +1,210 @@
+// Reference RMSNorm of lesson 04 at the memory roofline: fp32, bf16 and fp16 from one template.
+//
+// What makes it fast, each step measured in docs/performance.md:
+//   1. the row stays in registers: x is read from memory once (the two-pass kernels read it twice, and the second
+//      read misses L2 once rows are long and many are in flight);
+//   2. 16-byte packs: one load instruction moves 4 floats or 8 bf16/fp16 values, so a warp has 512 bytes in flight
+//      per instruction instead of 64 (bf16 scalar) or 128 (fp32 scalar);
+//   3. the launch shape follows the hidden size (launch_shape.h): short rows share a warp, long rows get a block
+//      sized so that every lane holds data;
+//   4. the weight is loaded before the reduction (its latency hides behind the shuffles and the barrier) or after
+//      it (fewer registers held across it, more threads per multiprocessor), whichever the rule's table says.
+//
+// Misaligned rows (a slice, an odd hidden size, a row stride that is not a multiple of 16 bytes) are walked as in the
+// `rmsnorm_vec` exercise: single elements up to the first 16-byte boundary, whole packs, single elements after the
+// last whole pack. Weight and output are moved as packs only when they share the input row's offset from a 16-byte
+// boundary; otherwise element by element (correct for every combination of pointers, slower).
+//
+// Contract (as the lesson's exercises): fp32 accumulation, inv_rms = 1 / sqrt(sum(x^2) / N + eps);
+//   fp32:          y = x * inv_rms * w
+//   bf16 / fp16:   y = T( float( T(x * inv_rms) ) * w )
+// Row r of the input is input[r * in_stride + j], of the output output[r * out_stride + j]. In-place use (output ==
+// input, same stride) is allowed: every element is read before the row's reduction and written after it.
+#include "common.cuh"
+#include "launch_shape.h"
+#include "reference.h"
+
+namespace rmsref {
+namespace {
+
+// One row per LANES lanes (LANES = 0: per block), PACKS packs per lane held in registers; WEIGHT_EARLY: the weight
+// is loaded before the reduction.
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY>
+__global__ void __launch_bounds__(max_threads(LANES, PACKS))
+    rmsnorm_regs_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
+                        long long out_stride, int M, int N, float eps) {
+    constexpr int kN = Pack<T>::kN;
+    // The prefix and the tail together hold fewer than 2 * kN single elements, spread over the row's lanes.
+    constexpr int kSingles = (2 * (kN - 1) + (LANES > 0 ? LANES : 32) - 1) / (LANES > 0 ? LANES : 32);
+    const int lanes = LANES > 0 ? LANES : static_cast<int>(blockDim.x);
+    const int lane = LANES > 0 ? static_cast<int>(threadIdx.x) % LANES : static_cast<int>(threadIdx.x);
+    const long long row = LANES > 0 ? static_cast<long long>(blockIdx.x) * (blockDim.x / LANES) + threadIdx.x / LANES
+                                    : static_cast<long long>(blockIdx.x);
+    // A group past the last row still joins its warp's shuffles; it loads and stores nothing.
+    const bool live = row < M;
+    const T* x = input + (live ? row : 0) * in_stride;
+    T* y = output + (live ? row : 0) * out_stride;
+    const RowSplit split = split_row(x, live ? N : 0);
+
+    // Load the row: this lane's packs (pack p = lane + i * lanes, so a warp reads consecutive 16-byte chunks) and
+    // its share of the single elements. Squares accumulate in fp32.
+    Pack<T> xs[PACKS];
+    float sq = 0.0f;
+#pragma unroll
+    for (int i = 0; i < PACKS; ++i) {
+        const int p = lane + i * lanes;
+        if (p < split.packs) {
+            xs[i] = load_pack(x + split.prefix + p * kN);
+#pragma unroll
+            for (int k = 0; k < kN; ++k) {
+                const float f = to_float(xs[i].v[k]);
+                sq += f * f;
+            }
+        }
+    }
+    T singles[kSingles];
+#pragma unroll
+    for (int j = 0; j < kSingles; ++j) {
+        const int e = lane + j * lanes;
+        if (e < split.singles) {
+            singles[j] = x[split.single_column(e)];
+            const float f = to_float(singles[j]);
+            sq += f * f;
+        }
+    }
+
+    // Early, the weight's loads are in flight during the reduction; late (below), they are not held across it, which
+    // saves the registers that decide how many threads, and so how many bytes, a multiprocessor has in flight.
+    const bool weight_packs = misalignment(weight) == misalignment(x);
+    Pack<T> ws[PACKS];
+    if constexpr (WEIGHT_EARLY) {
+#pragma unroll
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+        }
+    }
+
+    float total;
+    if constexpr (LANES > 0) {
+        total = group_sum<LANES>(sq);
+    } else {
+        __shared__ float warp_partials[32];
+        total = block_sum(sq, warp_partials);
+    }
+    const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
+
+    // Write the row from registers.
+    const bool output_packs = misalignment(y) == misalignment(x);
+#pragma unroll
+    for (int i = 0; i < PACKS; ++i) {
+        const int p = lane + i * lanes;
+        if (p < split.packs) {
+            forget_widened(xs[i]);
+            if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+            Pack<T> out;
+#pragma unroll
+            for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(xs[i].v[k]), inv_rms, to_float(ws[i].v[k]));
+            store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < kSingles; ++j) {
+        const int e = lane + j * lanes;
+        if (e < split.singles) {
+            const int col = split.single_column(e);
+            y[col] = normalize<T>(to_float(singles[j]), inv_rms, to_float(__ldg(weight + col)));
+        }
+    }
+}
+
+// Rows longer than 512 threads x 8 packs: two passes, the second rereads x (from L2 if it is still there).
+template <typename T>
+__global__ void __launch_bounds__(kMaxThreads)
+    rmsnorm_two_pass_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
+                            long long out_stride, int N, float eps) {
+    constexpr int kN = Pack<T>::kN;
+    const T* x = input + static_cast<long long>(blockIdx.x) * in_stride;
+    T* y = output + static_cast<long long>(blockIdx.x) * out_stride;
+    const RowSplit split = split_row(x, N);
+    float sq = 0.0f;
+    for (int p = threadIdx.x; p < split.packs; p += blockDim.x) {
+        const Pack<T> v = load_pack(x + split.prefix + p * kN);
+#pragma unroll
+        for (int k = 0; k < kN; ++k) sq += to_float(v.v[k]) * to_float(v.v[k]);
+    }
+    for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
+        const float f = to_float(x[split.single_column(e)]);
+        sq += f * f;
+    }
+    __shared__ float warp_partials[32];
+    const float inv_rms = rsqrtf(block_sum(sq, warp_partials) / static_cast<float>(N) + eps);
+    const bool weight_packs = misalignment(weight) == misalignment(x);
+    const bool output_packs = misalignment(y) == misalignment(x);
+    for (int p = threadIdx.x; p < split.packs; p += blockDim.x) {
+        const int col = split.prefix + p * kN;
+        const Pack<T> v = load_pack(x + col);
+        const Pack<T> w = load_pack_or_elements_ro(weight + col, weight_packs);
+        Pack<T> out;
+#pragma unroll
+        for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(v.v[k]), inv_rms, to_float(w.v[k]));
+        store_pack_or_elements(y + col, out, output_packs);
+    }
+    for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
+        const int col = split.single_column(e);
+        y[col] = normalize<T>(to_float(x[col]), inv_rms, to_float(__ldg(weight + col)));
+    }
+}
+
+template <typename T>
+bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, const T* weight, T* output,
+                  long long out_stride, int M, int N, float eps, cudaStream_t stream) {
+    if (M <= 0 || N <= 0) return true;
+    if (s.lanes < 0) {
+        rmsnorm_two_pass_kernel<T><<<M, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, N, eps);
+        return true;
+    }
+    // The registers must hold the whole row; a shape that does not fit is refused, never run short.
+    const int lanes = s.lanes > 0 ? s.lanes : s.threads;
+    if (s.threads % 32 != 0 || s.threads > max_threads(s.lanes, s.packs) ||
+        lanes * s.packs < packs_per_row(N, sizeof(T)))
+        return false;
+    const int rows_per_block = s.lanes > 0 ? s.threads / s.lanes : 1;
+    const int grid = ceil_div(M, rows_per_block);
+#define RMSREF_SHAPE(L, P)                                                                                          \
+    if (s.lanes == (L) && s.packs == (P)) {                                                                         \
+        if (s.weight_early)                                                                                         \
+            rmsnorm_regs_kernel<T, L, P, true><<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output,    \
+                                                                               out_stride, M, N, eps);             \
+        else                                                                                                        \
+            rmsnorm_regs_kernel<T, L, P, false><<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output,   \
+                                                                                out_stride, M, N, eps);            \
+        return true;                                                                                                \
+    }
+    RMSREF_SHAPE(0, 1) RMSREF_SHAPE(0, 2) RMSREF_SHAPE(0, 4) RMSREF_SHAPE(0, 8)
+    RMSREF_SHAPE(4, 1) RMSREF_SHAPE(4, 2) RMSREF_SHAPE(4, 4)
+    RMSREF_SHAPE(8, 1) RMSREF_SHAPE(8, 2) RMSREF_SHAPE(8, 4)
+    RMSREF_SHAPE(16, 1) RMSREF_SHAPE(16, 2) RMSREF_SHAPE(16, 4)
+    RMSREF_SHAPE(32, 1) RMSREF_SHAPE(32, 2) RMSREF_SHAPE(32, 4)
+#undef RMSREF_SHAPE
+    return false;
+}
+
+}  // namespace
+}  // namespace rmsref
+
+#define RMSREF_ENTRY(SUFFIX, T)                                                                                     \
+    void ref_rmsnorm_##SUFFIX(const T* input, long long in_stride, const T* weight, T* output, long long out_stride, \
+                              int M, int N, float eps, cudaStream_t stream) {                                     \
+        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T), M, false), input, in_stride, weight, output, out_stride, M, N, \
+                             eps, stream);                                                                        \
+    }                                                                                                              \
+    bool ref_rmsnorm_##SUFFIX##_shape(const rmsref::LaunchShape& shape, const T* input, long long in_stride,       \
+                                      const T* weight, T* output, long long out_stride, int M, int N, float eps,   \
+                                      cudaStream_t stream) {                                                       \
+        return rmsref::launch_shape(shape, input, in_stride, weight, output, out_stride, M, N, eps, stream);       \
+    }
+RMSREF_ENTRY(fp32, float)
+RMSREF_ENTRY(bf16, __nv_bfloat16)
+RMSREF_ENTRY(fp16, __half)
+#undef RMSREF_ENTRY

@@ -1,0 +1,154 @@
+// The reference kernels of ../kernels on the CPU emulator (ctest `bench04.reference_kernels.emu`): every launch shape
+// they have, with the weight loaded early and late, and the shape their rule picks, on odd sizes, rows that start off
+// a 16-byte boundary, a weight and an output misaligned differently from the input, and a row too long for registers,
+// against an fp64 reference computed here on the host. What `bench` checks on a GPU before it times, without one,
+// and under the emulator's memory checker (out-of-bounds, uninitialised reads, races).
+//
+//   reference_kernels_emu        prints "PASS <launches>" or the first failures, exits 1 on any
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../kernels/reference.h"
+
+namespace {
+
+constexpr float kEps = 1e-6f;
+
+float widen(float v) { return v; }
+float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
+float widen(__half v) { return __half2float(v); }
+template <typename T>
+T narrow(float v);
+template <>
+float narrow<float>(float v) { return v; }
+template <>
+__nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+template <>
+__half narrow<__half>(float v) { return __float2half_rn(v); }
+
+template <typename T>
+double rtol() {
+    return sizeof(T) == 4 ? 1e-4 : std::is_same<T, __half>::value ? 2.5 * 0.00048828125 : 2.5 * 0.00390625;
+}
+
+#define EMU_CHECK(call)                                                                                 \
+    do {                                                                                                \
+        const cudaError_t e_ = (call);                                                                  \
+        if (e_ != cudaSuccess) {                                                                        \
+            std::printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));          \
+            std::exit(1);                                                                               \
+        }                                                                                               \
+    } while (0)
+
+int g_launches = 0, g_failures = 0;
+
+// One op, type, size and misalignment, every shape. Offsets in elements: input `off`, output 2*off+1, weight off+2.
+template <typename T>
+void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
+    std::normal_distribution<float> normal(0.f, 1.f);
+    const size_t n = size_t(M) * N, pad = 16;
+    std::vector<T> hx(n), hw(N), hr(n);
+    for (auto& v : hx) v = narrow<T>(normal(rng));
+    for (auto& v : hw) v = narrow<T>(1.f + 0.1f * normal(rng));
+    for (auto& v : hr) v = narrow<T>(normal(rng));
+    // The contract in fp64: h = x (norm) or T(x + r) (fused add), y = h * inv_rms * w.
+    std::vector<float> h(n);
+    for (size_t i = 0; i < n; ++i) h[i] = fused ? widen(narrow<T>(widen(hx[i]) + widen(hr[i]))) : widen(hx[i]);
+    std::vector<double> ref(n);
+    for (int r = 0; r < M; ++r) {
+        double ss = 0;
+        for (int j = 0; j < N; ++j) ss += double(h[size_t(r) * N + j]) * h[size_t(r) * N + j];
+        const double inv = 1.0 / std::sqrt(ss / N + kEps);
+        for (int j = 0; j < N; ++j) ref[size_t(r) * N + j] = h[size_t(r) * N + j] * inv * widen(hw[j]);
+    }
+    T *x, *y, *w, *res;
+    EMU_CHECK(cudaMalloc(&x, (n + pad) * sizeof(T)));
+    EMU_CHECK(cudaMalloc(&y, (n + pad) * sizeof(T)));
+    EMU_CHECK(cudaMalloc(&w, (N + pad) * sizeof(T)));
+    EMU_CHECK(cudaMalloc(&res, (n + pad) * sizeof(T)));
+    T* xo = x + off;
+    T* yo = y + 2 * off + 1;
+    T* wo = w + off + 2;
+    EMU_CHECK(cudaMemcpy(xo, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    EMU_CHECK(cudaMemcpy(wo, hw.data(), N * sizeof(T), cudaMemcpyHostToDevice));
+
+    std::vector<rmsref::LaunchShape> shapes = rmsref::candidate_shapes(N, sizeof(T));
+    shapes.push_back(rmsref::choose_shape(N, sizeof(T), M, fused));
+    for (size_t s = 0; s < shapes.size(); ++s) {
+        const bool chosen = s + 1 == shapes.size();
+        EMU_CHECK(cudaMemset(y, 0xff, (n + pad) * sizeof(T)));  // NaN: an element never written fails
+        EMU_CHECK(cudaMemcpy(res, hr.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+        bool launched = true;
+        if constexpr (std::is_same<T, __half>::value) {
+            if (fused) continue;  // no fp16 fused add
+            launched = ref_rmsnorm_fp16_shape(shapes[s], xo, N, wo, yo, N, M, N, kEps, nullptr);
+        } else if constexpr (std::is_same<T, float>::value) {
+            launched = fused ? ref_fused_add_rmsnorm_fp32_shape(shapes[s], xo, res, wo, yo, M, N, kEps, nullptr)
+                             : ref_rmsnorm_fp32_shape(shapes[s], xo, N, wo, yo, N, M, N, kEps, nullptr);
+        } else {
+            launched = fused ? ref_fused_add_rmsnorm_bf16_shape(shapes[s], xo, res, wo, yo, M, N, kEps, nullptr)
+                             : ref_rmsnorm_bf16_shape(shapes[s], xo, N, wo, yo, N, M, N, kEps, nullptr);
+        }
+        if (!launched) {
+            std::printf("FAIL %s %s N=%d: the rule's shape %s cannot run\n", fused ? "fused" : "norm",
+                        sizeof(T) == 4 ? "fp32" : "16-bit", N, rmsref::shape_name(shapes[s]).c_str());
+            if (chosen) ++g_failures;
+            continue;
+        }
+        EMU_CHECK(cudaGetLastError());
+        EMU_CHECK(cudaDeviceSynchronize());
+        ++g_launches;
+        std::vector<T> hy(n), hres(n);
+        EMU_CHECK(cudaMemcpy(hy.data(), yo, n * sizeof(T), cudaMemcpyDeviceToHost));
+        EMU_CHECK(cudaMemcpy(hres.data(), res, n * sizeof(T), cudaMemcpyDeviceToHost));
+        int bad = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const double err = std::fabs(widen(hy[i]) - ref[i]) / (1e-5 + rtol<T>() * std::fabs(ref[i]));
+            if (!(err <= 1.0)) ++bad;
+            if (fused && !(widen(hres[i]) == h[i])) ++bad;
+        }
+        if (bad) {
+            ++g_failures;
+            std::printf("FAIL %s %s N=%d offset=%d shape %s: %d elements wrong\n", fused ? "fused" : "norm",
+                        sizeof(T) == 4 ? "fp32" : sizeof(T) == 2 && std::is_same<T, __half>::value ? "fp16" : "bf16",
+                        N, off, rmsref::shape_name(shapes[s]).c_str(), bad);
+        }
+    }
+    for (T* p : {x, y, w, res}) EMU_CHECK(cudaFree(p));
+}
+
+}  // namespace
+
+int main() {
+    std::mt19937 rng(2026);
+    // Sizes: a single element, under one pack, one pack plus one, a short odd row, a long odd row (2177 = 17 * 128 + 1),
+    // and one past the registers of a block in fp32 and bf16 (two passes).
+    for (int N : {1, 9, 100, 2177}) {
+        for (int off : {0, 3}) {
+            for (bool fused : {false, true}) {
+                check_case<float>(fused, 3, N, off, rng);
+                check_case<__nv_bfloat16>(fused, 3, N, off, rng);
+                if (!fused) check_case<__half>(false, 3, N, off, rng);
+            }
+        }
+    }
+    check_case<float>(false, 2, 16385, 1, rng);
+    check_case<float>(true, 2, 16385, 1, rng);
+    check_case<__nv_bfloat16>(false, 2, 32769, 1, rng);
+    check_case<__nv_bfloat16>(true, 2, 32769, 1, rng);
+    if (g_failures) {
+        std::printf("FAILED: %d of %d launches\n", g_failures, g_launches);
+        return 1;
+    }
+    std::printf("PASS %d launches\n", g_launches);
+    return 0;
+}
