@@ -54,7 +54,8 @@ TEST_CASE("the corpus of lesson 04 answers scores as its headings say", "[corpus
     for (const auto& item : rubric.items) {
         const fs::path file = root / "tests/written/corpus/04-rmsnorm" / (item.id + ".md");
         INFO(file.string());
-        REQUIRE(fs::exists(file));
+        CHECK(fs::exists(file));
+        if (!fs::exists(file)) continue;
         int right = 0, wrong = 0;
         for (const auto& c : cases(read(file))) {
             const Verdict v = judge(rubric, item, c.answer);

@@ -1,6 +1,7 @@
 #include "written/judge.hpp"
 
 #include <cmath>
+#include <set>
 
 #include <re2/re2.h>
 
@@ -16,6 +17,7 @@ double round_down_half(double x) { return std::floor(x * 2.0 + 1e-9) / 2.0; }
 struct Reading {
     std::vector<Occurrence> occ;
     std::vector<bool> negated;  // per occurrence
+    std::vector<int> segment;   // per occurrence: the clause it starts in
     std::size_t size = 0;
 };
 
@@ -49,24 +51,30 @@ Reading read(const Sentence& s, const Lexicon& lex) {
             negate(o.cls == neg ? o.end : o.start, o.start);
         }
     }
-    for (const auto& o : r.occ) r.negated.push_back(o.denies || negated[o.start]);
+    for (const auto& o : r.occ) {
+        r.negated.push_back(o.denies || negated[o.start]);
+        r.segment.push_back(s.tokens[o.start].segment);
+    }
     return r;
 }
 
 // Whether the sentences `rs[i .. i+window)` say the claim with its polarity. Affirmed: every term occurs outside a
 // negated stretch. Denied: the last of the terms lies in one, so "depends on N, not on the input" denies
-// depend+input while it affirms depend+N. Ordered claims need their terms in the rubric's order.
-bool says(const Claim& c, const std::vector<Reading>& rs, std::size_t i) {
+// depend+input while it affirms depend+N. Ordered claims need their terms in the rubric's order. Window 0 is one
+// clause (`segment` of sentence i): what a contradiction must say in one breath.
+bool says(const Claim& c, const std::vector<Reading>& rs, std::size_t i, int segment) {
     struct At {
         std::size_t pos;
         bool negated;
     };
     std::vector<std::vector<At>> seen(c.terms.size());
     std::size_t offset = 0;
-    for (std::size_t k = i; k < rs.size() && k < i + static_cast<std::size_t>(c.window); ++k) {
+    const std::size_t window = c.window == 0 ? 1 : static_cast<std::size_t>(c.window);
+    for (std::size_t k = i; k < rs.size() && k < i + window; ++k) {
         for (std::size_t o = 0; o < rs[k].occ.size(); ++o)
             for (std::size_t t = 0; t < c.terms.size(); ++t)
-                if (rs[k].occ[o].cls == c.terms[t]) seen[t].push_back({offset + rs[k].occ[o].start, rs[k].negated[o]});
+                if (rs[k].occ[o].cls == c.terms[t] && (c.window > 0 || rs[k].segment[o] == segment))
+                    seen[t].push_back({offset + rs[k].occ[o].start, rs[k].negated[o]});
         offset += rs[k].size;
     }
     for (const auto& s : seen)
@@ -109,8 +117,12 @@ bool says(const Claim& c, const std::vector<Reading>& rs, std::size_t i) {
 
 bool says_any(const std::vector<Claim>& claims, const std::vector<Reading>& rs) {
     for (const auto& c : claims)
-        for (std::size_t i = 0; i < rs.size(); ++i)
-            if (says(c, rs, i)) return true;
+        for (std::size_t i = 0; i < rs.size(); ++i) {
+            if (c.window > 0 && says(c, rs, i, 0)) return true;
+            if (c.window == 0)
+                for (int seg : std::set<int>(rs[i].segment.begin(), rs[i].segment.end()))
+                    if (says(c, rs, i, seg)) return true;
+        }
     return false;
 }
 
@@ -132,6 +144,14 @@ std::string feedback_of(const Verdict& v) {
     return f;
 }
 
+// Few words, with a number or an operator: a formula or a figure, not a list.
+bool is_formula_fragment(const Sentence& s) {
+    if (s.words > 2) return false;
+    for (const auto& t : s.tokens)
+        if (t.kind == TokenKind::number || t.kind == TokenKind::symbol) return true;
+    return false;
+}
+
 }  // namespace
 
 bool has_structure(const Sentence& s) {
@@ -139,7 +159,7 @@ bool has_structure(const Sentence& s) {
     if (static_cast<double>(s.function_words) < kMinFunctionShare * s.words) return false;
     if (s.longest_content_run >= kMaxContentRun) return false;
     // "eps, sqrt, N, NaN, the barrier": most clauses one or two words long.
-    if (s.segments >= 4 && 2 * s.listed_segments >= s.segments) return false;
+    if (s.items >= 4 && 2 * s.short_items >= s.items) return false;
     return true;
 }
 
@@ -158,9 +178,23 @@ Verdict judge(const Rubric& rubric, const Item& item, const std::string& answer)
             if (hit) credited += c.weight;
         }
     } else {
+        // A formula fragment after a sentence ("N = 4096: 8x.") belongs to it; any other sentence without the shape
+        // of one is left out, so a list of terms or a run of bare words says nothing.
+        std::vector<Sentence> kept;
+        for (auto& s : read_sentences(answer)) {
+            if (has_structure(s)) {
+                kept.push_back(std::move(s));
+            } else if (!kept.empty() && is_formula_fragment(s)) {
+                Sentence& prev = kept.back();
+                for (auto t : s.tokens) {
+                    t.segment += prev.segments;
+                    prev.tokens.push_back(std::move(t));
+                }
+                prev.segments += s.segments;
+            }
+        }
         std::vector<Reading> rs;
-        for (const auto& s : read_sentences(answer))
-            if (has_structure(s)) rs.push_back(read(s, *rubric.lexicon));
+        for (const auto& s : kept) rs.push_back(read(s, *rubric.lexicon));
         const int cause = rubric.lexicon->id("@causal");
         bool any_cause = false;
         for (const auto& r : rs)

@@ -35,7 +35,8 @@ Claim claim(const nlohmann::json& j, Lexicon& lex, const std::string& where) {
         else throw RubricError(where + ": polarity \"" + p + "\" is not affirmed, denied or any.");
         c.window = j.value("window", 2);
         c.ordered = j.value("ordered", false);
-        if (c.window < 1 || c.window > 3) throw RubricError(where + ": a claim's window is 1 to 3 sentences.");
+        if (c.window < 0 || c.window > 3)
+            throw RubricError(where + ": a claim's window is 0 (one clause) to 3 sentences.");
     }
     return c;
 }

@@ -29,6 +29,7 @@ bool ends_sentence_cjk(char32_t c) { return c == 0x3002 || c == 0xFF01 || c == 0
 bool ends_clause_cjk(char32_t c) {
     return c == 0xFF0C || c == 0x3001 || c == 0xFF1B || c == 0xFF1A || c == 0x2014 || c == 0x2013;  // ，、；：—–
 }
+bool separates_items_cjk(char32_t c) { return c == 0xFF0C || c == 0x3001 || c == 0xFF1B; }  // ，、；
 
 class Reader {
 public:
@@ -53,10 +54,18 @@ public:
             }
             if (c < 0x80) {
                 const bool at_end = i + 1 >= s.size() || s[i + 1] == ' ' || s[i + 1] == '\n';
-                if ((c == '.' || c == '!' || c == '?') && at_end) end_sentence();
-                else if (c == ',' || c == ';' || c == ':') new_segment();
-                else if (std::string("/+*=()^<>%-").find(static_cast<char>(c)) != std::string::npos)
+                // "t, t+256, ... in a register": an ellipsis does not end the sentence.
+                const bool ellipsis = c == '.' && i > 0 && s[i - 1] == '.';
+                if ((c == '.' || c == '!' || c == '?') && at_end && !ellipsis) end_sentence();
+                else if (c == ',' || c == ';') new_item(), new_segment();
+                else if (c == ':') new_segment();
+                else if (c == '-' && i > 0 && i + 1 < s.size() && ascii_alnum(static_cast<unsigned char>(s[i - 1])) &&
+                         ascii_alnum(static_cast<unsigned char>(s[i + 1])))
+                    ;  // "re-reads", "all-zero": a hyphen inside a word separates its parts, it is no minus
+                else if (std::string("/+*=()^<>%-").find(static_cast<char>(c)) != std::string::npos) {
                     push({std::string(1, static_cast<char>(c)), TokenKind::symbol});
+                    run_ = 0;  // a formula's operators separate its names: "sqrt(sum / n)" is no run of terms
+                }
                 ++i;
                 continue;
             }
@@ -69,6 +78,7 @@ public:
             } else if (ends_sentence_cjk(cp)) {
                 end_sentence();
             } else if (ends_clause_cjk(cp)) {
+                if (separates_items_cjk(cp)) new_item();
                 new_segment();
             }
             i += n;
@@ -78,31 +88,31 @@ public:
 
 private:
     Sentence cur_;
-    int segment_words_ = 0;
+    int item_words_ = 0;
     int run_ = 0;
 
     void begin_sentence() {
         cur_ = Sentence();
-        segment_words_ = 0;
+        item_words_ = 0;
         run_ = 0;
     }
-    void close_segment() {
-        if (segment_words_ > 0 && segment_words_ <= 2) ++cur_.listed_segments;
-        segment_words_ = 0;
+    void new_item() {
+        if (item_words_ > 0) ++cur_.items;
+        if (item_words_ > 0 && item_words_ <= 2) ++cur_.short_items;
+        item_words_ = 0;
     }
     void new_segment() {
-        close_segment();
         if (!cur_.tokens.empty() && cur_.tokens.back().segment == cur_.segments - 1) ++cur_.segments;
         run_ = 0;
     }
     void end_sentence() {
-        close_segment();
+        new_item();
         if (!cur_.tokens.empty()) out.push_back(std::move(cur_));
         begin_sentence();
     }
     void count_word(bool function, bool latin_content) {
         ++cur_.words;
-        ++segment_words_;
+        ++item_words_;
         if (function) ++cur_.function_words;
         run_ = latin_content ? run_ + 1 : 0;
         cur_.longest_content_run = std::max(cur_.longest_content_run, run_);
@@ -118,6 +128,7 @@ private:
         const std::string w = raw.substr(a, b - a + 1);
         if (std::all_of(w.begin(), w.end(), [](char c) { return ascii_digit(c) || c == '.'; })) {
             push({w, TokenKind::number});
+            run_ = 0;
             return;
         }
         const bool plain = std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; });
@@ -125,6 +136,11 @@ private:
         const bool function = plain && is_function_word(w);
         count_word(function, plain && !function);
         if (plain && is_article(w)) return;
+        // An indexed letter is its letter: "x_j", "w_i" are x and w.
+        if (w.size() >= 3 && w[1] == '_' && w[0] >= 'a' && w[0] <= 'z' && w.find('_', 2) == std::string::npos) {
+            push({w.substr(0, 1), TokenKind::word});
+            return;
+        }
         // An identifier ("sq_sum", "fp32", "3mn") is kept as written; a word is stemmed.
         push(plain ? Token{stem_english(w), TokenKind::word} : Token{w, TokenKind::ident});
     }

@@ -23,7 +23,8 @@ struct Sentence {
     int function_words = 0;    // of those, the ones that hold a sentence together ("is", "of", "的" …)
     int longest_content_run = 0;  // most English content words in a row with no function word between them
     int segments = 1;
-    int listed_segments = 0;   // clauses of at most two words: the items of a list
+    int items = 0;             // stretches between commas and semicolons (",", ";", "，", "、", "；")
+    int short_items = 0;       // of those, the ones of at most two words: the entries of a list
 };
 
 // The answer split into sentences (". ", "!", "?", "。", "！", "？"), formulas canonicalized first.
