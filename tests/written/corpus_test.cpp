@@ -3,7 +3,9 @@
 // must not, and each "## zero: <what>" answer (keyword stuffing, a list of terms) must score 0.
 #include "workbook_catch.hpp"
 
+#include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <fstream>
 #include <sstream>
 
@@ -59,6 +61,10 @@ TEST_CASE("the corpus of lesson 04 answers scores as its headings say", "[corpus
         int right = 0, wrong = 0;
         for (const auto& c : cases(read(file))) {
             const Verdict v = judge(rubric, item, c.answer);
+            // WRITTEN_CORPUS_SHOW=1 prints every verdict, for whoever edits the rubric or the corpus.
+            if (std::getenv("WRITTEN_CORPUS_SHOW"))
+                std::cout << item.id << " " << c.kind << ":" << c.label << " -> " << v.score << " / " << v.max_score
+                          << "\n" << v.feedback << "\n\n";
             INFO(item.id << " " << c.kind << ":" << c.label << " scored " << v.score << " / " << v.max_score << "\n"
                          << v.feedback);
             if (c.kind == "right") {

@@ -33,6 +33,13 @@ std::vector<Rewrite> make_rewrites() {
         {R"(\$|\\)", " "},
         {R"(n['’]t\b)", " not"},
         {R"(['’]s\b)", ""},
+        // Casts and float spellings of C++ say nothing about the math: static_cast<float>(n), (float)n, 1.0f, sqrtf.
+        {R"(\bstatic_cast\s*<\s*\w+\s*>\s*\(\s*(\w+)\s*\))", " \\1 "},
+        {R"(\(\s*(float|double|int)\s*\)\s*)", " "},
+        {R"(\b(float|double)\s*\(\s*(\w+)\s*\))", " \\2 "},
+        {R"(\b(\d+)\.0*f\b)", "\\1"},
+        {R"(\b(\d+\.\d*[1-9])f\b)", "\\1"},
+        {R"(\bsqrtf\b)", "sqrt"},
         // The reciprocal square root, however it is spelled.
         {R"(\b1\s*/\s*sqrtf?\s*\()", " rsqrt ( "},
         {R"(\b1\s*/\s*sqrtf?\b)", " rsqrt "},

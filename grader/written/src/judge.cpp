@@ -21,8 +21,10 @@ struct Reading {
     std::size_t size = 0;
 };
 
-bool contains(const Occurrence& outer, const Occurrence& inner) {
-    return outer.start <= inner.start && inner.end <= outer.end && outer.end - outer.start > inner.end - inner.start;
+// A rubric phrase that covers a negator claims its words: "不" in "不变" (unchanged), "no longer" in "save", "skip" when
+// the rubric lists it as a way to save.
+bool covers(const Occurrence& outer, const Occurrence& inner) {
+    return outer.start <= inner.start && inner.end <= outer.end;
 }
 
 Reading read(const Sentence& s, const Lexicon& lex) {
@@ -40,7 +42,9 @@ Reading read(const Sentence& s, const Lexicon& lex) {
         // "不" inside "不变" (unchanged) or "无" inside "无穷" (infinite) is part of a word, not a negation.
         bool inside_word = false;
         for (const auto& other : r.occ)
-            if (other.cls != neg && other.cls != cause && contains(other, o)) inside_word = true;
+            if (&other != &o && other.cls != neg && other.cls != cause && !other.denies && covers(other, o) &&
+                (other.cls != post || o.cls == neg))
+                inside_word = true;
         if (inside_word) continue;
         if (o.cls == post) {
             // "与输入无关": the whole clause it ends is negated.
@@ -48,7 +52,8 @@ Reading read(const Sentence& s, const Lexicon& lex) {
             while (first > 0 && s.tokens[first - 1].segment == s.tokens[o.start].segment) --first;
             negate(first, o.start);
         } else {
-            negate(o.cls == neg ? o.end : o.start, o.start);
+            // After the negator's first word, so that "left eps out" and "no longer" negate what they enclose.
+            negate(o.cls == neg ? o.start + 1 : o.start, o.start);
         }
     }
     for (const auto& o : r.occ) {
@@ -156,7 +161,10 @@ bool is_formula_fragment(const Sentence& s) {
 
 bool has_structure(const Sentence& s) {
     if (s.words < 3 || s.function_words == 0) return false;
-    if (static_cast<double>(s.function_words) < kMinFunctionShare * s.words) return false;
+    // A formula's names ("unfused = 3mn + 2mn + n") are not prose: one function word holds it together.
+    int operators = 0;
+    for (const auto& t : s.tokens) operators += t.kind == TokenKind::symbol;
+    if (operators < 3 && static_cast<double>(s.function_words) < kMinFunctionShare * s.words) return false;
     if (s.longest_content_run >= kMaxContentRun) return false;
     // "eps, sqrt, N, NaN, the barrier": most clauses one or two words long.
     if (s.items >= 4 && 2 * s.short_items >= s.items) return false;
@@ -204,8 +212,9 @@ Verdict judge(const Rubric& rubric, const Item& item, const std::string& answer)
         const bool can_credit = !v.only_lists && !v.no_cause;
         for (const auto& c : item.concepts) {
             ConceptVerdict cv{ConceptVerdict::missing, &c};
-            if (can_credit && says_any(c.any, rs))
-                cv.state = says_any(c.contradicted_by, rs) ? ConceptVerdict::contradicted : ConceptVerdict::found;
+            // A contradiction is reported even where the idea itself was not found: it is what the student must fix.
+            if (can_credit && says_any(c.contradicted_by, rs)) cv.state = ConceptVerdict::contradicted;
+            else if (can_credit && says_any(c.any, rs)) cv.state = ConceptVerdict::found;
             if (cv.state == ConceptVerdict::found) credited += c.weight;
             v.concepts.push_back(cv);
         }

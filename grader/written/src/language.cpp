@@ -43,6 +43,7 @@ bool ends_negation_scope(const std::string& w) {
 const std::vector<std::string>& negator_phrases() {
     static const std::vector<std::string> p = {
         "not", "no", "never", "without", "neither", "nor", "none", "nothing", "cannot", "lack", "lacks", "missing",
+        "omit", "omits", "omitted", "left ... out", "leave ... out", "leaves ... out", "instead of",
         "不", "没有", "没", "无", "未", "非", "并非", "并不", "别", "勿", "缺少"};
     return p;
 }
@@ -57,7 +58,7 @@ const std::vector<std::string>& causal_phrases() {
         "because", "since", "so", "therefore", "thus", "hence", "otherwise", "consequently", "as a result",
         "which means", "this means", "that means", "means", "cause", "causes", "lead to", "leads to", "result in",
         "results in", "due to", "make", "makes", "prevent", "prevents", "keep", "keeps", "ensure", "ensures",
-        "avoid", "avoids", "so that", "in order to", "if", "would", "why", "gives", "give", "turn", "turns",
+        "avoid", "avoids", "so that", "in order to", "if", "would", "why",
         "因为", "所以", "因此", "否则", "导致", "使得", "使", "从而", "于是", "以便", "由于", "如果", "就会", "会",
         "让", "保证", "避免", "防止", "造成", "意味着"};
     return p;

@@ -89,17 +89,21 @@ public:
 private:
     Sentence cur_;
     int item_words_ = 0;
+    bool item_formula_ = false;  // the current item holds a number or an operator
     int run_ = 0;
 
     void begin_sentence() {
         cur_ = Sentence();
         item_words_ = 0;
+        item_formula_ = false;
         run_ = 0;
     }
     void new_item() {
         if (item_words_ > 0) ++cur_.items;
-        if (item_words_ > 0 && item_words_ <= 2) ++cur_.short_items;
+        // "j = t, t + 256, ...": the commas of a formula separate no list entries.
+        if (item_words_ > 0 && item_words_ <= 2 && !item_formula_) ++cur_.short_items;
         item_words_ = 0;
+        item_formula_ = false;
     }
     void new_segment() {
         if (!cur_.tokens.empty() && cur_.tokens.back().segment == cur_.segments - 1) ++cur_.segments;
@@ -119,6 +123,7 @@ private:
     }
     void push(Token t) {
         t.segment = cur_.segments - 1;
+        if (t.kind == TokenKind::number || t.kind == TokenKind::symbol) item_formula_ = true;
         cur_.tokens.push_back(std::move(t));
     }
     void word(const std::string& raw) {
