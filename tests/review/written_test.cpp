@@ -4,6 +4,7 @@
 
 #include "fixture.hpp"
 #include "review/errors.hpp"
+#include "review/files.hpp"
 #include "review/written.hpp"
 
 using namespace workbook::review;
@@ -130,4 +131,39 @@ TEST_CASE("score_written finds the lesson's rubric; bad rubrics are refused", "[
     CHECK_THROWS_AS(validate_rubric(nlohmann::json::parse(R"({"items": [{"id": "Q1", "points": 2, "concepts": [
         {"patterns": ["(unclosed"]}]}]})"), "r.json"), UserError);
     fs::remove_all(root);
+}
+
+TEST_CASE("the lesson's own rubric: the model answers earn every point, the template none", "[written]") {
+    const fs::path root = WORKBOOK_SOURCE_DIR;
+    const auto lesson = nlohmann::json::parse(read_text(root / "lessons/04-rmsnorm/lesson.json"));
+    const auto model = score_written(lesson, root / "solutions/04-rmsnorm/answers.md", root);
+    REQUIRE(model.size() == 4);
+    for (const auto& w : model) {
+        INFO(w.id << ": " << w.feedback);
+        CHECK(w.score == w.max_score);
+        CHECK(w.missing.empty());
+        CHECK(w.feedback.find("Provisional until an instructor confirms.") == 0);
+    }
+    for (const auto& w : score_written(lesson, root / "exercises/04-rmsnorm/answers.md", root)) {
+        CHECK(w.score == 0);
+        CHECK(w.placeholder);
+    }
+}
+
+TEST_CASE("the lesson's rubric judges meaning: a paraphrase is credited, its opposite is not", "[written]") {
+    const fs::path root = WORKBOOK_SOURCE_DIR;
+    const auto rubric = nlohmann::json::parse(read_text(root / "grader/rubrics/04-rmsnorm-written.json"));
+    const std::string good = "## Q2\nThe outputs shrink by N^(1/4), because the denominator grows by the fourth root "
+                             "of N. This depends on N, not on the input. For N = 4096 they are 8x too small, which "
+                             "matters since the next layers were trained for inputs of RMS 1.\n";
+    const auto g = item(score_answers(rubric, good), "Q2");
+    CHECK(g.score == 2);
+    std::string bad = good;
+    bad.replace(bad.find("This depends on N, not on the input."), 36, "This depends on the input, not on N.");
+    const auto b = item(score_answers(rubric, bad), "Q2");
+    CHECK(b.score < 2);
+    CHECK(std::find(b.missing.begin(), b.missing.end(),
+                    "the error is a factor that depends on the hidden size N, not on the input (scale invariance "
+                    "survives)") != b.missing.end());
+    CHECK(b.feedback.find("Check: ") != std::string::npos);
 }
