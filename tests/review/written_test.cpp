@@ -6,6 +6,7 @@
 #include "review/errors.hpp"
 #include "review/files.hpp"
 #include "review/written.hpp"
+#include "grade/score.hpp"
 
 using namespace workbook::review;
 namespace fs = std::filesystem;
@@ -166,4 +167,41 @@ TEST_CASE("the lesson's rubric judges meaning: a paraphrase is credited, its opp
                     "the error is a factor that depends on the hidden size N, not on the input (scale invariance "
                     "survives)") != b.missing.end());
     CHECK(b.feedback.find("Check: ") != std::string::npos);
+}
+
+TEST_CASE("the explanation counts only when the code it explains passes its tests", "[written]") {
+    using namespace workbook;
+    using namespace workbook::grade;
+    Lesson L;
+    L.id = "04-demo";
+    L.exercises = {ExerciseInfo{"k", "k.cu", {}, true, {{"normal", 2}}, 0}};
+    L.written = {{"explanation", "explanation", "k", 1}, {"Q1", "question", "k", 2}};
+    L.min_score = 1;
+    auto run_with = [&](bool code_passes) {
+        Run run;
+        run.lesson = L;
+        run.backend = Backend::emu;
+        ExerciseResult ex;
+        ex.info = &run.lesson.exercises[0];
+        ex.attempted_build = ex.build.ok = true;
+        TestOutcome t;
+        t.test.exercise = "k";
+        t.test.name = "k: normal";
+        t.test.group = "normal";
+        t.passed = code_passes;
+        ex.tests = {t};
+        run.exercises = {ex};
+        run.written = {{"explanation", "explanation", "k", "Provisional until an instructor confirms.", 1, 1},
+                       {"Q1", "question", "k", "Provisional until an instructor confirms.", 2, 2}};
+        score_run(run);
+        return run;
+    };
+    const Run failing = run_with(false);
+    CHECK(failing.written[0].score == 0);
+    CHECK(failing.written[0].feedback.find("once k passes all its hidden tests") != std::string::npos);
+    CHECK(failing.written[1].score == 2);  // a question is about the lesson, not about this code
+    CHECK(failing.total_score == 2);
+    const Run passing = run_with(true);
+    CHECK(passing.written[0].score == 1);
+    CHECK(passing.total_score == 5);
 }
