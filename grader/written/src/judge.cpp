@@ -164,7 +164,9 @@ bool has_structure(const Sentence& s) {
     // A formula's names ("unfused = 3mn + 2mn + n") are not prose: one function word holds it together.
     int operators = 0;
     for (const auto& t : s.tokens) operators += t.kind == TokenKind::symbol;
-    if (operators < 3 && static_cast<double>(s.function_words) < kMinFunctionShare * s.words) return false;
+    // Words of Chinese are about two characters long: the share is taken per word, not per character.
+    const double words = s.words - s.han / 2.0;
+    if (operators < 3 && static_cast<double>(s.function_words) < kMinFunctionShare * words) return false;
     if (s.longest_content_run >= kMaxContentRun) return false;
     // "eps, sqrt, N, NaN, the barrier": most clauses one or two words long.
     if (s.items >= 4 && 2 * s.short_items >= s.items) return false;

@@ -9,25 +9,26 @@ bool in(const std::set<std::string>& s, const std::string& w) { return s.count(w
 
 }  // namespace
 
+// Only grammatical glue counts: connectives and negators are left out, so that "because fourth root so too small
+// therefore 4096" is still a list of terms however many of them it strings together.
 bool is_function_word(const std::string& w) {
     static const std::set<std::string> words = {
         "the", "a", "an", "is", "are", "was", "were", "be", "been", "being", "am", "it", "its", "this", "that",
         "these", "those", "of", "in", "on", "to", "for", "by", "with", "from", "at", "as", "each", "every", "which",
         "what", "who", "whose", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would", "must",
         "should", "may", "might", "we", "i", "you", "they", "he", "she", "our", "my", "your", "their", "there",
-        "here", "than", "then", "into", "onto", "over", "under", "per", "all", "any", "both", "because", "so",
-        "since", "if", "when", "while", "and", "or", "but", "not", "no", "never", "gets", "get", "becomes", "become",
-        "why", "how", "where", "otherwise", "therefore", "thus", "hence", "only", "also", "still", "just", "me", "us",
-        "them", "him", "her", "one's", "whatever", "without", "about", "after", "before", "again", "too", "very"};
+        "here", "than", "then", "into", "onto", "over", "under", "per", "all", "any", "both", "gets", "get",
+        "becomes", "become", "me", "us", "them", "him", "her", "about", "after", "before", "again", "too", "very",
+        "and", "or"};
     return in(words, w);
 }
 
 bool is_function_han(const std::string& h) {
     static const std::set<std::string> chars = {
         "的", "了", "是", "在", "把", "被", "会", "要", "就", "都", "也", "这", "那", "它", "其", "个", "每", "由",
-        "对", "从", "到", "给", "和", "与", "及", "或", "所", "以", "为", "因", "而", "则", "之", "得", "地", "着",
-        "过", "让", "使", "将", "可", "能", "该", "此", "即", "我", "你", "们", "不", "没", "如", "果", "但", "才",
-        "还", "又", "再", "并", "很", "更", "最", "已", "经", "当", "时", "后", "前", "里", "中", "上", "下"};
+        "对", "从", "到", "给", "和", "与", "及", "之", "得", "地", "着", "过", "让", "使", "将", "可", "能", "该",
+        "此", "即", "我", "你", "们", "才", "还", "又", "再", "并", "很", "更", "最", "已", "经", "当", "时", "后",
+        "前", "里", "中", "上", "下", "有", "为"};
     return in(chars, h);
 }
 

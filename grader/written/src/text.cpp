@@ -74,6 +74,7 @@ public:
                 const std::string h = s.substr(i, n);
                 if (ends_negation_scope(h)) new_segment();
                 count_word(is_function_han(h), false);
+                ++cur_.han;
                 push({h, TokenKind::han});
             } else if (ends_sentence_cjk(cp)) {
                 end_sentence();

@@ -8,7 +8,8 @@
 
 namespace workbook::written {
 
-// "the", "is", "of", "which" …: present in any sentence, absent from a list of terms.
+// "the", "is", "of", "which" …: present in any sentence, absent from a list of terms (connectives and negators,
+// which a stuffer strings between terms, are not counted).
 bool is_function_word(const std::string& lower_word);
 // The same for one Han character ("的", "是", "在" …).
 bool is_function_han(const std::string& han);

@@ -21,6 +21,7 @@ struct Sentence {
     std::vector<Token> tokens;
     int words = 0;             // words, identifiers and Han characters (articles included)
     int function_words = 0;    // of those, the ones that hold a sentence together ("is", "of", "的" …)
+    int han = 0;               // of the words, Han characters (a Chinese word is about two of them)
     int longest_content_run = 0;  // most English content words in a row with no function word between them
     int segments = 1;
     int items = 0;             // stretches between commas and semicolons (",", ";", "，", "、", "；")
