@@ -107,3 +107,12 @@ TEST_CASE("malformed rubrics are refused with a sentence that names the part", "
     CHECK_THROWS_AS(bad(R"({"format": "workbook-written-rubric/2", "items": [{"id": "Q", "points": 1, "concepts": [
                            {"any": [{"all": ["x"], "polarity": "maybe"}]}]}]})"), RubricError);
 }
+
+TEST_CASE("a very long answer is read up to its first 20 000 characters, and says so", "[judge]") {
+    std::string answer;
+    while (answer.size() < 200 * 1024) answer += "The error depends on N, not on the input, so it is the same for every row. ";
+    const Verdict v = judge(rubric(), rubric().items[0], answer);
+    CHECK(v.truncated);
+    CHECK(v.score == 2);
+    CHECK(v.feedback.find("Only the first 20000 characters were read.") != std::string::npos);
+}

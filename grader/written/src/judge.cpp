@@ -10,6 +10,17 @@ namespace {
 
 constexpr double kMinFunctionShare = 0.1;  // "the", "is", "of" …: about a third of English prose, 0 in a list
 constexpr int kMaxContentRun = 7;          // more bare terms in a row than any sentence of this subject needs
+// A full answer is one to three paragraphs; the rest of a longer one is not read, so that a 1 MiB answers.md costs
+// the grader what a long answer does.
+constexpr std::size_t kMaxAnswerChars = 20000;
+
+// `s` cut after `n` code points (UTF-8).
+std::string first_code_points(const std::string& s, std::size_t n) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && count++ == n) return s.substr(0, i);
+    return s;
+}
 
 double round_down_half(double x) { return std::floor(x * 2.0 + 1e-9) / 2.0; }
 
@@ -137,6 +148,7 @@ std::string feedback_of(const Verdict& v) {
     if (v.only_lists)
         return f + " This reads as a list of terms, not an explanation: no sentence says what happens, because of "
                    "what, with what consequence, so no concept is credited.";
+    if (v.truncated) f += " Only the first " + std::to_string(kMaxAnswerChars) + " characters were read.";
     if (v.no_cause)
         return f + " There are sentences but no causal link (because, so, otherwise, which means, 因为, 所以 …): say "
                    "why things happen, not only what happens. No concept is credited until then.";
@@ -173,8 +185,10 @@ bool has_structure(const Sentence& s) {
     return true;
 }
 
-Verdict judge(const Rubric& rubric, const Item& item, const std::string& answer) {
+Verdict judge(const Rubric& rubric, const Item& item, const std::string& full_answer) {
     Verdict v;
+    v.truncated = code_points(full_answer) > kMaxAnswerChars;
+    const std::string answer = v.truncated ? first_code_points(full_answer, kMaxAnswerChars) : full_answer;
     v.max_score = item.points;
     v.too_short = code_points(answer) < item.min_chars;
     double total = 0, credited = 0;

@@ -82,6 +82,13 @@ int Lexicon::add(const std::string& name, const std::vector<std::string>& phrase
     }
     const int c = static_cast<int>(names_.size());
     names_.push_back(name);
+    by_first_.emplace_back();
+    open_first_.emplace_back();
+    for (std::size_t i = 0; i < compiled.size(); ++i) {
+        const Part& first = compiled[i].parts.front();
+        if (first.kind == Part::literal) by_first_.back()[first.token.form].push_back(i);
+        else open_first_.back().push_back(i);
+    }
     phrases_.push_back(std::move(compiled));
     ids_[name] = c;
     return c;
@@ -100,8 +107,7 @@ void Lexicon::resolve() {
 }
 
 void Lexicon::seq(const Phrase& p, std::size_t k, const std::vector<Token>& t, std::size_t pos, bool denies,
-                  std::vector<Match>& out, std::map<std::pair<int, std::size_t>, std::vector<Match>>& memo,
-                  int depth) const {
+                  std::vector<Match>& out, Memo& memo, int depth) const {
     if (k == p.parts.size()) {
         out.push_back({pos, denies});
         return;
@@ -124,26 +130,34 @@ void Lexicon::seq(const Phrase& p, std::size_t k, const std::vector<Token>& t, s
     }
 }
 
-std::vector<Lexicon::Match> Lexicon::ends(int cls, const std::vector<Token>& t, std::size_t start,
-                                          std::map<std::pair<int, std::size_t>, std::vector<Match>>& memo,
-                                          int depth) const {
-    if (depth > kMaxDepth || start >= t.size()) return {};
-    const auto key = std::make_pair(cls, start);
-    if (auto it = memo.find(key); it != memo.end()) return it->second;
+const std::vector<Lexicon::Match>& Lexicon::ends(int cls, const std::vector<Token>& t, std::size_t start, Memo& memo,
+                                                 int depth) const {
+    static const std::vector<Match> none;
+    if (depth > kMaxDepth || start >= t.size()) return none;
+    const std::size_t key = static_cast<std::size_t>(cls) * memo.stride + start;
+    if (memo.done[key]) return memo.at[key];
     std::vector<Match> out;
-    for (const auto& p : phrases_[static_cast<std::size_t>(cls)]) seq(p, 0, t, start, p.denies, out, memo, depth);
+    const auto c = static_cast<std::size_t>(cls);
+    auto try_phrase = [&](std::size_t i) { seq(phrases_[c][i], 0, t, start, phrases_[c][i].denies, out, memo, depth); };
+    if (auto it = by_first_[c].find(t[start].form); it != by_first_[c].end())
+        for (std::size_t i : it->second) try_phrase(i);
+    for (std::size_t i : open_first_[c]) try_phrase(i);
     // A match that ends where it starts (a phrase of gaps and empty references) says nothing.
     out.erase(std::remove_if(out.begin(), out.end(), [&](const Match& m) { return m.end <= start; }), out.end());
-    memo[key] = out;
-    return out;
+    memo.done[key] = true;
+    memo.at[key] = std::move(out);
+    return memo.at[key];
 }
 
 std::vector<Occurrence> Lexicon::find(const std::vector<Token>& tokens) const {
-    std::map<std::pair<int, std::size_t>, std::vector<Match>> memo;
+    Memo memo;
+    memo.stride = tokens.size() + 1;
+    memo.at.resize(names_.size() * memo.stride);
+    memo.done.assign(names_.size() * memo.stride, false);
     std::vector<Occurrence> out;
     for (int c = 0; c < static_cast<int>(names_.size()); ++c)
         for (std::size_t s = 0; s < tokens.size(); ++s) {
-            const auto m = ends(c, tokens, s, memo, 0);
+            const auto& m = ends(c, tokens, s, memo, 0);
             if (m.empty()) continue;
             // The longest reading of this start; a denying reading of the same length wins (it is the more specific).
             Occurrence o{c, s, s, false};

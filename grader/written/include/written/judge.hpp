@@ -21,6 +21,7 @@ struct Verdict {
     bool too_short = false;
     bool only_lists = false;  // no sentence with structure: a list of terms
     bool no_cause = false;    // sentences, but no causal connective anywhere
+    bool truncated = false;   // longer than the judge reads (20 000 characters); the rest was not read
     std::vector<ConceptVerdict> concepts;
     // What a teaching assistant would write: what was found, what is missing, in the concepts' own words; it begins
     // by saying the score is provisional.

@@ -51,6 +51,10 @@ private:
     };
     std::vector<std::string> names_;
     std::vector<std::vector<Phrase>> phrases_;
+    // Per class, its phrases by their first literal token, and those that begin with a {reference}, a gap or a
+    // number: a start token is tried only against the phrases that can begin there.
+    std::vector<std::map<std::string, std::vector<std::size_t>>> by_first_;
+    std::vector<std::vector<std::size_t>> open_first_;
     std::map<std::string, int> ids_;
 
     int add(const std::string& name, const std::vector<std::string>& phrases);
@@ -59,11 +63,16 @@ private:
         std::size_t end;
         bool denies;
     };
-    std::vector<Match> ends(int cls, const std::vector<Token>& t, std::size_t start,
-                            std::map<std::pair<int, std::size_t>, std::vector<Match>>& memo, int depth) const;
+    // Matches of each class at each start of one token list, computed once: [cls * (tokens + 1) + start].
+    struct Memo {
+        std::vector<std::vector<Match>> at;
+        std::vector<bool> done;
+        std::size_t stride = 0;
+    };
+    const std::vector<Match>& ends(int cls, const std::vector<Token>& t, std::size_t start, Memo& memo,
+                                   int depth) const;
     void seq(const Phrase& p, std::size_t k, const std::vector<Token>& t, std::size_t pos, bool denies,
-             std::vector<Match>& out, std::map<std::pair<int, std::size_t>, std::vector<Match>>& memo,
-             int depth) const;
+             std::vector<Match>& out, Memo& memo, int depth) const;
 };
 
 }  // namespace workbook::written
