@@ -116,3 +116,10 @@ TEST_CASE("a very long answer is read up to its first 20 000 characters, and say
     CHECK(v.score == 2);
     CHECK(v.feedback.find("Only the first 20000 characters were read.") != std::string::npos);
 }
+
+TEST_CASE("a negator inside a word of the rubric is part of that word", "[judge]") {
+    // "无" in "无论" belongs to the rubric's "regardless" (a negated "depend"); "不" before "取决于" negates it.
+    CHECK(score("dep", "因为除以的是 sqrt(N)，误差取决于隐藏维度，不取决于输入。") == 2);
+    CHECK(score("dep", "因为除以的是 sqrt(N)，误差无论输入是多少都只取决于隐藏维度。") == 2);
+    CHECK(score("dep", "因为除以的是 sqrt(N)，误差取决于输入。") == 0);
+}
