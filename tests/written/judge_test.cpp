@@ -30,7 +30,10 @@ const Rubric& rubric() {
        "contradicted_by": [{"all": ["depend", "input"], "window": 1}]}]},
     {"id": "formula", "points": 1, "concepts": [
       {"id": "inv", "any": [{"all": ["rsqrt", "mean-sq", "eps"], "window": 1}]}]},
-    {"id": "root", "points": 1, "needs_cause": false, "concepts": [{"id": "r", "any": [["fourth-root"]]}]}
+    {"id": "root", "points": 1, "needs_cause": false, "concepts": [{"id": "r", "any": [["fourth-root"]]}]},
+    {"id": "batch", "points": 1, "concepts": [{"id": "rows-independent",
+      "any": [{"all": ["depend", "batch"], "polarity": "denied"}],
+      "contradicted_by": [{"all": ["depend", "batch"], "window": 0}]}]}
   ]})J"), "test rubric");
     return r;
 }
@@ -54,6 +57,12 @@ TEST_CASE("negation: what is denied, what is affirmed, and how far a 'not' reach
     CHECK(score("dep", "The error depends on the input, so large rows are hit harder.") == 0);
     CHECK(score("dep", "The error does not depend on N, because only the row length changes it.") == 0);
     CHECK(score("dep", "It depends on N and on the input, so it is hard to predict.") == 0);
+}
+
+TEST_CASE("the brief's example: 'does not depend on the batch' against 'depends on the batch'", "[judge]") {
+    CHECK(score("batch", "Each row is normalized alone, so the result does not depend on the batch.") == 1);
+    CHECK(score("batch", "Each row is normalized alone, so the result depends on the batch.") == 0);
+    CHECK(score("batch", "Rows share nothing, so a row's output is independent of the batch it sits in.") == 1);
 }
 
 TEST_CASE("formulas in different notations are one idea; a missing eps is not an eps", "[judge]") {
