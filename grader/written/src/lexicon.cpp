@@ -9,7 +9,7 @@ namespace workbook::written {
 namespace {
 
 constexpr int kMaxDepth = 8;      // {references} nest at most this deep (a cycle stops here rather than looping)
-constexpr std::size_t kGap = 4;   // what "..." may skip
+constexpr std::size_t kGap = 6;   // what "..." may skip: "load x + residual from hbm again"
 
 }  // namespace
 

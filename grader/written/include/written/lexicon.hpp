@@ -1,7 +1,7 @@
 // Synonym classes: the words, phrases and symbols that say one idea ("N", "the hidden size", "the row length",
 // "隐藏维度"). A class is a list of phrases; a phrase is text tokenized like an answer, in which
 //   {name}  stands for any phrase of class `name` ("divide by {N}"),
-//   ...     stands for up to four tokens of anything ("divide ... by {N}"),
+//   ...     stands for up to six tokens of anything ("divide ... by {N}"),
 //   #       stands for any number;
 // and a leading "!" marks a phrase that says the idea negated ("!independent of" in class "depend"): what follows it
 // in its clause is negated as after "not".
