@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Verifies the grader on a real GPU, in one go (for a lent GPU machine with a time limit, or any CUDA machine):
-#   1. builds the project (Debian packages unpacked from .deps/*.deb when the machine cannot install them: make them
-#      with `apt-get download catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libfmt9 libseccomp-dev libseccomp2
-#      bubblewrap libre2-dev libre2-9 libssl-dev libssl3` in .deps/),
+#   1. builds the project (Debian packages unpacked from .deps/*.deb when the machine cannot install them:
+#      scripts/gpu/unpack-deps.sh says how to make that folder),
 #   2. grades the solutions on the `gpu` backend,
 #   3. grades every known wrong answer and every correct alternative on `gpu` (tests/grading/known_answers),
 #   4. runs the bandwidth benchmark and the launch-error probe.

@@ -2,7 +2,7 @@
 # (a lent GPU machine with no registry). They are unpacked under /tmp/deps, not installed; a package the machine
 # already has (its own Catch2, say) is skipped. Make the folder with
 #   apt-get download catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libfmt9 libseccomp-dev libseccomp2 \
-#                    bubblewrap libre2-dev libre2-9 libssl-dev libssl3
+#                    bubblewrap libre2-dev libre2-9 libssl-dev libssl3 libstemmer-dev libstemmer0d
 # in .deps/. Without .deps/ nothing changes.
 if ls .deps/*.deb >/dev/null 2>&1; then
   mkdir -p /tmp/deps

@@ -4,7 +4,9 @@
 
 #include "fixture.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "review/written.hpp"
+#include "grade/score.hpp"
 
 using namespace workbook::review;
 namespace fs = std::filesystem;
@@ -130,4 +132,76 @@ TEST_CASE("score_written finds the lesson's rubric; bad rubrics are refused", "[
     CHECK_THROWS_AS(validate_rubric(nlohmann::json::parse(R"({"items": [{"id": "Q1", "points": 2, "concepts": [
         {"patterns": ["(unclosed"]}]}]})"), "r.json"), UserError);
     fs::remove_all(root);
+}
+
+TEST_CASE("the lesson's own rubric: the model answers earn every point, the template none", "[written]") {
+    const fs::path root = WORKBOOK_SOURCE_DIR;
+    const auto lesson = nlohmann::json::parse(read_text(root / "lessons/04-rmsnorm/lesson.json"));
+    const auto model = score_written(lesson, root / "solutions/04-rmsnorm/answers.md", root);
+    REQUIRE(model.size() == 4);
+    for (const auto& w : model) {
+        INFO(w.id << ": " << w.feedback);
+        CHECK(w.score == w.max_score);
+        CHECK(w.missing.empty());
+        CHECK(w.feedback.find("Provisional until an instructor confirms.") == 0);
+    }
+    for (const auto& w : score_written(lesson, root / "exercises/04-rmsnorm/answers.md", root)) {
+        CHECK(w.score == 0);
+        CHECK(w.placeholder);
+    }
+}
+
+TEST_CASE("the lesson's rubric judges meaning: a paraphrase is credited, its opposite is not", "[written]") {
+    const fs::path root = WORKBOOK_SOURCE_DIR;
+    const auto rubric = nlohmann::json::parse(read_text(root / "grader/rubrics/04-rmsnorm-written.json"));
+    const std::string good = "## Q2\nThe outputs shrink by N^(1/4), because the denominator grows by the fourth root "
+                             "of N. This depends on N, not on the input. For N = 4096 they are 8x too small, which "
+                             "matters since the next layers were trained for inputs of RMS 1.\n";
+    const auto g = item(score_answers(rubric, good), "Q2");
+    CHECK(g.score == 2);
+    std::string bad = good;
+    bad.replace(bad.find("This depends on N, not on the input."), 36, "This depends on the input, not on N.");
+    const auto b = item(score_answers(rubric, bad), "Q2");
+    CHECK(b.score < 2);
+    CHECK(std::find(b.missing.begin(), b.missing.end(),
+                    "the error is a factor that depends on the hidden size N, not on the input (scale invariance "
+                    "survives)") != b.missing.end());
+    CHECK(b.feedback.find("Check: ") != std::string::npos);
+}
+
+TEST_CASE("the explanation counts only when the code it explains passes its tests", "[written]") {
+    using namespace workbook;
+    using namespace workbook::grade;
+    Lesson L;
+    L.id = "04-demo";
+    L.exercises = {ExerciseInfo{"k", "k.cu", {}, true, {{"normal", 2}}, 0}};
+    L.written = {{"explanation", "explanation", "k", 1}, {"Q1", "question", "k", 2}};
+    L.min_score = 1;
+    auto run_with = [&](bool code_passes) {
+        Run run;
+        run.lesson = L;
+        run.backend = Backend::emu;
+        ExerciseResult ex;
+        ex.info = &run.lesson.exercises[0];
+        ex.attempted_build = ex.build.ok = true;
+        TestOutcome t;
+        t.test.exercise = "k";
+        t.test.name = "k: normal";
+        t.test.group = "normal";
+        t.passed = code_passes;
+        ex.tests = {t};
+        run.exercises = {ex};
+        run.written = {{"explanation", "explanation", "k", "Provisional until an instructor confirms.", 1, 1},
+                       {"Q1", "question", "k", "Provisional until an instructor confirms.", 2, 2}};
+        score_run(run);
+        return run;
+    };
+    const Run failing = run_with(false);
+    CHECK(failing.written[0].score == 0);
+    CHECK(failing.written[0].feedback.find("once k passes all its hidden tests") != std::string::npos);
+    CHECK(failing.written[1].score == 2);  // a question is about the lesson, not about this code
+    CHECK(failing.total_score == 2);
+    const Run passing = run_with(true);
+    CHECK(passing.written[0].score == 1);
+    CHECK(passing.total_score == 5);
 }

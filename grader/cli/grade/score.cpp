@@ -154,6 +154,17 @@ void score_run(Run& run) {
             core_all_passed = ex.all_passed;
         }
     }
+    // The explanation explains code: it counts only when that code passes its hidden tests (issue 14), so a fluent
+    // account of a kernel that fails (or never ran) earns nothing until the kernel works.
+    for (auto& w : run.written) {
+        if (w.group != "explanation" || w.score <= 0) continue;
+        const auto ex = std::find_if(run.exercises.begin(), run.exercises.end(),
+                                     [&](const ExerciseResult& e) { return e.info->name == w.exercise; });
+        if (ex != run.exercises.end() && ex->all_passed) continue;
+        w.feedback += "\nNot counted yet: this explanation earns its " + points_text(w.score) + " point(s) once " +
+                      w.exercise + " passes all its hidden tests.";
+        w.score = 0;
+    }
     double written_lost = 0, written_max = 0;
     for (const auto& w : run.written) {
         run.total_score += w.score;

@@ -1,7 +1,5 @@
 #include "review/written.hpp"
 
-#include <cmath>
-#include <cstdint>
 #include <memory>
 #include <sstream>
 
@@ -11,6 +9,8 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "lesson/manifest.hpp"
+#include "written/error.hpp"
+#include "written/judge.hpp"
 
 namespace fs = std::filesystem;
 
@@ -51,8 +51,6 @@ bool heading_is(const std::string& heading, const std::string& id) {
     return !std::isalnum(next);
 }
 
-double round_down_half(double x) { return std::floor(x * 2.0 + 1e-9) / 2.0; }
-
 std::string core_exercise(const nlohmann::json& lesson) {
     if (lesson.is_object()) {
         for (const char* k : {"core", "core_exercise"})
@@ -77,12 +75,6 @@ nlohmann::json lesson_item(const nlohmann::json& lesson, const std::string& id) 
         }
     }
     return nullptr;
-}
-
-std::string list(const std::vector<std::string>& v) {
-    std::string s;
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "; " : "") + v[i];
-    return s;
 }
 
 }  // namespace
@@ -138,38 +130,35 @@ std::string answer_text(const std::string& section, const std::vector<std::strin
     return collapsed;
 }
 
-void validate_rubric(const nlohmann::json& rubric, const std::string& label) {
-    if (!rubric.is_object() || !rubric.contains("items") || !rubric["items"].is_array() || rubric["items"].empty())
-        throw UserError(label + " has no \"items\" list.");
-    for (const auto& item : rubric["items"]) {
-        const std::string id = item.value("id", std::string());
-        if (id.empty()) throw UserError(label + ": an item has no \"id\".");
-        if (!item.contains("points") || !item["points"].is_number())
-            throw UserError(label + ": item " + id + " has no numeric \"points\".");
-        double total = 0;
-        for (const auto& c : item.value("concepts", nlohmann::json::array())) {
-            total += c.value("weight", 1.0);
-            const auto patterns = c.value("patterns", nlohmann::json::array());
-            if (patterns.empty()) throw UserError(label + ": a concept of item " + id + " has no patterns.");
-            for (const auto& p : patterns) compile(p.get<std::string>(), label + " item " + id);
-        }
-        if (total <= 0) throw UserError(label + ": item " + id + " has no concepts with positive weight.");
+namespace {
+
+// The judge's rubric, or the one sentence that says why it cannot be used.
+written::Rubric parsed(const nlohmann::json& rubric, const std::string& label) {
+    try {
+        return written::parse_rubric(rubric, label);
+    } catch (const written::RubricError& e) {
+        throw UserError(e.what());
     }
-    for (const auto& p : rubric.value("placeholders", nlohmann::json::array())) compile(p.get<std::string>(), label);
 }
 
-std::vector<WrittenScore> score_answers(const nlohmann::json& rubric, const std::string& answers_markdown,
+}  // namespace
+
+void validate_rubric(const nlohmann::json& rubric, const std::string& label) { parsed(rubric, label); }
+
+std::vector<WrittenScore> score_answers(const nlohmann::json& rubric_json, const std::string& answers_markdown,
                                         const nlohmann::json& lesson_json) {
-    validate_rubric(rubric, "written-answer rubric");
+    const written::Rubric rubric = parsed(rubric_json, "written-answer rubric");
     const auto sections = markdown_sections(answers_markdown);
     std::vector<std::string> rubric_placeholders;
-    for (const auto& p : rubric.value("placeholders", nlohmann::json::array())) rubric_placeholders.push_back(p);
+    for (const auto& p : rubric_json.value("placeholders", nlohmann::json::array())) rubric_placeholders.push_back(p);
     const std::string core = core_exercise(lesson_json);
     std::vector<WrittenScore> out;
-    for (const auto& item : rubric["items"]) {
+    for (std::size_t i = 0; i < rubric.items.size(); ++i) {
+        const written::Item& item = rubric.items[i];
+        const nlohmann::json& item_json = rubric_json["items"][i];
         WrittenScore w;
-        w.id = item["id"].get<std::string>();
-        w.max_score = item["points"].get<double>();
+        w.id = item.id;
+        w.max_score = item.points;
         const nlohmann::json li = lesson_item(lesson_json, w.id);
         w.group = li.is_object() && li.contains("group") ? li["group"].get<std::string>()
                   : lower_ascii(w.id) == "explanation" ? "explanation" : "question";
@@ -179,35 +168,27 @@ std::vector<WrittenScore> score_answers(const nlohmann::json& rubric, const std:
         for (const auto& [heading, body] : sections)
             if (heading_is(heading, w.id)) section += body, present = true;
         std::vector<std::string> placeholders = rubric_placeholders;
-        for (const auto& p : item.value("placeholders", nlohmann::json::array())) placeholders.push_back(p);
+        for (const auto& p : item_json.value("placeholders", nlohmann::json::array())) placeholders.push_back(p);
         w.answer = answer_text(section, placeholders);
-        const std::size_t min_chars = item.value("min_chars", 0u);
-        double total = 0, matched = 0;
-        for (const auto& c : item["concepts"]) {
-            const double weight = c.value("weight", 1.0);
-            total += weight;
-            bool hit = false;
-            for (const auto& p : c["patterns"]) hit = hit || RE2::PartialMatch(w.answer, *compile(p, w.id));
-            const std::string desc = c.value("description", c.value("id", std::string("?")));
-            (hit ? w.found : w.missing).push_back(desc);
-            if (hit) matched += weight;
-        }
         w.placeholder = w.answer.empty();
-        w.too_short = !w.placeholder && utf8_length(w.answer) < min_chars;
         if (!present) {
             w.feedback = "No \"## " + w.id + "\" section was found in answers.md, so this item scores 0.";
-            w.found.clear();
-        } else if (w.placeholder) {
-            w.feedback = "Still the template's placeholder (or empty), so this item scores 0.";
-            w.found.clear();
-        } else if (w.too_short) {
-            w.feedback = "Shorter than the " + std::to_string(min_chars) +
-                         " characters this answer needs, so it scores 0 (provisional).";
-        } else {
-            w.score = round_down_half(w.max_score * matched / total);
-            w.feedback = "Provisional, until an instructor confirms. Found: " + (w.found.empty() ? "none" : list(w.found)) +
-                         ". Missing: " + (w.missing.empty() ? "none" : list(w.missing)) + ".";
+            out.push_back(std::move(w));
+            continue;
         }
+        if (w.placeholder) {
+            w.feedback = "Still the template's placeholder (or empty), so this item scores 0.";
+            out.push_back(std::move(w));
+            continue;
+        }
+        const written::Verdict v = written::judge(rubric, item, w.answer);
+        for (const auto& c : v.concepts)
+            (c.state == written::ConceptVerdict::found ? w.found : w.missing).push_back(c.concept->description);
+        w.too_short = v.too_short;
+        w.score = v.score;
+        w.feedback = v.too_short ? "Shorter than the " + std::to_string(item.min_chars) +
+                                       " characters this answer needs, so it scores 0 (provisional)."
+                                 : v.feedback;
         out.push_back(std::move(w));
     }
     return out;

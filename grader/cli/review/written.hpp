@@ -1,6 +1,7 @@
 // Provisional scoring of the written answers (exercises/<lesson>/answers.md) against a concept rubric
-// (grader/rubrics/<lesson>-written.json; format in grader/rubrics/README.md). A machine cannot grade prose, so every
-// score is provisional until an instructor confirms it; what it can do is say which expected ideas it found.
+// (grader/rubrics/<lesson>-written.json; format in grader/rubrics/README.md). This file finds each item's answer in
+// answers.md; the judging on meaning is grader/written's (workbook::written::judge). A machine cannot grade prose,
+// so every score is provisional until an instructor confirms it; what it can do is say which ideas it found.
 #pragma once
 
 #include <filesystem>
@@ -19,8 +20,8 @@ struct WrittenScore {
     double score = 0;
     double max_score = 0;
     std::string feedback;   // concepts found / missing, one short paragraph
-    std::vector<std::string> found;    // concept descriptions matched
-    std::vector<std::string> missing;  // concept descriptions not matched
+    std::vector<std::string> found;    // concept descriptions credited
+    std::vector<std::string> missing;  // concept descriptions not credited (absent, or contradicted by the answer)
     bool placeholder = false;          // still the template's placeholder (or empty)
     bool too_short = false;            // under the item's min_chars
     bool provisional = true;           // always, until an instructor confirms
@@ -39,7 +40,7 @@ std::string answer_text(const std::string& section, const std::vector<std::strin
 std::vector<WrittenScore> score_answers(const nlohmann::json& rubric, const std::string& answers_markdown,
                                         const nlohmann::json& lesson_json = nlohmann::json());
 
-// Throws UserError when a rubric is malformed (no items, bad regex, zero total weight).
+// Throws UserError when a rubric is malformed (no items, an unknown synonym class, a bad pattern, zero weight).
 void validate_rubric(const nlohmann::json& rubric, const std::string& label);
 
 // The pipeline's entry point: rubric grader/rubrics/<lesson>-written.json under `repo_root`, the lesson being

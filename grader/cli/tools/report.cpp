@@ -42,6 +42,13 @@ std::string cell(std::string s) {
     return s;
 }
 
+// A table cell that keeps its lines: the written feedback is one "Found:" or "Missing:" line per concept.
+std::string lines_cell(const std::string& s) {
+    std::string out;
+    for (char c : util::trim(s)) out += c == '\n' ? std::string("<br>") : c == '|' ? std::string(" ") : std::string(1, c);
+    return out;
+}
+
 bool has_tag(const json& test, const std::string& tag) {
     if (!test.contains("tags") || !test["tags"].is_array()) return false;
     for (const auto& t : test["tags"])
@@ -197,7 +204,7 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
         md += "Scores are provisional until an instructor confirms them.\n\n| item | points | feedback |\n| --- | --- | --- |\n";
         for (const auto& t : written)
             md += "| " + cell(t.value("name", std::string())) + " | " + num(t.value("score", 0.0)) + " / " +
-                  num(t.value("max_score", 0.0)) + " | " + cell(t.value("output", std::string())) + " |\n";
+                  num(t.value("max_score", 0.0)) + " | " + lines_cell(t.value("output", std::string())) + " |\n";
         md += "\n";
     }
     const std::string answers_file = manifest.value("answers_file", std::string("answers.md"));
