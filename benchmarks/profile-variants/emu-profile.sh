@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds every profile variant (and the lesson's fp32/bf16 solutions) for the CPU emulator and profiles each on
-# the count shape (M0 rows, predicted for M rows): what benchmarks/profile-variants/gpu-validate.sh measures on an
-# H200. Writes <out>/<name>/{report.txt,profile.jsonl,warp-0.svg}.
+# the count shape (M0 rows of N, predicted for M rows) and at N = 8192: what gpu-validate.sh measures on an H200.
+# Writes <out>/<name>/{report.txt,profile.jsonl,warp-*.svg}. PTXAS_DIR: folder of <name>.tsv register tables
+# (workbook profile's format) for the occupancy.
 #
 #   benchmarks/profile-variants/emu-profile.sh [out-dir] [build-dir]
 set -euo pipefail
@@ -22,11 +23,14 @@ compile() {  # file.cu -> object
 }
 compile "$root/grader/emulator/profile/lesson04_driver.cu" "$out/obj/driver.o"
 # name  source  N  (count shape: M0 rows of N, predicted for M rows)
-M0=${M0:-8}; M=${M:-16384}
+M0=${M0:-256}; M=${M:-16384}
 while read -r name src n; do
   [ -n "$name" ] || continue
   compile "$root/$src" "$out/obj/$name.o"
   g++ "$out/obj/driver.o" "$out/obj/$name.o" "$runtime" "${ldflags[@]}" -o "$out/obj/$name"
   rm -rf "${out:?}/$name"; mkdir -p "$out/$name"
-  EMU_PROFILE="$out/$name" ${PTXAS:+EMU_PROFILE_PTXAS=$PTXAS} "$out/obj/$name" once "$M0" "$n" "$M"
+  # The count shape (the launch Nsight Compute counts too), then the large width for the prediction.
+  for width in "$n" 8192; do
+    EMU_PROFILE="$out/$name" ${PTXAS_DIR:+EMU_PROFILE_PTXAS=$PTXAS_DIR/$name.tsv} "$out/obj/$name" once "$M0" "$width" "$M"
+  done
 done < "$root/benchmarks/profile-variants/variants.txt"

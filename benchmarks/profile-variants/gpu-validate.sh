@@ -34,13 +34,13 @@ while read -r name src n; do
       echo "shape $shape: $("$out/bin/$name" time $shape 50 | tr '\n' ' ')"
     done
   } > "$out/$name.time" 2>&1
-  # The count shape: the launch after the check launch, as the emulator profiles it.
+  # The count shape: the driver's first launch, the one the emulator profiles.
   for run in "count $M0 $n" "large 16384 8192"; do
     set -- $run
-    ncu --clock-control none --launch-skip 1 --launch-count 1 --metrics "$metrics" --csv --page raw \
+    ncu --clock-control none --kernel-name regex:kernel --launch-count 1 --metrics "$metrics" --csv --page raw \
         "$out/bin/$name" once "$2" "$3" > "$out/$name.ncu-$1.csv" 2>&1 ||
       # A metric this ncu does not know fails the whole call: retry with the core counters alone.
-      ncu --clock-control none --launch-skip 1 --launch-count 1 --metrics "$core" --csv --page raw \
+      ncu --clock-control none --kernel-name regex:kernel --launch-count 1 --metrics "$core" --csv --page raw \
           "$out/bin/$name" once "$2" "$3" > "$out/$name.ncu-$1.csv" 2>&1
   done
   echo "$name: $(tr '\n' ' ' < "$out/$name.time" | cut -c1-200)"

@@ -106,5 +106,7 @@ void write_launch(const LaunchStats& s);  // profile_report.cpp
 std::string render_trace_text(const LaunchStats& s);   // profile_picture.cpp
 std::string render_trace_svg(const LaunchStats& s);
 std::string profile_dir();         // where reports go (EMU_PROFILE)
+// "rmsnorm.cu:74": the file's name without its folder (reports stay readable and the same on every checkout).
+std::string site(const void* attributed_pc);
 
 }  // namespace emu::prof

@@ -39,6 +39,12 @@ bool start() {
 bool g_on = start();
 std::string profile_dir() { return g_dir; }
 
+std::string site(const void* pc) {
+  const std::string w = mc::where(pc);
+  const auto slash = w.rfind('/');
+  return slash == std::string::npos ? w : w.substr(slash + 1);
+}
+
 unsigned request_sectors(const Request& r) {
   std::uint64_t s[32 * 4];
   unsigned n = 0;
@@ -169,7 +175,7 @@ LineStat& line_stat(State& S, const Request& r) {
   auto it = S.line_of.find(r.pc);
   if (it == S.line_of.end()) {
     LineStat ls;
-    ls.where = mc::where(r.pc);
+    ls.where = site(r.pc);
     ls.shared = r.shared;
     ls.write = r.write || r.atomic;
     // Several code addresses of one line (unrolled loops): one entry per line, kind and direction.

@@ -46,20 +46,19 @@ const char* kind_name(Kind k) {
 std::vector<Row> rows_of(const LaunchStats& s) {
   std::vector<Row> rows;
   std::set<std::uintptr_t> loaded;            // bytes warp 0 has loaded so far (granules of 1 byte, few rows)
-  std::map<std::string, std::uint64_t> base;  // first segment per source line, so a line's requests line up
+  std::map<const void*, std::uint64_t> base;  // first segment per access site (one array each): its requests line up
   std::map<unsigned, unsigned> per_interval;
   for (const Request& r : s.trace) {
     if (r.shared) continue;
-    const std::string w = mc::where(r.pc);
     std::uint64_t lo = ~0ull;
     for (unsigned l = 0; l < 32; ++l)
       if (r.mask >> l & 1u) lo = std::min<std::uint64_t>(lo, r.addr[l] / 128);
-    auto it = base.find(w);
-    if (it == base.end() || lo < it->second) base[w] = lo;
+    auto it = base.find(r.pc);
+    if (it == base.end() || lo < it->second) base[r.pc] = lo;
   }
   for (const Request& r : s.trace) {
     if (per_interval[r.interval]++ >= kMaxRows) continue;
-    Row row{&r, Kind::coalesced, mc::where(r.pc), {}, 0, 0};
+    Row row{&r, Kind::coalesced, site(r.pc), {}, 0, 0};
     if (r.shared) {
       row.cells.assign(32, 0);
       std::map<unsigned, std::set<std::uintptr_t>> words;
@@ -78,7 +77,7 @@ std::vector<Row> rows_of(const LaunchStats& s) {
       }
       row.kind = shared_wavefronts(r) > shared_ideal_wavefronts(r) ? Kind::conflict : Kind::clean;
     } else {
-      row.base = base[row.where];
+      row.base = base[r.pc];
       row.cells.assign(kMaxSegments, 0);
       std::set<std::uint64_t> sectors;
       bool all_seen = !r.write;
@@ -113,7 +112,7 @@ std::string phase(unsigned interval) {
 
 std::string render_trace_text(const LaunchStats& s) {
   std::ostringstream o;
-  o << "   warp 0 of block 0, global requests: one column per 128-byte segment from the line's first one; digit = "
+  o << "   warp 0 of block 0, global requests: one column per 128-byte segment from the first one its access site touches; digit = "
        "sectors touched (4 = whole segment), '.' = none\n";
   unsigned interval = ~0u;
   for (const Row& row : rows_of(s)) {
