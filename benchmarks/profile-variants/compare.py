@@ -87,7 +87,8 @@ def main():
             f"{small['ld_sectors'] + small['st_sectors']} / {f((ld_sec or 0) + (st_sec or 0) if ld_sec else None, '{:.0f}')}",
             f"{small['sh_wavefronts']} / {f(sh_wave if c else None, '{:.0f}')}",
             f"{small['sh_bank_conflicts']} / {f(sh_conf if c else None, '{:.0f}')}",
-            f"{large['predicted_dram_bytes'] / 1e6:.0f} / {f(dram / 1e6 if dram else None, '{:.0f}')}",
+            f"{large['predicted_dram_bytes'] / 1e6:.0f} / {f(dram / 1e6 if dram else None, '{:.0f}')}"
+            f" ({f(pct(large['predicted_dram_bytes'], dram) if dram else None, '{:+.0f}%')})",
             f"{small['predicted_us']:.1f} / {f(t4, '{:.1f}')} ({f(pct(small['predicted_us'], t4) if t4 else None, '{:+.0f}%')})",
             f"{large['predicted_us']:.1f} / {f(t8, '{:.1f}')} ({f(pct(large['predicted_us'], t8) if t8 else None, '{:+.0f}%')})",
         ])
@@ -96,12 +97,19 @@ def main():
     print("|" + " --- |" * 10)
     for r in rows:
         print("| " + " | ".join(r) + " |")
+    # A launch in which the emulator saw no global access (rmsnorm_half: bf16 loads it cannot see) has no prediction.
+    blind = [n for n in names if emu_lines(emu_dir / n) and all(
+        v["ld_requests"] + v["st_requests"] == 0 for v in emu_lines(emu_dir / n).values())]
     for i, shape in enumerate(("16384×4096", "16384×8192")):
-        ok = [n for n in names if meas[n][i]]
-        pairs = list(itertools.combinations(ok, 2))
-        agree = sum((pred[a][i] - pred[b][i]) * (meas[a][i] - meas[b][i]) > 0 for a, b in pairs)
-        print(f"\nRanking at {shape}: predicted order equals the measured one for {agree} of {len(pairs)} pairs"
-              + (f" ({agree / len(pairs) * 100:.0f}%)." if pairs else "."))
+        for skip in ([], blind) if blind else ([],):
+            ok = [n for n in names if meas[n][i] and n not in skip]
+            pairs = list(itertools.combinations(ok, 2))
+            agree = sum((pred[a][i] - pred[b][i]) * (meas[a][i] - meas[b][i]) > 0 for a, b in pairs)
+            within = sum(abs(pct(pred[n][i], meas[n][i])) <= 20 for n in ok)
+            print(f"\n{shape}" + (f", without {', '.join(skip)}" if skip else "") +
+                  f": predicted order equals the measured one for {agree} of {len(pairs)} pairs"
+                  + (f" ({agree / len(pairs) * 100:.0f}%)" if pairs else "") +
+                  f"; predicted time (and so bandwidth) within 20% for {within} of {len(ok)} variants.")
 
 
 if __name__ == "__main__":

@@ -66,7 +66,8 @@ Occupancy occupancy(unsigned threads_per_block, unsigned regs_per_thread, std::s
 struct PredictInput {
   double blocks = 0;                 // of the predicted launch
   double concurrent_blocks = 0;      // resident on the whole chip at once
-  double dram_bytes = 0, sector_bytes = 0, requests = 0;
+  double dram_bytes = 0, sector_bytes = 0, requests = 0, shared_wavefronts = 0;
+  double warps_per_sm = 0;           // resident on each SM (0: unknown, not a limit)
 };
 struct Prediction {
   double us = 0, dram_us = 0, l2_us = 0, lsu_us = 0, fixed_us = 0, waves = 0, tbs = 0;

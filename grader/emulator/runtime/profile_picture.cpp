@@ -104,6 +104,21 @@ std::vector<Row> rows_of(const LaunchStats& s) {
   return rows;
 }
 
+// Text inside the SVG: kernel names hold '<' and '>' (templates), file names may hold '&'.
+std::string xml(const std::string& t) {
+  std::string o;
+  for (char c : t) {
+    switch (c) {
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '&': o += "&amp;"; break;
+      case '\'': o += "&apos;"; break;
+      default: o += c;
+    }
+  }
+  return o;
+}
+
 std::string phase(unsigned interval) {
   return interval == 0 ? "before the first __syncthreads (pass 1)" : "after __syncthreads #" + std::to_string(interval);
 }
@@ -162,17 +177,16 @@ std::string render_trace_svg(const LaunchStats& s) {
       body << "<text x='8' y='" << y + 11 << "' font-weight='bold'>" << phase(interval) << "</text>\n";
       y += rowh;
     }
-    body << "<text x='8' y='" << y + 11 << "'>" << row.where << " " << (row.r->shared ? "shared" : row.r->write ? "store" : "load")
+    body << "<text x='8' y='" << y + 11 << "'>" << xml(row.where) << " " << (row.r->shared ? "shared" : row.r->write ? "store" : "load")
          << " " << row.r->size << " B x " << __builtin_popcount(row.r->mask) << ": " << kind_name(row.kind) << "</text>\n";
     const unsigned n = row.r->shared ? 32 : kMaxSegments;
+    // One grey strip for the row's untouched cells, then the touched ones on top.
+    body << "<rect x='" << left << "' y='" << y << "' width='" << int(n) * cell - 1 << "' height='" << rowh - 2
+         << "' fill='#eeeeee'/>\n";
     for (unsigned i = 0; i < n; ++i) {
       const unsigned c = row.cells[i];
       const int x = left + int(i) * cell;
-      if (!c) {
-        body << "<rect x='" << x << "' y='" << y << "' width='" << cell - 1 << "' height='" << rowh - 2
-             << "' fill='#eeeeee'/>\n";
-        continue;
-      }
+      if (!c) continue;
       const bool bcast = row.r->shared && (row.broadcast >> i & 1u);
       const char* fill = row.r->shared ? (bcast ? "#5aa7e0" : c > 1 ? "#d43b3b" : "#2e9d4f") : colour(row.kind);
       // Global: the share of the segment's four sectors touched sets the opacity.
@@ -187,7 +201,7 @@ std::string render_trace_svg(const LaunchStats& s) {
   const int width = left + int(kMaxSegments) * cell + 20;
   o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << y + 50
     << "' font-family='monospace' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n"
-    << "<text x='8' y='18' font-size='13' font-weight='bold'>" << s.kernel << (s.label.empty() ? "" : " [" + s.label + "]")
+    << "<text x='8' y='18' font-size='13' font-weight='bold'>" << xml(s.kernel + (s.label.empty() ? "" : " [" + s.label + "]"))
     << ": warp 0 of block 0 (CPU emulator)</text>\n"
     << "<text x='8' y='32'>global: one cell per 128-byte segment (darker = more of its 4 sectors); shared: one cell per "
        "bank (red = several words: conflict, blue = broadcast)</text>\n"

@@ -2,6 +2,7 @@
 // (report.txt, for people) in the EMU_PROFILE directory, and the picture of warp 0 (warp-N.svg) for the first launch
 // of each kernel and shape. Counts of the emulated launch are exact; the DRAM bytes come from the L2 model and the
 // time from profile_model.cpp, and both are labelled as predictions.
+#include <cctype>
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -50,6 +51,8 @@ Derived derive(const LaunchStats& s) {
   in.dram_bytes = d.dram;
   in.sector_bytes = d.sector_bytes;
   in.requests = double(s.ld_requests + s.st_requests + s.atom_requests) * d.scale;
+  in.shared_wavefronts = double(s.sh_wavefronts) * d.scale;
+  in.warps_per_sm = s.concurrent_blocks / 132.0 * double((s.threads_per_block + 31) / 32);
   d.pred = predict(in, d.min_bytes);
   return d;
 }
@@ -110,6 +113,11 @@ std::string text(const LaunchStats& s, const Derived& d) {
   line("   PREDICTED H200 (a model, not a measurement): %.1f us, %.2f TB/s of useful bytes, bound by %s "
        "(DRAM %.1f, L2 %.1f, LSU %.1f, fixed+waves %.1f us; %.1f waves)",
        d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.lsu_us, d.pred.fixed_us, d.pred.waves);
+  if (s.ld_requests + s.st_requests + s.atom_requests == 0)
+    o << "   WARNING: no global memory access was seen. The emulator misses a 2-byte bf16/half element read straight "
+         "into a call (__bfloat162float(x[i])) and a store of a value a call returns (y[i] = __float2bfloat16(v)); "
+         "copy through a local to have them counted (docs/emulator.md, Profiler: limits). The prediction is "
+         "meaningless.\n";
   o << "   per line:\n";
   for (const LineStat& l : s.lines) {
     if (l.shared)
@@ -127,16 +135,30 @@ std::string text(const LaunchStats& s, const Derived& d) {
 void write_launch(const LaunchStats& s) {
   static std::set<std::string> drawn;
   static unsigned pictures = 0;
+  // warp-<kernel>-<label>.svg, in letters, digits, '-' and '_' (several processes write into one folder).
+  auto file_name = [&] {
+    std::string n = "warp-" + s.kernel + (s.label.empty() ? "" : "-" + s.label);
+    for (char& c : n)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+    return n + ".svg";
+  };
   const std::string dir = profile_dir();
   const Derived d = derive(s);
   std::ofstream(dir + "/profile.jsonl", std::ios::app) << json(s, d) << "\n";
   std::string t = text(s, d);
   if (drawn.insert(s.kernel + "|" + s.label).second && !s.trace.empty() && pictures < 32) {
-    const std::string svg = dir + "/warp-" + std::to_string(pictures++) + ".svg";
+    ++pictures;
+    const std::string svg = dir + "/" + file_name();
     std::ofstream(svg) << render_trace_svg(s);
     t += render_trace_text(s) + "   picture: " + svg + "\n";
   }
-  std::ofstream(dir + "/report.txt", std::ios::app) << t << "\n";
+  // The model is stated once, at the top of the report (several processes may append to one report).
+  const std::string path = dir + "/report.txt";
+  const bool fresh = std::ifstream(path).peek() == std::ifstream::traits_type::eof();
+  std::ofstream(path, std::ios::app) << (fresh ? "Emulator profile. Counts are the emulator's; " + model_description() +
+                                                     ": a PREDICTION, not a measurement.\n\n"
+                                               : std::string())
+                                     << t << "\n";
 }
 
 }  // namespace emu::prof

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -96,6 +97,8 @@ int main() {
         return 1;
     }
     std::remove((std::string(dir) + "/profile.jsonl").c_str());
+    std::remove((std::string(dir) + "/report.txt").c_str());
+    std::remove((std::string(dir) + "/warp-bank_kernel_0_.svg").c_str());
     const int n = kBlocks * kThreads;
     float *x, *y;
     cudaMalloc(&x, n * 32 * sizeof(float));
@@ -139,6 +142,14 @@ int main() {
     expect(p, "reread_kernel", "ld_requests", 2 * warps);
     expect(p, "reread_kernel", "traffic_ratio", 1);
     expect(p, "reread_kernel", "sector_ratio", 1.5);
+    // The picture of the conflicted kernel: its template name escaped for XML, the conflicting store coloured.
+    std::ifstream svg(std::string(dir) + "/warp-bank_kernel_0_.svg");
+    const std::string pic((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+    const bool pic_ok = pic.find("bank_kernel&lt;0&gt;") != std::string::npos &&
+                        pic.find("shared 4 B x 32: bank conflict") != std::string::npos &&
+                        pic.find("bank_kernel<0>") == std::string::npos;
+    std::printf("%-4s warp-bank_kernel_0_.svg (%zu bytes)\n", pic_ok ? "ok" : "FAIL", pic.size());
+    failures += !pic_ok;
     std::puts(failures ? "FAIL" : "PASS");
     return failures ? 1 : 0;
 }
