@@ -106,7 +106,8 @@ std::string text(const LaunchStats& s, const Derived& d) {
        " requests made by part of a warp (divergence)",
        ratio(s.barriers, s.blocks), ratio(s.shuffles, warps), ratio(s.votes, warps), ratio(s.syncwarps, warps),
        s.partial_requests);
-  const std::string regs = s.ptxas_known ? std::to_string(s.regs) + " (nvcc -Xptxas -v)" : "unknown (no nvcc)";
+  const std::string regs = s.ptxas_known ? std::to_string(s.regs) + " (nvcc -Xptxas -v)"
+                                         : "unknown (no nvcc -Xptxas -v table: EMU_PROFILE_PTXAS)";
   line("   occupancy      %u blocks/SM, %.0f%% of 64 warps, limited by %s; registers/thread %s; shared %zu B/block",
        d.occ.blocks_per_sm, d.occ.fraction * 100, d.occ.limit.c_str(), regs.c_str(),
        s.ptxas_known ? s.ptxas_smem + s.dynamic_shared : s.static_shared_seen + s.dynamic_shared);
