@@ -94,6 +94,13 @@ restore-%: cli
 report-%: cli
 	@$(WORKBOOK) report $* $(if $(SUBMISSION),--submission "$(SUBMISSION)")
 
+# The emulator's profiler on one exercise (docs/emulator.md, "Profiler"): counts, a picture, a predicted H200 time.
+profile-%: configure
+	@test -n "$(EX)" || { echo "workbook: say which exercise, e.g. make profile-$* EX=rmsnorm" >&2; exit 2; }
+	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the profiler" workbook emu_runtime emu-rewrite
+	@$(NO_MAKE_ENV) $(WORKBOOK) profile $* --ex $(EX) $(if $(SUBMISSION),--submission "$(SUBMISSION)") \
+	  $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions)
+
 grade-class: grader
 	@test -n "$(SUBMISSIONS)" || { echo "workbook: say where the submissions are, e.g. make grade-class SUBMISSIONS=handins/" >&2; exit 2; }
 	@$(WORKBOOK) grade-class $(LESSON) --submissions "$(SUBMISSIONS)" $(if $(BACKEND),--backend $(BACKEND))

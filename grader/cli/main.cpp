@@ -6,6 +6,7 @@
 
 #include "grade/grade.hpp"
 #include "interfaces.hpp"
+#include "tools/profile.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{"workbook: grade CUDA exercises, show hints and progress, manage submissions"};
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
     workbook::tools::add_gradescope_command(app);
     workbook::tools::add_solutions_branch_command(app);
     workbook::tools::add_student_edition_command(app);
+    workbook::tools::add_profile_command(app);
 
     try {
         app.parse(argc, argv);

@@ -8,6 +8,7 @@
 #include "sanitize.hpp"
 #include "score.hpp"
 #include "common/util.hpp"
+#include "tools/profile.hpp"
 
 namespace workbook::grade {
 
@@ -196,6 +197,8 @@ std::string format_report(const Run& unclean, bool color) {
                 status = st.bad(g.note);
             line("  " + pad(ex.info->name + tag, 26) + pad(g.name, 8) + pad(status, 24 + (color ? 9 : 0)) + pts(g.earned) + " / " + pts(g.points));
         }
+        if (run.backend == Backend::emu)
+            if (const auto a = tools::profile_advice(run.lesson.raw, run.lesson.number, ex.info->name); !a.empty()) line("    " + st.dim(a));
         // The first failures with the listener's own words; the rest are counted.
         // A failure whose message repeats one already shown (one bug usually fails many tests) is named, not
         // repeated; program output is shown only where it holds the program's own lines, not just the emulator's

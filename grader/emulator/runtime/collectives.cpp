@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine.hpp"
+#include "profile.hpp"
 
 namespace emu::rt {
 namespace {
@@ -178,6 +179,7 @@ void try_complete_warp(unsigned warp, const Thread& t) {
     case Coll::activemask:
       break;
   }
+  if (prof::g_on && t.wait.coll != Coll::activemask) prof::on_collective(static_cast<prof::Coll>(t.wait.coll));
   ws.arrived &= ~mask;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(mask >> l & 1u)) continue;

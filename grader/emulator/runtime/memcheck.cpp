@@ -487,20 +487,26 @@ void on_launch_begin(std::size_t dynamic_shared_bytes) {
   mc::g_cells = mc::cells();
   mc::shadow_launch_begin();
   mc::global_clock_launch_begin();
+  if (prof::g_on) prof::on_launch_begin(dynamic_shared_bytes);
 }
 
 void on_block_begin() {
   if (mc::g_waw_pending) mc::settle_waw();
   mc::shared_block_begin();
   mc::global_clock_block_begin();
+  if (prof::g_on) prof::on_block_begin();
 }
 
 void on_launch_end() {
+  if (prof::g_on) prof::on_launch_end();
   mc::shadow_launch_end();
   mc::device_launch_end();
 }
 
-void on_barrier() { mc::global_clock_barrier(); }
+void on_barrier() {
+  mc::global_clock_barrier();
+  if (prof::g_on) prof::on_barrier();
+}
 void on_warp_sync(unsigned warp) { mc::global_clock_warp_sync(warp); }
 
 void on_atomic_access(const void* addr, std::size_t bytes, const void* pc) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "exec.hpp"
+#include "profile.hpp"
 
 namespace emu::mc {
 
@@ -31,6 +32,7 @@ void settle_waw();
 
 inline void access(const void* p, std::size_t size, unsigned flags, const void* pc) {
   if (__builtin_expect(g_waw_pending, 0)) settle_waw();
+  if (__builtin_expect(prof::g_on, 0)) prof::on_access(p, size, flags, pc);  // the opt-in profiler (profile.hpp)
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
   else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);

@@ -1,0 +1,239 @@
+// `workbook profile` (tools/profile.hpp): builds an exercise with the lesson's profile driver for the CPU emulator,
+// runs it on representative shapes with EMU_PROFILE set, and prints the profiler's report. Registers come from
+// nvcc -Xptxas -v when nvcc is installed (no GPU needed), else the report says they are unknown.
+#include "tools/profile.hpp"
+
+#include <cxxabi.h>
+
+#include <iostream>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+#include "grade/process.hpp"
+#include "common/util.hpp"
+#include "common/errors.hpp"
+#include "lesson/manifest.hpp"
+#include "common/subprocess.hpp"
+
+namespace fs = std::filesystem;
+
+namespace workbook::tools {
+namespace {
+
+std::string demangle(const std::string& name) {
+    int status = 0;
+    std::unique_ptr<char, decltype(&std::free)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                                  &std::free);
+    return status == 0 && d ? std::string(d.get()) : name;
+}
+
+void step(const std::vector<std::string>& argv, const std::string& what) {
+    const auto r = review::run_program(argv, {}, 600);
+    if (!r.started || r.exit_code != 0)
+        throw review::UserError("profile: " + what + " failed:\n" + util::trim_lines(util::sanitize_text(r.output), 40));
+}
+
+// What `nvcc -Xptxas -v` says about the file's kernels, as EMU_PROFILE_PTXAS lines; empty with the reason in *why.
+std::string registers_of(const Context& ctx, const fs::path& src, const fs::path& obj_dir, std::string* why) {
+    std::string nvcc = config_string(ctx, "/cuda/nvcc");
+    if (nvcc.empty() || !fs::exists(nvcc)) nvcc = review::which("nvcc");
+    if (nvcc.empty()) {
+        *why = "unknown: nvcc is not installed (registers come from nvcc -Xptxas -v)";
+        return "";
+    }
+    const auto r = review::run_program(
+        {nvcc, "-std=c++17", "-O3", "-arch=sm_90", "-Xptxas", "-v", "-c", src.string(), "-o", (obj_dir / "ptxas.o").string()},
+        {}, 600);
+    if (!r.started || r.exit_code != 0) {
+        *why = "unknown: nvcc -Xptxas -v did not compile the file";
+        return "";
+    }
+    *why = "from nvcc -Xptxas -v (sm_90, -O3)";
+    return ptxas_table(r.output);
+}
+
+std::vector<int> default_widths(const review::LessonPaths& L) {
+    // lesson.json may name the shapes ("profile": {"n": [...]}); else the widths of the lesson's H200 benchmark.
+    std::vector<int> n;
+    try {
+        const auto j = review::load_json(L.manifest());
+        if (j.contains("profile") && j["profile"].contains("n"))
+            for (const auto& v : j["profile"]["n"]) n.push_back(v.get<int>());
+    } catch (const std::exception&) {
+    }
+    return n.empty() ? std::vector<int>{1024, 4096, 8192} : n;
+}
+
+std::string read_report(const fs::path& dir, std::vector<fs::path>* pictures) {
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".svg") pictures->push_back(e.path());
+    std::sort(pictures->begin(), pictures->end());
+    return util::sanitize_text(util::read_file(dir / "report.txt").value_or(""));
+}
+
+void fresh_dir(const fs::path& dir) {
+    fs::create_directories(dir);
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.is_regular_file()) fs::remove(e.path());
+}
+
+ProfileResult profile_program(const ProfileOptions& opt) {
+    ProfileResult res;
+    res.out_dir = opt.out.empty() ? fs::temp_directory_path() / ("workbook-profile-" + util::random_hex(4)) : opt.out;
+    fresh_dir(res.out_dir);
+    ProcessSpec spec;
+    spec.argv = opt.program;
+    spec.env = {{"EMU_PROFILE", res.out_dir.string()}};
+    const auto r = run_process(spec);
+    if (!r.started) throw review::UserError("profile: cannot run " + opt.program.front() + ": " + r.start_error);
+    res.report = read_report(res.out_dir, &res.pictures);
+    if (res.report.empty())
+        throw review::UserError("profile: " + opt.program.front() +
+                                " launched no kernel through the emulator (is it built with emu_add_executable?)");
+    if (r.exit_code != 0) res.report += "\n(the program exited with status " + std::to_string(r.exit_code) + ")\n";
+    res.registers = "unknown for a program (profile a .cu file with --file to read them from nvcc)";
+    return res;
+}
+
+}  // namespace
+
+std::string ptxas_table(const std::string& out) {
+    std::string table, fn;
+    std::istringstream in(out);
+    std::string line;
+    while (std::getline(in, line)) {
+        for (const std::string key : {"Compiling entry function '", "Function properties for "}) {
+            const auto k = line.find(key);
+            if (k == std::string::npos) continue;
+            std::string name = line.substr(k + key.size());
+            name = name.substr(0, name.find_first_of("' "));
+            fn = name;
+        }
+        const auto used = line.find("Used ");
+        const auto regs = line.find(" registers");
+        if (fn.empty() || used == std::string::npos || regs == std::string::npos) continue;
+        const std::string n = line.substr(used + 5, regs - used - 5);
+        std::string smem = "0";
+        const auto s = line.find(" bytes smem");
+        if (s != std::string::npos) {
+            auto b = line.rfind(' ', s - 1);
+            smem = line.substr(b + 1, s - b - 1);
+        }
+        table += n + "\t" + smem + "\t" + demangle(fn) + "\n";
+    }
+    return table;
+}
+
+ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt) {
+    if (!opt.program.empty()) return profile_program(opt);
+    const auto L = review::resolve_lesson(ctx.root, opt.lesson.empty() ? "04" : opt.lesson);
+    const fs::path driver = ctx.root / "grader" / "emulator" / "profile" / ("lesson" + L.number + "_driver.cu");
+    if (!fs::exists(driver))
+        throw review::UserError("profile: lesson " + L.number + " has no profile driver (" + driver.string() + ")");
+    fs::path src = opt.file;
+    std::string name = src.empty() ? opt.exercise : src.stem().string();
+    if (src.empty()) {
+        if (opt.exercise.empty()) throw review::UserError("profile: say which exercise, e.g. --ex rmsnorm");
+        const auto ex = review::find_exercise(review::load_json(L.manifest()), opt.exercise);
+        const fs::path dir = opt.solutions ? L.solutions_dir() : !opt.submission.empty() ? opt.submission : L.exercises_dir();
+        src = dir / ex.file;
+    }
+    if (!fs::exists(src)) throw review::UserError("profile: " + src.string() + " does not exist");
+
+    const std::string rewrite = config_string(ctx, "/emu/rewrite"), runtime = config_string(ctx, "/emu/runtime_lib");
+    if (rewrite.empty() || runtime.empty())
+        throw review::UserError("profile: the CPU emulator is not part of this build (workbook-config.json)");
+    std::string cxx = config_string(ctx, "/cxx");
+    if (cxx.empty()) cxx = util::which("c++");
+    const auto cxxflags = config_list(ctx, "/emu/cxxflags"), ldflags = config_list(ctx, "/emu/ldflags");
+
+    ProfileResult res;
+    res.out_dir = opt.out.empty() ? ctx.build_dir / "profile" / L.number / name : opt.out;
+    const fs::path obj = res.out_dir / "obj";
+    fs::create_directories(obj);
+    fresh_dir(res.out_dir);
+    std::vector<std::string> link = {cxx};
+    for (const auto& [in, stem] : {std::pair<fs::path, std::string>{driver, "driver"}, {src, "kernels"}}) {
+        const std::string cpp = (obj / (stem + ".cpp")).string(), o = (obj / (stem + ".o")).string();
+        step({rewrite, in.string(), cpp}, "emu-rewrite of " + in.filename().string());
+        std::vector<std::string> cc = {cxx};
+        cc.insert(cc.end(), cxxflags.begin(), cxxflags.end());
+        cc.insert(cc.end(), {"-c", cpp, "-o", o});
+        step(cc, "compiling " + in.filename().string() + " for the emulator");
+        link.push_back(o);
+    }
+    const std::string exe = (obj / "profile").string();
+    link.push_back(runtime);
+    link.insert(link.end(), ldflags.begin(), ldflags.end());
+    link.insert(link.end(), {"-o", exe});
+    step(link, "linking the profile program");
+
+    const std::string table = registers_of(ctx, src, obj, &res.registers);
+    const fs::path table_file = obj / "ptxas.tsv";
+    util::write_file_atomic(table_file, table);
+
+    for (int n : opt.widths.empty() ? default_widths(L) : opt.widths) {
+        ProcessSpec spec;
+        spec.argv = {exe, "once", std::to_string(opt.rows), std::to_string(n), std::to_string(opt.predict_rows)};
+        spec.env = {{"EMU_PROFILE", res.out_dir.string()}};
+        if (!table.empty()) spec.env.emplace_back("EMU_PROFILE_PTXAS", table_file.string());
+        spec.timeout_s = 600;
+        const auto r = run_process(spec);
+        if (!r.started || r.exit_code != 0)
+            throw review::UserError("profile: " + name + " on " + std::to_string(opt.rows) + " x " + std::to_string(n) +
+                                    " did not run correctly:\n" +
+                                    util::trim_lines(util::sanitize_text(r.out + r.err), 40));
+    }
+    res.report = read_report(res.out_dir, &res.pictures);
+    return res;
+}
+
+std::string format_profile(const ProfileResult& r) {
+    std::string s = r.report;
+    s += "Registers: " + r.registers + ".\n";
+    for (const auto& p : r.pictures) s += "Picture: " + p.string() + "\n";
+    s += "Counts are the CPU emulator's; every time and bandwidth above is a PREDICTION of a model "
+         "(docs/emulator.md, Profiler), never a measurement. Reports: " + r.out_dir.string() + "\n";
+    return s;
+}
+
+std::string profile_advice(const nlohmann::json& manifest, const std::string& lesson_number, const std::string& exercise) {
+    if (!manifest.is_object() || !manifest.contains("exercises") || !manifest["exercises"].is_array()) return "";
+    for (const auto& e : manifest["exercises"]) {
+        if (!e.is_object() || e.value("name", "") != exercise) continue;
+        if (e.value("title", "").find("performance") == std::string::npos) return "";
+        return "performance: not timed on the emulator (pending GPU verification). Advice, no points: make profile-" +
+               lesson_number + " EX=" + exercise +
+               " shows its sectors per request, its DRAM traffic over the minimum and a predicted H200 time";
+    }
+    return "";
+}
+
+void add_profile_command(CLI::App& app) {
+    auto o = std::make_shared<ProfileOptions>();
+    auto* cmd = app.add_subcommand("profile", "Profile an exercise (or any emulator-built program) on the CPU emulator: "
+                                              "sectors per request, bank conflicts, DRAM traffic, predicted H200 time");
+    cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04 (default 04)");
+    cmd->add_option("--ex", o->exercise, "Exercise (its file's stem, e.g. rmsnorm_fast)");
+    cmd->add_option("--file", o->file, "A .cu file defining one of the lesson's entry points, instead of --ex");
+    cmd->add_option("--submission", o->submission, "Folder holding the exercise's file (default exercises/<lesson>/)");
+    cmd->add_flag("--solutions", o->solutions, "Profile the reference solution");
+    cmd->add_option("--rows", o->rows, "Rows emulated per shape (default 64)");
+    cmd->add_option("--predict-rows", o->predict_rows, "Rows of the launch the prediction is for (default 16384)");
+    cmd->add_option("--n", o->widths, "Row lengths to profile (default: lesson.json, else 1024 4096 8192)")->delimiter(',');
+    cmd->add_option("--out", o->out, "Folder for report.txt, profile.jsonl and the pictures");
+    cmd->add_option("--program", o->program, "Run this emulator-built program (and its arguments) with the profiler on")
+        ->allow_extra_args();
+    cmd->callback([o] {
+        std::string err;
+        auto ctx = find_context(o->program.empty(), &err);
+        if (!ctx) throw review::UserError(err);
+        if (!o->file.empty()) o->file = fs::absolute(o->file).lexically_normal();
+        std::cout << format_profile(run_profile(*ctx, *o));
+    });
+}
+
+}  // namespace workbook::tools

@@ -1,0 +1,95 @@
+// The profiler's L2 model: which sectors would come from DRAM on an H200.
+//
+// A least-recently-used cache measured by reuse distance: a sector is still in L2 when fewer bytes than the L2 holds
+// went through it since the sector was last used. The emulator runs blocks one after another, but the GPU runs
+// `concurrent` blocks at once, all sharing its L2: between two uses of a sector by the same block, the other
+// resident blocks move about as many bytes each. So a reuse inside one block counts its distance `concurrent`
+// times; a reuse by a later block (a weight vector every row reads) counts the distance as it happened, which is
+// already the traffic of the blocks in between. Set-associativity and the L2's two partitions are left out: with
+// 16 or more ways, conflict misses are small next to the capacity effect this captures.
+//
+// DRAM bytes: a read of a sector not in L2 fetches its 32 bytes. Stores are written back: a dirty sector costs
+// 32 bytes when it is evicted (found gone at its next use) or when the launch ends. The footprint (distinct bytes
+// loaded, distinct bytes stored) is the minimum the launch needs.
+#include <unordered_map>
+
+#include "profile.hpp"
+
+namespace emu::prof {
+namespace {
+
+struct Sector {
+  std::uint64_t last = 0;        // traffic clock at the last use
+  std::uint64_t block = 0;       // block execution that used it last
+  std::uint32_t read = 0, written = 0;  // byte masks, for the footprint
+  bool dirty = false;
+};
+
+struct Model {
+  std::unordered_map<std::uint64_t, Sector> sectors;
+  std::uint64_t clock = 0;       // bytes of sector traffic so far in this launch
+  double concurrent = 1;
+  double capacity = 50.0 * (1 << 20);
+  std::uint64_t first_block = 0;
+  L2Totals t;
+};
+
+Model& model() {
+  static Model* m = new Model;
+  return *m;
+}
+
+}  // namespace
+
+void l2_launch_begin(double concurrent_blocks, std::uint64_t capacity_bytes) {
+  Model& m = model();
+  m.sectors.clear();
+  m.clock = 0;
+  m.concurrent = concurrent_blocks < 1 ? 1 : concurrent_blocks;
+  m.capacity = static_cast<double>(capacity_bytes);
+  m.t = L2Totals{};
+}
+
+void l2_sector(std::uint64_t id, bool write, std::uint32_t byte_mask, std::uint64_t block_serial) {
+  Model& m = model();
+  auto [it, fresh] = m.sectors.try_emplace(id);
+  Sector& s = it->second;
+  bool hit = false;
+  if (!fresh) {
+    const double d = static_cast<double>(m.clock - s.last);
+    hit = (s.block == block_serial ? d * m.concurrent : d) < m.capacity;
+  }
+  if (!hit && s.dirty) {
+    m.t.dram_write += 32;   // written back when it was evicted
+    s.dirty = false;
+  }
+  if (write) {
+    s.dirty = true;
+    s.written |= byte_mask;
+  } else {
+    if (!hit) {
+      m.t.dram_read += 32;
+      if (block_serial == m.first_block) m.t.first_block_read += 32;
+    }
+    s.read |= byte_mask;
+  }
+  s.last = m.clock;
+  s.block = block_serial;
+  m.clock += 32;
+}
+
+void l2_first_block(std::uint64_t block_serial) { model().first_block = block_serial; }
+
+L2Totals l2_launch_end() {
+  Model& m = model();
+  for (auto& [id, s] : m.sectors) {
+    if (s.dirty) m.t.dram_write += 32;
+    m.t.footprint_read += static_cast<unsigned>(__builtin_popcount(s.read));
+    m.t.footprint_write += static_cast<unsigned>(__builtin_popcount(s.written));
+  }
+  L2Totals t = m.t;
+  m.sectors.clear();
+  return t;
+}
+
+}  // namespace emu::prof
