@@ -12,7 +12,7 @@
 #include <memory>
 #include <sstream>
 
-#include "grade/process.hpp"
+#include "common/process.hpp"
 #include "common/util.hpp"
 #include "common/errors.hpp"
 #include "lesson/manifest.hpp"

@@ -12,7 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "grade/context.hpp"
+#include "common/context.hpp"
 
 namespace workbook::tools {
 
