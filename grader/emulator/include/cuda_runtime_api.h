@@ -222,10 +222,13 @@ inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, std::si
                                              cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = 0) {
   return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
 }
+// The address of a __device__ variable is device memory for cudaMemcpy & co. from then on (it is registered).
+void emu_register_symbol(const void* address, std::size_t bytes);
 template <class T>
 inline cudaError_t cudaGetSymbolAddress(void** ptr, const T& symbol) {
   if (!ptr) return cudaErrorInvalidValue;
   *ptr = const_cast<void*>(static_cast<const void*>(&symbol));
+  emu_register_symbol(&symbol, sizeof(T));
   return cudaSuccess;
 }
 template <class T>
@@ -256,6 +259,8 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned* flags);
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
 // Host work in stream order. Work runs at once here, so the function is called before the call returns (a callback
 // gets the stream's status: the sticky error after a kernel fault, as in CUDA).
+// The calling convention macro of CUDA's callbacks (empty outside Windows).
+#define CUDART_CB
 typedef void (*cudaHostFn_t)(void* user_data);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* user_data);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 
@@ -106,6 +107,21 @@ const cudaDeviceProp& props() {
   return p;
 }
 
+// __device__ variables whose address the program took with cudaGetSymbolAddress: start -> size.
+std::map<const char*, std::size_t>& symbols() {
+  static std::map<const char*, std::size_t> s;
+  return s;
+}
+bool symbol_range_ok(const void* p, std::size_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  auto it = symbols().upper_bound(c);
+  if (it == symbols().begin()) return false;
+  --it;
+  return c >= it->first && c + bytes <= it->first + it->second;
+}
+// Device memory for the copy and set calls: an allocation, or a registered __device__ variable.
+bool device_bytes_ok(const void* p, std::size_t bytes) { return device_range_ok(p, bytes) || symbol_range_ok(p, bytes); }
+
 bool valid_kind(cudaMemcpyKind k) { return k >= cudaMemcpyHostToHost && k <= cudaMemcpyDefault; }
 
 cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
@@ -116,10 +132,10 @@ cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind k
   // cudaMemcpyDefault infers the direction from the pointers: a pointer inside an allocation is a device pointer.
   const bool inferred = kind == cudaMemcpyDefault;
   const bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice ||
-                       (inferred && device_range_ok(dst, 1));
+                       (inferred && device_bytes_ok(dst, 1));
   const bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ||
-                       (inferred && device_range_ok(src, 1));
-  if ((dst_dev && !device_range_ok(dst, bytes)) || (src_dev && !device_range_ok(src, bytes)))
+                       (inferred && device_bytes_ok(src, 1));
+  if ((dst_dev && !device_bytes_ok(dst, bytes)) || (src_dev && !device_bytes_ok(src, bytes)))
     return record_error(cudaErrorInvalidValue);
   std::memmove(dst, src, bytes);
   return cudaSuccess;
@@ -350,7 +366,7 @@ cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::si
 cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
   EMU_CHECK_STICKY();
   if (bytes == 0) return cudaSuccess;
-  if (!ptr || !device_range_ok(ptr, bytes)) return record_error(cudaErrorInvalidValue);
+  if (!ptr || !device_bytes_ok(ptr, bytes)) return record_error(cudaErrorInvalidValue);
   std::memset(ptr, value, bytes);
   return cudaSuccess;
 }
@@ -368,6 +384,10 @@ cudaError_t emu_occupancy(int* blocks, int block_size, std::size_t dynamic_share
   n = std::min<int>(n, static_cast<int>(p.sharedMemPerMultiprocessor / per_block));
   *blocks = n;
   return cudaSuccess;
+}
+
+void emu_register_symbol(const void* address, std::size_t bytes) {
+  symbols()[static_cast<const char*>(address)] = bytes;
 }
 
 cudaError_t emu_memcpy_symbol(void* dst, const void* src, std::size_t bytes) {

@@ -2,9 +2,14 @@
 # reductions, cache hints, fp8, streams, constant memory, cuBLAS), written the way public sample collections write
 # them. Each must print PASS with no emulator diagnostic under the forward, reverse and a random thread order.
 # Planted bugs must be reported (file:line and thread ids) and be absent from their fixed version.
-set(EMU_API_PROGRAMS cg_block_reduce)
+set(EMU_API_PROGRAMS
+  cg_block_reduce cublas_gemm histogram_shared online_softmax layernorm_cg streams_async fp8_roundtrip
+  constant_memory grid_sync warp_aggregated helper_header cache_hints_atomics)
 foreach(program IN LISTS EMU_API_PROGRAMS)
   emu_add_executable(emu_api_${program} ${CMAKE_CURRENT_LIST_DIR}/${program}.cu)
+  if(program MATCHES "^cublas")
+    target_link_libraries(emu_api_${program} PRIVATE emu_cublas)
+  endif()
   foreach(schedule forward reverse random:5)
     string(REPLACE ":" "" suffix "${schedule}")
     set(test emu.programs.api.${program}.${suffix})
