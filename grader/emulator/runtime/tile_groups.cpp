@@ -167,7 +167,7 @@ std::uint64_t grid_sync(const char* file, int line) {
     fail_launch("grid-sync",
                 "grid_group::sync() at " + where +
                     "\n    the kernel was not launched with cudaLaunchCooperativeKernel: on a GPU the grid barrier is "
-                    "then invalid (CUDA reports cudaErrorLaunchFailure or hangs)"
+                    "then invalid (undefined: the launch may fail or hang)"
                     "\nHint: launch it with cudaLaunchCooperativeKernel(kernel, grid, block, args).",
                 cudaErrorLaunchFailure);
   if (e.grid.x * e.grid.y * e.grid.z != 1)
