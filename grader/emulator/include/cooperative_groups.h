@@ -1,6 +1,6 @@
 // CUDA's cooperative groups for emulator builds: the block, tiles of 1 to 32 threads (warp collectives with the
-// tile's lanes as mask), tiles of 64 to 512 threads (runtime/tile_groups.cpp), coalesced groups, the grid, and the
-// collectives cg::reduce / inclusive_scan / exclusive_scan (cooperative_groups/reduce.h, scan.h).
+// tile's lanes as mask), tiles of 64 to 512 threads (runtime/tile_groups.cpp), coalesced groups and the grid. As in
+// CUDA, cg::reduce and the scans need cooperative_groups/reduce.h and cooperative_groups/scan.h.
 //
 // Every collective goes through the emulator's checked primitives, so a tile whose member exited or waits elsewhere is
 // reported (divergent barrier, deadlock, mask error) with the caller's file:line, never silently completed. Each call
@@ -332,6 +332,34 @@ inline coalesced_group coalesced_threads(const char* file = __builtin_FILE(), in
   return coalesced_group(__activemask(file, line));
 }
 
+// Splits a warp-sized group by a label (the lanes holding equal labels) or by a predicate (two groups).
+inline coalesced_group labeled_partition(const coalesced_group& g, int label, const char* file = __builtin_FILE(),
+                                         int line = __builtin_LINE()) {
+  return coalesced_group(__match_any_sync(g.coalesced_mask(), label, file, line));
+}
+template <unsigned N, class P>
+coalesced_group labeled_partition(const thread_block_tile<N, P>& g, int label, const char* file = __builtin_FILE(),
+                                  int line = __builtin_LINE()) {
+  static_assert(N <= 32, "labeled_partition takes a tile of at most 32 threads");
+  return coalesced_group(__match_any_sync(g.lane_mask(), label, file, line));
+}
+namespace details {
+inline coalesced_group split(unsigned parent, bool pred, const char* file, int line) {
+  const unsigned yes = __ballot_sync(parent, pred, file, line);
+  return coalesced_group(pred ? yes : parent & ~yes);
+}
+}  // namespace details
+inline coalesced_group binary_partition(const coalesced_group& g, bool pred, const char* file = __builtin_FILE(),
+                                        int line = __builtin_LINE()) {
+  return details::split(g.coalesced_mask(), pred, file, line);
+}
+template <unsigned N, class P>
+coalesced_group binary_partition(const thread_block_tile<N, P>& g, bool pred, const char* file = __builtin_FILE(),
+                                 int line = __builtin_LINE()) {
+  static_assert(N <= 32, "binary_partition takes a tile of at most 32 threads");
+  return details::split(g.lane_mask(), pred, file, line);
+}
+
 // ---- the grid (cudaLaunchCooperativeKernel) ---------------------------------------------------------------------
 class grid_group {
  public:
@@ -349,6 +377,3 @@ class grid_group {
 inline grid_group this_grid() { return grid_group(); }
 
 }  // namespace cooperative_groups
-
-#include <cooperative_groups/reduce.h>
-#include <cooperative_groups/scan.h>

@@ -209,3 +209,15 @@ TEST_CASE("grid_group::sync under cudaLaunchCooperativeKernel; refused without i
   CHECK(exec_test::any_contains(emu::take_diagnostics(), "not emulated"));
   exec_test::reset_device();
 }
+
+TEST_CASE("labeled_partition and binary_partition split a warp into coalesced groups") {
+  auto r = run64([](unsigned t) -> long long {
+    auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+    cg::coalesced_group by_label = cg::labeled_partition(warp, static_cast<int>(t % 4));
+    cg::coalesced_group by_pred = cg::binary_partition(warp, t % 2 == 0);
+    return by_label.size() * 10000 + by_label.thread_rank() * 100 + by_pred.size() +
+           1000000 * cg::reduce(by_pred, 1, cg::plus<int>());
+  });
+  // 8 lanes per label; lane 13 is the fourth with label 1 (1, 5, 9, 13); 16 even and 16 odd lanes.
+  CHECK(r[13] == 16000000 + 80000 + 300 + 16);
+}
