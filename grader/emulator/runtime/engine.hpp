@@ -97,7 +97,6 @@ void try_complete_warp(unsigned warp, const Thread& t);
 // Explains a stall in which some thread waits at a multi-warp tile collective; false if none does
 // (tile_groups.cpp).
 bool diagnose_group_stall();
-const char* group_op_name(int op);
 const char* reduce_name(int op);   // "__reduce_add_sync" … (collectives.cpp)
 
 // Gives the lanes waiting in __activemask() their answer once the whole block is blocked. Returns true if any ran.

@@ -64,10 +64,6 @@ bool try_complete(const Thread& t) {
 
 }  // namespace
 
-const char* group_op_name(int op) {
-  return static_cast<emu::detail::GroupOp>(op) == emu::detail::GroupOp::sync ? "sync" : "exchange";
-}
-
 bool diagnose_group_stall() {
   Engine& e = g_engine;
   const Thread* w = nullptr;
