@@ -4,6 +4,9 @@
 // canonical 0x7fff; bf16 -> float is exact and keeps a NaN's bits. Usable in host code too.
 // Honours __CUDA_NO_BFLOAT16_CONVERSIONS__, __CUDA_NO_BFLOAT16_OPERATORS__ and __CUDA_NO_BFLOAT162_OPERATORS__.
 #pragma once
+// CUDA's guard and feature macros, which code tests before using __nv_bfloat16.
+#define __CUDA_BF16_H__
+#define __CUDA_BF16_TYPES_EXIST__
 
 #include <cstdint>
 
@@ -147,3 +150,6 @@ EMU_LOWP_OPERATORS(__nv_bfloat16)
 EMU_LOWP_OPERATORS2(__nv_bfloat16, __nv_bfloat162)
 #endif
 
+// ---- atomics (runtime/atomics.cpp) ---------------------------------------------------------------------------
+__nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val);
+__nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 val);

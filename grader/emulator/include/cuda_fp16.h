@@ -3,6 +3,9 @@
 // Everything is usable in host code too, so tests can build inputs and references with the same functions.
 // Honours __CUDA_NO_HALF_CONVERSIONS__ and __CUDA_NO_HALF_OPERATORS__ / __CUDA_NO_HALF2_OPERATORS__ as CUDA does.
 #pragma once
+// CUDA's guard and feature macros, which code tests before using __half.
+#define __CUDA_FP16_H__
+#define __CUDA_FP16_TYPES_EXIST__
 
 #include <cstdint>
 
@@ -140,3 +143,7 @@ EMU_LOWP_OPERATORS2(__half, __half2)
 #define CUDART_NEG_ZERO_FP16 __ushort_as_half((unsigned short)0x8000u)
 #define CUDART_ZERO_FP16 __ushort_as_half((unsigned short)0x0000u)
 #define CUDART_ONE_FP16 __ushort_as_half((unsigned short)0x3c00u)
+
+// ---- atomics (runtime/atomics.cpp) ---------------------------------------------------------------------------
+__half atomicAdd(__half* address, __half val);
+__half2 atomicAdd(__half2* address, __half2 val);

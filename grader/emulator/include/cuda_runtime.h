@@ -1,5 +1,7 @@
 // What a .cu file sees of CUDA: the runtime API, the vector types, the device built-ins and kernel launches.
 #pragma once
+// CUDA's include guard: helper headers test it to know the runtime API is there.
+#define __CUDA_RUNTIME_H__
 #include <emu/keywords.hpp>
 #include <cuda_runtime_api.h>
 #include <emu/vector_types.hpp>

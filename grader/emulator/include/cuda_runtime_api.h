@@ -3,6 +3,21 @@
 #pragma once
 #include <cstddef>
 
+// The include guards and version macros of CUDA's own headers: helper headers written for nvcc test them (the
+// samples' helper_cuda.h defines its error-name function under `#ifdef __DRIVER_TYPES_H__`). The version is the
+// runtime the emulator reports (cudaRuntimeGetVersion).
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 12080
+#endif
+#define __CUDART_API_VERSION CUDART_VERSION
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __DRIVER_FUNCTIONS_H__
+#define __HOST_DEFINES_H__
+#define __DEVICE_TYPES_H__
+#define __SURFACE_TYPES_H__
+#define __TEXTURE_TYPES_H__
+
 enum cudaError {
 #define EMU_CUDA_ERROR(name, value) name = value,
 #include <emu/cuda_error_list.inc>
@@ -182,6 +197,47 @@ inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t 
   return emu_memcpy_symbol(dst, reinterpret_cast<const char*>(&symbol) + offset, bytes);
 }
 
+cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
+template <class T>
+inline cudaError_t cudaMallocAsync(T** ptr, std::size_t bytes, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void**>(ptr), bytes, stream);
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                              std::size_t height, cudaMemcpyKind kind, cudaStream_t stream = 0);
+// Mapped pinned memory is host memory the device reads directly: the same address here.
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
+template <class T>
+inline cudaError_t cudaHostGetDevicePointer(T** device_ptr, void* host_ptr, unsigned flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
+}
+cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device, cudaStream_t stream = 0);
+template <class T>
+inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
+                                           cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0) {
+  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = 0) {
+  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+}
+// The address of a __device__ variable is device memory for cudaMemcpy & co. from then on (it is registered).
+void emu_register_symbol(const void* address, std::size_t bytes);
+template <class T>
+inline cudaError_t cudaGetSymbolAddress(void** ptr, const T& symbol) {
+  if (!ptr) return cudaErrorInvalidValue;
+  *ptr = const_cast<void*>(static_cast<const void*>(&symbol));
+  emu_register_symbol(&symbol, sizeof(T));
+  return cudaSuccess;
+}
+template <class T>
+inline cudaError_t cudaGetSymbolSize(std::size_t* size, const T&) {
+  if (!size) return cudaErrorInvalidValue;
+  *size = sizeof(T);
+  return cudaSuccess;
+}
+
 // ---- streams and events --------------------------------------------------------------------------------------------
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
@@ -196,6 +252,29 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream = 0, unsigned flags = 0);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned* flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+// Host work in stream order. Work runs at once here, so the function is called before the call returns (a callback
+// gets the stream's status: the sticky error after a kernel fault, as in CUDA).
+// The calling convention macro of CUDA's callbacks (empty outside Windows).
+#define CUDART_CB
+typedef void (*cudaHostFn_t)(void* user_data);
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* user_data);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data,
+                                  unsigned flags);
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaGetDeviceFlags(unsigned* flags);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
 
 // ---- kernel attributes ---------------------------------------------------------------------------------------------
 // CUDA takes the kernel's address. The emulator identifies a kernel by its name (the launch knows only the name the
@@ -221,4 +300,23 @@ template <class T>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T*, int block_size,
                                                                  std::size_t dynamic_shared) {
   return emu_occupancy(blocks, block_size, dynamic_shared);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, T* func, int block_size,
+                                                                          std::size_t dynamic_shared, unsigned) {
+  return emu_occupancy(blocks, block_size, dynamic_shared);
+}
+// The block size (a multiple of 32, at most `block_size_limit`, 0 = 1024) with the most resident threads per SM,
+// the largest such size on a tie, and the grid that fills the device with it.
+cudaError_t emu_max_potential_block_size(int* min_grid, int* block, std::size_t dynamic_shared, int block_size_limit);
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block, T*, std::size_t dynamic_shared = 0,
+                                                      int block_size_limit = 0) {
+  return emu_max_potential_block_size(min_grid, block, dynamic_shared, block_size_limit);
+}
+cudaError_t emu_available_dynamic_smem(std::size_t* bytes, int blocks_per_sm, int block_size);
+template <class T>
+inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* bytes, T*, int blocks_per_sm,
+                                                             int block_size) {
+  return emu_available_dynamic_smem(bytes, blocks_per_sm, block_size);
 }

@@ -2,6 +2,8 @@
 // switches only at a collective, so a plain read-modify-write is atomic here. They live out of line, in this
 // uninstrumented library, so that the memory checker sees them through on_atomic_access (atomics do not race with
 // each other) and not as plain accesses; the return address names the kernel's line.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <emu/intrinsics_detail.hpp>
 
 #include <cstring>
@@ -58,6 +60,14 @@ EMU_ATOMIC(unsigned long long, atomicOr, unsigned long long, old | val)
 EMU_ATOMIC(int, atomicXor, int, old ^ val)
 EMU_ATOMIC(unsigned, atomicXor, unsigned, old ^ val)
 EMU_ATOMIC(unsigned long long, atomicXor, unsigned long long, old ^ val)
+EMU_ATOMIC(long long, atomicAnd, long long, old & val)
+EMU_ATOMIC(long long, atomicOr, long long, old | val)
+EMU_ATOMIC(long long, atomicXor, long long, old ^ val)
+// Half and bfloat16 adds round once per element, like the hardware's red.add.f16 / .bf16 (and .f16x2 per half).
+EMU_ATOMIC(__half, atomicAdd, __half, __hadd(old, val))
+EMU_ATOMIC(__half2, atomicAdd, __half2, __hadd2(old, val))
+EMU_ATOMIC(__nv_bfloat16, atomicAdd, __nv_bfloat16, __hadd(old, val))
+EMU_ATOMIC(__nv_bfloat162, atomicAdd, __nv_bfloat162, __hadd2(old, val))
 
 #define EMU_ATOMIC_CAS(T)                                                                  \
   __attribute__((noinline)) T atomicCAS(T* address, T compare, T val) {                    \

@@ -11,6 +11,14 @@
 #include "profile.hpp"
 
 namespace emu::rt {
+
+const char* reduce_name(int op) {
+  static const char* const names[] = {"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+                                      "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+                                      "__reduce_or_sync",  "__reduce_xor_sync"};
+  return names[op & 7];
+}
+
 namespace {
 
 std::string hex_mask(unsigned m) {
@@ -25,6 +33,8 @@ const char* coll_name(Coll c, int op) {
   switch (c) {
     case Coll::shfl: return shfl_names[op & 3];
     case Coll::vote: return vote_names[op % 3];
+    case Coll::reduce: return reduce_name(op);
+    case Coll::match: return op ? "__match_all_sync" : "__match_any_sync";
     default: return "__syncwarp";
   }
 }
@@ -172,6 +182,55 @@ void try_complete_warp(unsigned warp, const Thread& t) {
         if (mask >> l & 1u) lanes[l].result = r;
       break;
     }
+    case Coll::reduce: {
+      // PTX redux.sync: every lane of the mask gets the reduction over the mask's lanes (add wraps).
+      using R = emu::detail::ReduceOp;
+      const auto op = static_cast<R>(t.wait.op);
+      bool first = true;
+      std::uint32_t acc = 0;
+      for (unsigned l = 0; l < 32; ++l) {
+        if (!(mask >> l & 1u)) continue;
+        const auto v = static_cast<std::uint32_t>(lanes[l].wait.value);
+        if (first) {
+          acc = v;
+          first = false;
+          continue;
+        }
+        switch (op) {
+          case R::add: acc += v; break;
+          case R::umin: acc = v < acc ? v : acc; break;
+          case R::umax: acc = v > acc ? v : acc; break;
+          case R::smin: acc = static_cast<std::int32_t>(v) < static_cast<std::int32_t>(acc) ? v : acc; break;
+          case R::smax: acc = static_cast<std::int32_t>(v) > static_cast<std::int32_t>(acc) ? v : acc; break;
+          case R::and_: acc &= v; break;
+          case R::or_: acc |= v; break;
+          case R::xor_: acc ^= v; break;
+        }
+      }
+      for (unsigned l = 0; l < 32; ++l)
+        if (mask >> l & 1u) lanes[l].result = acc;
+      break;
+    }
+    case Coll::match: {
+      // match.any: the lanes of the mask holding the caller's value; match.all: the mask if all agree, else 0.
+      bool all_equal = true;
+      for (unsigned l = 0; l < 32; ++l) {
+        if (!(mask >> l & 1u)) continue;
+        unsigned same = 0;
+        for (unsigned m = 0; m < 32; ++m)
+          if ((mask >> m & 1u) && lanes[m].wait.value == lanes[l].wait.value) same |= 1u << m;
+        if (same != mask) all_equal = false;
+        lanes[l].result = same;
+      }
+      if (t.wait.op) {
+        for (unsigned l = 0; l < 32; ++l) {
+          if (!(mask >> l & 1u)) continue;
+          lanes[l].result = all_equal ? mask : 0;
+          lanes[l].wait.pred = all_equal;
+        }
+      }
+      break;
+    }
     case Coll::syncwarp:
       ++ws.epoch;
       on_warp_sync(warp);
@@ -209,6 +268,24 @@ unsigned vote(VoteOp op, unsigned mask, int pred, const char* file, int line) {
   Thread& t = arrive(Coll::vote, static_cast<int>(op), mask, file, line);
   t.wait.pred = pred;
   join(t);
+  return static_cast<unsigned>(t.result);
+}
+
+unsigned warp_reduce(ReduceOp op, unsigned mask, unsigned value, const char* file, int line) {
+  using namespace emu::rt;
+  Thread& t = arrive(Coll::reduce, static_cast<int>(op), mask, file, line);
+  t.wait.value = value;
+  join(t);
+  return static_cast<unsigned>(t.result);
+}
+
+unsigned warp_match(bool all, unsigned mask, std::uint64_t value, int* pred, const char* file, int line) {
+  using namespace emu::rt;
+  Thread& t = arrive(Coll::match, all ? 1 : 0, mask, file, line);
+  t.wait.value = value;
+  t.wait.pred = 0;
+  join(t);
+  if (pred) *pred = t.wait.pred;
   return static_cast<unsigned>(t.result);
 }
 

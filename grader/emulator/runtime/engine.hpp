@@ -20,8 +20,9 @@ extern dim3 emu_builtin_grid_dim __asm__("gridDim");
 
 namespace emu::rt {
 
-enum class TState : std::uint8_t { runnable, barrier, warp, exited };
-enum class Coll : std::uint8_t { shfl, vote, syncwarp, activemask };
+// `group`: waiting at a collective of a cooperative-groups tile wider than a warp (tile_groups.cpp).
+enum class TState : std::uint8_t { runnable, barrier, warp, group, exited };
+enum class Coll : std::uint8_t { shfl, vote, syncwarp, activemask, reduce, match };
 
 // What a blocked thread waits at.
 struct Wait {
@@ -33,6 +34,8 @@ struct Wait {
   std::uint64_t value = 0;
   const char* file = "";
   int line = 0;
+  unsigned group_first = 0, group_count = 0;   // a multi-warp tile: linear thread ids [first, first + count)
+  const char* what = "";                        // a multi-warp tile's call, for diagnostics
 };
 
 struct Thread {
@@ -60,6 +63,7 @@ struct Engine {
   Dim3 grid, block;
   bool running = false;   // a launch is in progress
   bool aborted = false;
+  bool cooperative = false;   // launched with cudaLaunchCooperativeKernel
   int abort_error = 0;
   // block
   std::vector<Thread> threads;
@@ -78,7 +82,7 @@ extern Engine g_engine;
 
 // Runs every block of a validated launch; returns 0 or the cudaError_t that aborted it.
 int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body, Dim3 grid, Dim3 block,
-                   std::size_t shared_bytes);
+                   std::size_t shared_bytes, bool cooperative = false);
 
 // Leaves the running fiber `t` (its state already updated): switches straight to the next runnable thread of this
 // pass, or back to the scheduler when the pass is over. One switch per blocking call instead of two.
@@ -89,6 +93,11 @@ void block_current();
 
 // Completes the warp collective that `t` just joined if every lane of its mask has arrived at a matching one.
 void try_complete_warp(unsigned warp, const Thread& t);
+
+// Explains a stall in which some thread waits at a multi-warp tile collective; false if none does
+// (tile_groups.cpp).
+bool diagnose_group_stall();
+const char* reduce_name(int op);   // "__reduce_add_sync" … (collectives.cpp)
 
 // Gives the lanes waiting in __activemask() their answer once the whole block is blocked. Returns true if any ran.
 bool complete_activemasks();

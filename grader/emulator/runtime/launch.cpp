@@ -92,12 +92,29 @@ cudaError_t emu_func_get_attributes(cudaFuncAttributes* attr, const void* func) 
 
 namespace emu::detail {
 
-void run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg) {
-  using namespace emu::rt;
-  if (sticky_error()) {
-    record_error(sticky_error());
-    return;
+const char* kernel_name_of(const void* func) {
+  static std::map<const void*, std::string> names;
+  auto it = names.find(func);
+  if (it == names.end()) {
+    std::string n = emu::rt::function_name(func);
+    it = names.emplace(func, n.empty() || n == "??" ? std::string("kernel") : n).first;
   }
+  return it->second.c_str();
+}
+
+cudaError_t launch_untyped(const void* func) {
+  using namespace emu::rt;
+  std::fprintf(stderr,
+               "emu: cudaLaunchKernel / cudaLaunchCooperativeKernel was given the kernel %s as a void*: its parameter "
+               "types are lost, so the emulator cannot pass it the argument array. Pass the kernel itself "
+               "(cudaLaunchKernel(kernel, …) instead of cudaLaunchKernel((void*)kernel, …)); nvcc accepts both.\n",
+               func ? kernel_name_of(func) : "(null)");
+  return record_error(cudaErrorInvalidDeviceFunction);
+}
+
+int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg) {
+  using namespace emu::rt;
+  if (sticky_error()) return record_error(sticky_error());
   const unsigned* g = cfg.grid;
   const unsigned* b = cfg.block;
   const unsigned long long threads = 1ull * b[0] * b[1] * b[2];
@@ -107,25 +124,24 @@ void run_launch(const char* name, KernelThunk thunk, void* body, const LaunchCon
   if (bad_block || bad_grid) {
     // CUDA 13 on an H200 answers every bad launch shape with cudaErrorInvalidValue, not
     // cudaErrorInvalidConfiguration (measured: docs/gpu-runs.md, 2026-11-29).
-    record_error(cudaErrorInvalidValue);
-    return;
+    return record_error(cudaErrorInvalidValue);
   }
-  if (cfg.shared_bytes > max_dynamic_shared(name)) {
-    record_error(cudaErrorInvalidValue);
-    return;
+  if (cfg.shared_bytes > max_dynamic_shared(name)) return record_error(cudaErrorInvalidValue);
+  if (!stream_ok(cfg.stream)) return record_error(cudaErrorInvalidResourceHandle);
+  if (cfg.cooperative) {
+    // Every block of a cooperative grid must be resident at once: at most the occupancy times the SM count.
+    int per_sm = 0;
+    emu_occupancy(&per_sm, static_cast<int>(threads), cfg.shared_bytes);
+    if (1ull * g[0] * g[1] * g[2] > 132ull * static_cast<unsigned>(per_sm))
+      return record_error(cudaErrorCooperativeLaunchTooLarge);
   }
-  if (!stream_ok(cfg.stream)) {
-    record_error(cudaErrorInvalidResourceHandle);
-    return;
-  }
-  const int err = execute_launch(name, thunk, body, Dim3{g[0], g[1], g[2]}, Dim3{b[0], b[1], b[2]}, cfg.shared_bytes);
+  const int err = execute_launch(name, thunk, body, Dim3{g[0], g[1], g[2]}, Dim3{b[0], b[1], b[2]}, cfg.shared_bytes,
+                                 cfg.cooperative);
   if (err) {
-    if (err == cudaErrorNotSupported) {
-      record_error(cudaErrorNotSupported);
-      return;
-    }
+    if (err == cudaErrorNotSupported) return record_error(cudaErrorNotSupported);
     make_sticky(static_cast<cudaError_t>(err));
   }
+  return cudaSuccess;
 }
 
 }  // namespace emu::detail

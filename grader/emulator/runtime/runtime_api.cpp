@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 
@@ -14,6 +15,7 @@
 
 struct CUstream_st {
   unsigned flags = 0;
+  int priority = 0;
 };
 struct CUevent_st {
   unsigned flags = 0;
@@ -105,6 +107,21 @@ const cudaDeviceProp& props() {
   return p;
 }
 
+// __device__ variables whose address the program took with cudaGetSymbolAddress: start -> size.
+std::map<const char*, std::size_t>& symbols() {
+  static std::map<const char*, std::size_t> s;
+  return s;
+}
+bool symbol_range_ok(const void* p, std::size_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  auto it = symbols().upper_bound(c);
+  if (it == symbols().begin()) return false;
+  --it;
+  return c >= it->first && c + bytes <= it->first + it->second;
+}
+// Device memory for the copy and set calls: an allocation, or a registered __device__ variable.
+bool device_bytes_ok(const void* p, std::size_t bytes) { return device_range_ok(p, bytes) || symbol_range_ok(p, bytes); }
+
 bool valid_kind(cudaMemcpyKind k) { return k >= cudaMemcpyHostToHost && k <= cudaMemcpyDefault; }
 
 cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
@@ -115,10 +132,10 @@ cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind k
   // cudaMemcpyDefault infers the direction from the pointers: a pointer inside an allocation is a device pointer.
   const bool inferred = kind == cudaMemcpyDefault;
   const bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice ||
-                       (inferred && device_range_ok(dst, 1));
+                       (inferred && device_bytes_ok(dst, 1));
   const bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ||
-                       (inferred && device_range_ok(src, 1));
-  if ((dst_dev && !device_range_ok(dst, bytes)) || (src_dev && !device_range_ok(src, bytes)))
+                       (inferred && device_bytes_ok(src, 1));
+  if ((dst_dev && !device_bytes_ok(dst, bytes)) || (src_dev && !device_bytes_ok(src, bytes)))
     return record_error(cudaErrorInvalidValue);
   std::memmove(dst, src, bytes);
   return cudaSuccess;
@@ -349,7 +366,7 @@ cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::si
 cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
   EMU_CHECK_STICKY();
   if (bytes == 0) return cudaSuccess;
-  if (!ptr || !device_range_ok(ptr, bytes)) return record_error(cudaErrorInvalidValue);
+  if (!ptr || !device_bytes_ok(ptr, bytes)) return record_error(cudaErrorInvalidValue);
   std::memset(ptr, value, bytes);
   return cudaSuccess;
 }
@@ -367,6 +384,10 @@ cudaError_t emu_occupancy(int* blocks, int block_size, std::size_t dynamic_share
   n = std::min<int>(n, static_cast<int>(p.sharedMemPerMultiprocessor / per_block));
   *blocks = n;
   return cudaSuccess;
+}
+
+void emu_register_symbol(const void* address, std::size_t bytes) {
+  symbols()[static_cast<const char*>(address)] = bytes;
 }
 
 cudaError_t emu_memcpy_symbol(void* dst, const void* src, std::size_t bytes) {
@@ -443,5 +464,124 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
     return record_error(cudaErrorInvalidResourceHandle);
   if (!start->recorded || !end->recorded) return record_error(cudaErrorInvalidResourceHandle);
   *ms = static_cast<float>(end->ms - start->ms);
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned flags) {
+  if (flags > 1) return record_error(cudaErrorInvalidValue);
+  return cudaEventRecord(event, stream);
+}
+// Priorities as an H200 reports them: 0 (least) to -5 (greatest).
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority) {
+  const cudaError_t e = cudaStreamCreateWithFlags(stream, flags);
+  if (e) return e;
+  // Out-of-range priorities are clamped, as CUDA documents.
+  (*stream)->priority = std::max(-5, std::min(0, priority));
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned* flags) {
+  if (!flags) return record_error(cudaErrorInvalidValue);
+  if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  *flags = streams().count(stream) ? stream->flags : 0u;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
+  if (!priority) return record_error(cudaErrorInvalidValue);
+  if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  *priority = streams().count(stream) ? stream->priority : 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
+  EMU_CHECK_STICKY();
+  if (!fn) return record_error(cudaErrorInvalidValue);
+  if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  fn(user_data);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data,
+                                  unsigned flags) {
+  if (!callback || flags != 0) return record_error(cudaErrorInvalidValue);
+  if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  // CUDA still calls it after a fault, with the error as the status.
+  callback(stream, g_sticky, user_data);
+  return g_sticky ? record_error(g_sticky) : cudaSuccess;
+}
+
+namespace {
+unsigned g_device_flags = 0;
+}
+cudaError_t cudaSetDeviceFlags(unsigned flags) {
+  if (flags & ~0x1fu) return record_error(cudaErrorInvalidValue);
+  g_device_flags = flags;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  if (!flags) return record_error(cudaErrorInvalidValue);
+  *flags = g_device_flags | cudaDeviceMapHost;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+
+// ---- stream-ordered allocation, mapped memory, prefetch --------------------------------------------------------
+cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream) {
+  if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  return allocate(ptr, bytes, false);
+}
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
+  if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  return cudaFree(ptr);
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                              std::size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags) {
+  EMU_CHECK_STICKY();
+  if (!device_ptr || flags != 0) return record_error(cudaErrorInvalidValue);
+  // Only memory from cudaHostAlloc / cudaMallocHost has a device address.
+  if (!host_ptr || !device_range_ok(host_ptr, 1)) return record_error(cudaErrorInvalidValue);
+  *device_ptr = host_ptr;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device, cudaStream_t stream) {
+  EMU_CHECK_STICKY();
+  if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  if (device != 0 && device != -1 /* cudaCpuDeviceId */) return record_error(cudaErrorInvalidDevice);
+  if (bytes && (!ptr || !device_range_ok(ptr, bytes))) return record_error(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+// ---- occupancy -----------------------------------------------------------------------------------------------
+cudaError_t emu_max_potential_block_size(int* min_grid, int* block, std::size_t dynamic_shared, int limit) {
+  if (!min_grid || !block) return record_error(cudaErrorInvalidValue);
+  const int top = limit <= 0 || limit > 1024 ? 1024 : limit;
+  int best_block = 0, best_threads = -1, best_blocks = 0;
+  for (int b = 32; b <= top; b += 32) {
+    int n = 0;
+    if (emu_occupancy(&n, b, dynamic_shared) != cudaSuccess) continue;
+    if (n * b >= best_threads) {
+      best_threads = n * b;
+      best_block = b;
+      best_blocks = n;
+    }
+  }
+  if (best_block == 0) return record_error(cudaErrorInvalidValue);
+  *block = best_block;
+  *min_grid = best_blocks * props().multiProcessorCount;
+  return cudaSuccess;
+}
+cudaError_t emu_available_dynamic_smem(std::size_t* bytes, int blocks_per_sm, int block_size) {
+  if (!bytes || blocks_per_sm <= 0 || block_size <= 0 || block_size > 1024) return record_error(cudaErrorInvalidValue);
+  const cudaDeviceProp& p = props();
+  const std::size_t per_block = p.sharedMemPerMultiprocessor / static_cast<std::size_t>(blocks_per_sm);
+  const std::size_t usable = per_block > p.reservedSharedMemPerBlock ? per_block - p.reservedSharedMemPerBlock : 0;
+  *bytes = std::min(usable, p.sharedMemPerBlockOptin);
   return cudaSuccess;
 }

@@ -168,6 +168,7 @@ bool settle_barrier(Engine& e) {
 
 // Nothing can run: explain who waits for whom, then end the launch.
 void diagnose_stall(Engine& e) {
+  if (diagnose_group_stall()) return;
   for (unsigned w = 0; w < e.warps.size(); ++w) {
     const WarpState& ws = e.warps[w];
     if (!ws.arrived) continue;
@@ -365,7 +366,7 @@ void fail_launch(const char* kind, const std::string& message, int cuda_error) {
 }
 
 int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body, Dim3 grid, Dim3 block,
-                   std::size_t shared_bytes) {
+                   std::size_t shared_bytes, bool cooperative) {
   Engine& e = g_engine;
   if (e.running) {
     std::fprintf(stderr, "emu: a kernel launched another kernel; dynamic parallelism is not emulated\n");
@@ -380,6 +381,7 @@ int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body,
   e.block = block;
   e.aborted = false;
   e.abort_error = 0;
+  e.cooperative = cooperative;
   e.running = true;
   e.nthreads = block.x * block.y * block.z;
   if (e.threads.size() < e.nthreads) e.threads.resize(e.nthreads);
@@ -479,9 +481,13 @@ std::string wait_site(const Thread& t) {
       case Coll::shfl: what = shfl_names[t.wait.op & 3]; break;
       case Coll::vote: what = vote_names[t.wait.op % 3]; break;
       case Coll::syncwarp: what = "__syncwarp"; break;
+      case Coll::reduce: what = reduce_name(t.wait.op); break;
+      case Coll::match: what = t.wait.op ? "__match_all_sync" : "__match_any_sync"; break;
       case Coll::activemask: return std::string("__activemask() in ") + t.wait.file + ":" + std::to_string(t.wait.line);
     }
     what += std::string("(mask ") + mask + ")";
+  } else if (t.state == TState::group) {
+    what = t.wait.what;
   } else if (t.state == TState::exited) {
     return "(exited)";
   } else {

@@ -120,6 +120,33 @@ unsigned long long atomicOr(unsigned long long* address, unsigned long long val)
 int atomicXor(int* address, int val);
 unsigned atomicXor(unsigned* address, unsigned val);
 unsigned long long atomicXor(unsigned long long* address, unsigned long long val);
+long long atomicAnd(long long* address, long long val);
+long long atomicOr(long long* address, long long val);
+long long atomicXor(long long* address, long long val);
+// Scoped variants (block, system): one device and one block at a time here, so every scope is the same atomic. Macros
+// keep the caller's return address, which the memory checker turns into its line.
+#define atomicAdd_block atomicAdd
+#define atomicAdd_system atomicAdd
+#define atomicSub_block atomicSub
+#define atomicSub_system atomicSub
+#define atomicExch_block atomicExch
+#define atomicExch_system atomicExch
+#define atomicMin_block atomicMin
+#define atomicMin_system atomicMin
+#define atomicMax_block atomicMax
+#define atomicMax_system atomicMax
+#define atomicInc_block atomicInc
+#define atomicInc_system atomicInc
+#define atomicDec_block atomicDec
+#define atomicDec_system atomicDec
+#define atomicCAS_block atomicCAS
+#define atomicCAS_system atomicCAS
+#define atomicAnd_block atomicAnd
+#define atomicAnd_system atomicAnd
+#define atomicOr_block atomicOr
+#define atomicOr_system atomicOr
+#define atomicXor_block atomicXor
+#define atomicXor_system atomicXor
 
 // ---- memory ordering, timing, loads --------------------------------------------------------------------------------
 // One block runs at a time on one OS thread, so every write is visible to every later read: fences order nothing more.
@@ -128,10 +155,65 @@ inline void __threadfence() { emu::detail::threadfence(); }
 inline void __threadfence_block() {}
 inline void __threadfence_system() { emu::detail::threadfence(); }
 
-// A read through the read-only cache is an ordinary read here (and is checked like one).
+// Cache-hinted loads and stores (read-only cache, streaming, L2 only, write-back, write-through, …): one cache here,
+// so each is an ordinary access, checked like one. Macros rather than functions, so that the access is compiled in
+// the caller's line and the memory checker names that line (a function would be reported at this header).
+#define EMU_HINTED_LOAD(p) (static_cast<std::remove_cv_t<std::remove_reference_t<decltype(*(p))>>>(*(p)))
+#define EMU_HINTED_STORE(p, v) ((void)(*(p) = (v)))
+#define __ldg(p) EMU_HINTED_LOAD(p)
+#define __ldca(p) EMU_HINTED_LOAD(p)
+#define __ldcg(p) EMU_HINTED_LOAD(p)
+#define __ldcs(p) EMU_HINTED_LOAD(p)
+#define __ldlu(p) EMU_HINTED_LOAD(p)
+#define __ldcv(p) EMU_HINTED_LOAD(p)
+#define __stwb(p, v) EMU_HINTED_STORE(p, v)
+#define __stcg(p, v) EMU_HINTED_STORE(p, v)
+#define __stcs(p, v) EMU_HINTED_STORE(p, v)
+#define __stwt(p, v) EMU_HINTED_STORE(p, v)
+
+// ---- warp reductions and matches (PTX redux.sync, match.sync) --------------------------------------------------
+#define EMU_WARP_REDUCE(name, op_unsigned, op_signed)                                                           \
+  inline unsigned name(unsigned mask, unsigned value, const char* file = __builtin_FILE(),                      \
+                       int line = __builtin_LINE()) {                                                           \
+    return emu::detail::warp_reduce(emu::detail::ReduceOp::op_unsigned, mask, value, file, line);               \
+  }                                                                                                             \
+  inline int name(unsigned mask, int value, const char* file = __builtin_FILE(), int line = __builtin_LINE()) { \
+    return static_cast<int>(                                                                                    \
+        emu::detail::warp_reduce(emu::detail::ReduceOp::op_signed, mask, static_cast<unsigned>(value), file, line)); \
+  }
+EMU_WARP_REDUCE(__reduce_add_sync, add, add)
+EMU_WARP_REDUCE(__reduce_min_sync, umin, smin)
+EMU_WARP_REDUCE(__reduce_max_sync, umax, smax)
+#undef EMU_WARP_REDUCE
+inline unsigned __reduce_and_sync(unsigned mask, unsigned value, const char* file = __builtin_FILE(),
+                                  int line = __builtin_LINE()) {
+  return emu::detail::warp_reduce(emu::detail::ReduceOp::and_, mask, value, file, line);
+}
+inline unsigned __reduce_or_sync(unsigned mask, unsigned value, const char* file = __builtin_FILE(),
+                                 int line = __builtin_LINE()) {
+  return emu::detail::warp_reduce(emu::detail::ReduceOp::or_, mask, value, file, line);
+}
+inline unsigned __reduce_xor_sync(unsigned mask, unsigned value, const char* file = __builtin_FILE(),
+                                  int line = __builtin_LINE()) {
+  return emu::detail::warp_reduce(emu::detail::ReduceOp::xor_, mask, value, file, line);
+}
+
+// CUDA's overloads: 32- and 64-bit integers and floating point, compared as bits.
 template <class T>
-inline T __ldg(const T* p) {
-  return *p;
+inline unsigned __match_any_sync(unsigned mask, T value, const char* file = __builtin_FILE(),
+                                 int line = __builtin_LINE()) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_any_sync takes a 32- or 64-bit value");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return emu::detail::warp_match(false, mask, bits, nullptr, file, line);
+}
+template <class T>
+inline unsigned __match_all_sync(unsigned mask, T value, int* pred, const char* file = __builtin_FILE(),
+                                 int line = __builtin_LINE()) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_all_sync takes a 32- or 64-bit value");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return emu::detail::warp_match(true, mask, bits, pred, file, line);
 }
 
 inline long long clock64() { return emu::detail::clock_ticks(); }

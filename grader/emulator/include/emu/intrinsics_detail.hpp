@@ -9,6 +9,10 @@ namespace emu::detail {
 enum class ShflMode : int { idx = 0, up = 1, down = 2, bfly = 3 };
 enum class VoteOp : int { ballot = 0, any = 1, all = 2 };
 enum class BarrierOp : int { plain = 0, count = 1, and_ = 2, or_ = 3 };
+// __reduce_*_sync: min and max come signed (int overloads) and unsigned.
+enum class ReduceOp : int { add = 0, umin = 1, umax = 2, smin = 3, smax = 4, and_ = 5, or_ = 6, xor_ = 7 };
+// Collectives of a cooperative-groups tile wider than a warp (runtime/tile_groups.cpp).
+enum class GroupOp : int { sync = 0, exchange = 1 };
 
 int barrier(BarrierOp op, int pred, const char* file, int line);
 void syncwarp(unsigned mask, const char* file, int line);
@@ -16,6 +20,14 @@ std::uint64_t shfl(ShflMode mode, unsigned mask, std::uint64_t value, unsigned s
                    int line);
 unsigned vote(VoteOp op, unsigned mask, int pred, const char* file, int line);
 unsigned activemask(const char* file, int line);
+unsigned warp_reduce(ReduceOp op, unsigned mask, unsigned value, const char* file, int line);
+// __match_any_sync (all == false) and __match_all_sync (all == true; *pred set when every lane of the mask agrees).
+unsigned warp_match(bool all, unsigned mask, std::uint64_t value, int* pred, const char* file, int line);
+// Every thread with linear id in [first, first + count) must arrive at a collective of the same kind. `exchange`
+// answers each with the value of member `src` (its own value when src is outside [0, count)); `sync` orders memory
+// like a barrier. `what` names the call for diagnostics ("thread_block_tile<64>::sync()").
+std::uint64_t group_collective(GroupOp op, unsigned first, unsigned count, std::uint64_t value, int src,
+                               const char* what, const char* file, int line);
 void yield_thread();
 // __threadfence() and __threadfence_system(): no effect on memory (one block runs at a time), but the memory checker
 // stops reporting races between blocks for that launch (it does not model fence-and-atomic ordering).

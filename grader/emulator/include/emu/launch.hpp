@@ -17,13 +17,17 @@ struct LaunchConfig {
   unsigned block[3];
   std::size_t shared_bytes;
   cudaStream_t stream;
+  bool cooperative = false;   // cudaLaunchCooperativeKernel: grid.sync() is allowed
 };
 
 using KernelThunk = void (*)(void* body);
 
 // Validates the configuration (errors as the CUDA runtime reports them), then runs every block. Defined in
 // runtime/launch.cpp.
-void run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg);
+// Returns the launch's configuration error (cudaSuccess when it ran; an error while running is sticky, as on a GPU).
+int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg);
+// The kernel's name for diagnostics, from the executable's symbols ("kernel" when unknown); stable storage.
+const char* kernel_name_of(const void* func);
 
 template <class T>
 void launch_dims(const T& v, unsigned out[3]) {
@@ -50,11 +54,11 @@ class Launch {
   Launch(const char* name, F fn, const LaunchConfig& cfg) : name_(name), fn_(std::move(fn)), cfg_(cfg) {}
 
   template <class... A>
-  void operator()(A&&... args) {
+  int operator()(A&&... args) {
     // The by-copy captures are the parameter buffer. A closure rather than std::apply over a tuple: kernels are
     // built at -O0, where each library layer would be a real, instrumented call for every CUDA thread.
     auto body = [this, args...]() { fn_(args...); };
-    run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
+    return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
   }
 
  private:
@@ -79,3 +83,51 @@ detail::Launch<F> launch(const char* name, F fn, const G& grid, const B& block, 
 }
 
 }  // namespace emu
+
+// ---- cudaLaunchKernel and cudaLaunchCooperativeKernel ----------------------------------------------------------
+// CUDA passes the arguments as an array of pointers to them; the kernel's own type says how many and what they are,
+// so the emulator needs that type: pass the kernel itself. A kernel cast to void* first has lost it (see below).
+namespace emu::detail {
+
+template <class... P, std::size_t... I>
+cudaError_t launch_with_args(void (*func)(P...), const LaunchConfig& cfg, void** args, std::index_sequence<I...>) {
+  if (sizeof...(P) > 0 && !args) return cudaErrorInvalidValue;
+  Launch<void (*)(P...)> launch(kernel_name_of(reinterpret_cast<const void*>(func)), func, cfg);
+  return static_cast<cudaError_t>(launch(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(args[I])...));
+}
+
+template <class... P>
+cudaError_t launch_kernel(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t smem,
+                          cudaStream_t stream, bool cooperative) {
+  LaunchConfig cfg{};
+  launch_dims(grid, cfg.grid);
+  launch_dims(block, cfg.block);
+  cfg.shared_bytes = smem;
+  cfg.stream = stream;
+  cfg.cooperative = cooperative;
+  return launch_with_args(func, cfg, args, std::index_sequence_for<P...>{});
+}
+
+// A kernel given as `(void*)kernel`: its parameter types are gone, so it cannot be called here. Fails with
+// cudaErrorInvalidDeviceFunction after a message that names the kernel (runtime/launch.cpp).
+cudaError_t launch_untyped(const void* func);
+
+}  // namespace emu::detail
+
+template <class... P>
+cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t smem = 0,
+                             cudaStream_t stream = 0) {
+  return emu::detail::launch_kernel(func, grid, block, args, smem, stream, false);
+}
+template <class... P>
+cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 block, void** args,
+                                        std::size_t smem = 0, cudaStream_t stream = 0) {
+  return emu::detail::launch_kernel(func, grid, block, args, smem, stream, true);
+}
+inline cudaError_t cudaLaunchKernel(const void* func, dim3, dim3, void**, std::size_t = 0, cudaStream_t = 0) {
+  return emu::detail::launch_untyped(func);
+}
+inline cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3, dim3, void**, std::size_t = 0,
+                                               cudaStream_t = 0) {
+  return emu::detail::launch_untyped(func);
+}

@@ -179,3 +179,80 @@ TEST_CASE("cudaMemcpy2D copies rows with pitches, checking each row's range") {
   cudaGetLastError();
   CHECK(cudaFree(d) == cudaSuccess);
 }
+
+namespace {
+void add_one(int* p, int n) {
+  for (int i = static_cast<int>(threadIdx.x); i < n; i += static_cast<int>(blockDim.x)) p[i] += 1;
+}
+int g_device_table[8];
+void count_call(void* counter) { ++*static_cast<int*>(counter); }
+void record_status(cudaStream_t, cudaError_t status, void* out) { *static_cast<cudaError_t*>(out) = status; }
+}  // namespace
+
+TEST_CASE("cudaLaunchKernel reads the argument array through the kernel's type; a void* kernel is refused") {
+  exec_test::reset_device();
+  int* d = nullptr;
+  REQUIRE(cudaMalloc(&d, 40 * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMemset(d, 0, 40 * sizeof(int)) == cudaSuccess);
+  int n = 40;
+  void* args[] = {&d, &n};
+  CHECK(cudaLaunchKernel(add_one, dim3(1), dim3(16), args) == cudaSuccess);
+  CHECK(cudaLaunchKernel(add_one, dim3(1), dim3(2048), args) == cudaErrorInvalidValue);  // bad shape: not run
+  cudaGetLastError();
+  CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(add_one), dim3(1), dim3(16), args) ==
+        cudaErrorInvalidDeviceFunction);
+  cudaGetLastError();
+  std::vector<int> h(40);
+  REQUIRE(cudaMemcpy(h.data(), d, 40 * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (int v : h) CHECK(v == 1);
+  cudaFree(d);
+}
+
+TEST_CASE("host functions and callbacks run in stream order; a callback sees the sticky error") {
+  exec_test::reset_device();
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, -100) == cudaSuccess);
+  int priority = 1;
+  CHECK(cudaStreamGetPriority(s, &priority) == cudaSuccess);
+  CHECK(priority == -5);
+  int calls = 0;
+  CHECK(cudaLaunchHostFunc(s, count_call, &calls) == cudaSuccess);
+  CHECK(calls == 1);
+  cudaError_t seen = cudaErrorUnknown;
+  CHECK(cudaStreamAddCallback(s, record_status, &seen, 0) == cudaSuccess);
+  CHECK(seen == cudaSuccess);
+  CHECK(cudaStreamAddCallback(s, record_status, &seen, 1) == cudaErrorInvalidValue);  // flags must be 0
+  // After a faulting kernel every call fails, and a callback is told why.
+  exec_test::launch(1, 1, [] { __trap(); });
+  emu::take_diagnostics();
+  CHECK(cudaStreamAddCallback(s, record_status, &seen, 0) == cudaErrorLaunchFailure);
+  CHECK(seen == cudaErrorLaunchFailure);
+  exec_test::reset_device();
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
+  CHECK(cudaMallocAsync(reinterpret_cast<void**>(&priority), 4, s) == cudaErrorInvalidResourceHandle);
+  cudaGetLastError();
+}
+
+TEST_CASE("occupancy helpers follow the SM limits; symbol addresses are device memory") {
+  exec_test::reset_device();
+  int grid = 0, block = 0;
+  // Every block size from 64 up keeps 2048 threads resident; the largest wins the tie, and two blocks per SM fill it.
+  CHECK(cudaOccupancyMaxPotentialBlockSize(&grid, &block, add_one, 0, 0) == cudaSuccess);
+  CHECK(block == 1024);
+  CHECK(grid == 2 * 132);
+  CHECK(cudaOccupancyMaxPotentialBlockSize(&grid, &block, add_one, 0, 96) == cudaSuccess);
+  CHECK(block == 64);  // 96 allows 32, 64: 64 x 32 blocks = 2048 threads beats 32 x 32
+  std::size_t bytes = 0;
+  CHECK(cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, add_one, 2, 256) == cudaSuccess);
+  CHECK(bytes == 228 * 1024 / 2 - 1024);
+  void* p = nullptr;
+  REQUIRE(cudaGetSymbolAddress(&p, g_device_table) == cudaSuccess);
+  CHECK(p == static_cast<void*>(g_device_table));
+  CHECK(cudaMemset(p, 0x01, sizeof g_device_table) == cudaSuccess);
+  CHECK(g_device_table[7] == 0x01010101);
+  CHECK(cudaMemset(p, 0, sizeof g_device_table + 1) == cudaErrorInvalidValue);
+  cudaGetLastError();
+  std::size_t size = 0;
+  CHECK(cudaGetSymbolSize(&size, g_device_table) == cudaSuccess);
+  CHECK(size == sizeof g_device_table);
+}
