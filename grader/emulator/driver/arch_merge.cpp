@@ -226,15 +226,26 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
   r.differed = true;
   const Stream H(host), D(device);
   const rewrite::LineMap hmap(host), dmap(device);
-  std::unordered_map<std::string_view, int> ids;
-  auto seq = [&](const Stream& s) {
+  // Tokens are equal when they have the same spelling and come from the same source line: both passes read the
+  // same files, so this keeps the alignment from sliding a change across a function boundary (a `; }` of one line
+  // matched with the `; }` of another).
+  std::unordered_map<std::string, int> ids;
+  auto seq = [&](const Stream& s, const rewrite::LineMap& map) {
     std::vector<int> v;
     v.reserve(s.sig.size());
-    for (std::size_t k = 0; k < s.sig.size(); ++k)
-      v.push_back(ids.emplace(s.tok(k).text, static_cast<int>(ids.size())).first->second);
+    std::string key;
+    for (std::size_t k = 0; k < s.sig.size(); ++k) {
+      const auto at = map.at(s.tok(k).line);
+      key.assign(s.tok(k).text);
+      key += '\0';
+      key += at.first;
+      key += '\0';
+      key += std::to_string(at.second);
+      v.push_back(ids.emplace(key, static_cast<int>(ids.size())).first->second);
+    }
     return v;
   };
-  const std::vector<int> a = seq(H), b = seq(D);
+  const std::vector<int> a = seq(H, hmap), b = seq(D, dmap);
   bool too_many = false;
   const std::vector<Hunk> hunks = diff(a, b, 20000, &too_many);
   auto origin = [&](const Stream& s, const rewrite::LineMap& map, std::size_t k) {

@@ -98,6 +98,12 @@ std::string stem(const std::string& path) {
   return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
+void make_parent(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+}
+
 struct Build {
   const Toolchain& tc;
   const Options& o;
@@ -236,6 +242,11 @@ int main(int argc, char** argv) {
   std::string templ = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/emu-nvcc.XXXXXX";
   if (!mkdtemp(templ.data())) return fatal("cannot create a temporary folder in " + templ);
   Build b{tc, o, templ};
+
+  // Like nvcc (and g++), write where asked even into a folder that does not exist yet.
+  for (std::size_t i = 0; i + 1 < o.dep_flags.size(); ++i)
+    if (o.dep_flags[i] == "-MF") make_parent(o.dep_flags[i + 1]);
+  if (!o.output.empty()) make_parent(o.output);
 
   bool ok = true;
   std::vector<std::string> objects;
