@@ -219,13 +219,29 @@ std::string marker(const std::pair<std::string, int>& at) {
 
 MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
   MergeResult r;
+  const Stream D(device);
+  const rewrite::LineMap dmap(device);
+  // Inline assembly in device code is PTX (or SASS): g++ would hand it to the x86 assembler, whose message names
+  // neither the file nor the line. Refused here, where the line is known.
+  for (std::size_t k = 0; k < D.sig.size(); ++k) {
+    const std::string& t = D.tok(k).text;
+    if ((t == "asm" || t == "__asm__" || t == "__asm") && D.side[k] == Side::device) {
+      const auto at = dmap.at(D.tok(k).line);
+      r.problems.push_back({at.second, 1,
+                            "inline assembly in device code ('" + D.name[k] +
+                                "') is GPU code (PTX) that cannot run on the CPU emulator; use the CUDA intrinsic "
+                                "it implements, or keep the assembly behind a branch the emulator does not take",
+                            at.first});
+    }
+  }
+  if (!r.problems.empty()) return r;
   if (host == device) {
     r.text = std::string(host);
     return r;
   }
   r.differed = true;
-  const Stream H(host), D(device);
-  const rewrite::LineMap hmap(host), dmap(device);
+  const Stream H(host);
+  const rewrite::LineMap hmap(host);
   // Tokens are equal when they have the same spelling and come from the same source line: both passes read the
   // same files, so this keeps the alignment from sliding a change across a function boundary (a `; }` of one line
   // matched with the `; }` of another).

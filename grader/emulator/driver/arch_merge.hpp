@@ -4,7 +4,8 @@
 // where they differ, a kernel's or a __device__ function's body comes from the device pass, a host function's from
 // the host pass, and a declaration only one pass has is kept. What cannot be merged without choosing one side for
 // both (a __host__ __device__ body, or two different declarations at namespace scope) is refused with a message
-// naming the file and line, never resolved silently.
+// naming the file and line, never resolved silently. Inline assembly in device code (PTX) is refused here too, at
+// its line.
 #pragma once
 #include <string>
 #include <string_view>

@@ -53,21 +53,21 @@ function(_drv_planted program)
 endfunction()
 
 _drv_planted(ubsan_shift EXPECT
-  "========= Error: Undefined behavior \\(shift\\): shift exponent 32 is too large for 32-bit type 'int'\n=========     at [^\n]*ubsan_shift\\.cu:13 in kernel masks\n=========     by thread \\(32,0,0\\) in block \\(0,0,0\\)"
+  "========= Error: Undefined behavior \\(shift\\): shift exponent 32 is too large for 32-bit type 'int'\n=========     at [^\n]*ubsan_shift\\.cu:12 in kernel masks\n=========     by thread \\(32,0,0\\) in block \\(0,0,0\\)"
   "launch: cudaErrorLaunchFailure"
   "survived: the next launch ran\nREPORTED")
 _drv_planted(row_bound_bug EXPECT
-  "row_bound_bug\\.cu:13"
-  "by thread \\(0,0,0\\) in block \\(3,0,0\\)"
+  "Invalid __global__ read of size 4 bytes\n=========     at [^\n]*row_bound_bug\\.cu:12 in kernel scale_rows\n=========     by thread \\(0,0,0\\) in block \\(3,0,0\\)\n=========     Address [^\n]* is out of bounds"
+  "Race reported between Write access at [^\n]*row_bound_bug\\.cu:12 by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     and Read access at [^\n]*row_bound_bug\\.cu:12 by thread \\(0,0,0\\) in block \\(1,0,0\\)"
   "launch: cudaErrorIllegalAddress\nREPORTED")
 _drv_planted(header_shared_overrun EXPECT
-  "Index 66 out of bounds for type 'float \\[66\\]'\n=========     at [^\n]*window_macros\\.cuh:17 in kernel box_filter<1, 64>\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)"
+  "Index 66 out of bounds for type 'float \\[66\\]'\n=========     at [^\n]*window_macros\\.cuh:16 in kernel box_filter<1, 64>\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)"
   "launch: cudaErrorIllegalAddress\nREPORTED")
 
 # Sources emu-nvcc must refuse, and the driver's command line end to end (several units, a .cpp, nvcc's flags).
 add_test(NAME emu.programs.driver.arch_host_device_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/arch_host_device_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/refused.o"
-  "-DEXPECT=arch_host_device_refused\\.cu:6: error: 'lane_or_zero' is __host__ __device__ and its body depends on __CUDA_ARCH__"
+  "-DEXPECT=arch_host_device_refused\\.cu:5: error: 'lane_or_zero' is __host__ __device__ and its body depends on __CUDA_ARCH__"
   -DSTATUS=nonzero -P ${_drv_expect})
 add_test(NAME emu.programs.driver.command_line COMMAND ${CMAKE_COMMAND}
   -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-command-line

@@ -143,6 +143,14 @@ TEST_CASE("emu-nvcc __CUDA_ARCH__: what cannot be merged is refused at its line"
     CHECK(m.problems[0].line == 2);
     CHECK(m.problems[0].message.find("declarations here differ") != std::string::npos);
   }
+  SECTION("inline PTX in device code") {
+    const std::string t = pp("__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  return r;\n}\n"
+                             "inline int host_side() { __asm__(\"nop\"); return 0; }\n");
+    const auto m = merge_arch_passes(t, t);
+    REQUIRE(m.problems.size() == 1);  // the host function's assembly is x86 and fine
+    CHECK(m.problems[0].line == 3);
+    CHECK(m.problems[0].message.find("inline assembly in device code ('lane')") != std::string::npos);
+  }
   SECTION("host-only declarations are simply left out of device code") {
     const auto m = merge_arch_passes(pp("int a;\nint host_only();\nint b;\n"), pp("int a;\n\nint b;\n"));
     CHECK(m.problems.empty());
