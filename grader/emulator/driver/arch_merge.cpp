@@ -263,7 +263,7 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
   };
   const std::vector<int> a = seq(H, hmap), b = seq(D, dmap);
   bool too_many = false;
-  const std::vector<Hunk> hunks = diff(a, b, 20000, &too_many);
+  const std::vector<Hunk> hunks = diff(a, b, 4000, &too_many);
   auto origin = [&](const Stream& s, const rewrite::LineMap& map, std::size_t k) {
     if (s.sig.empty()) return std::pair<std::string, int>{"", 0};
     return map.at(s.tok(std::min(k, s.sig.size() - 1)).line);
@@ -273,8 +273,8 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
   };
   if (too_many) {
     problem({"", 0},
-            "the device pass (__CUDA_ARCH__ defined) and the host pass differ in more than 20000 tokens; the "
-            "emulator cannot merge them");
+            "the device pass (__CUDA_ARCH__ defined) and the host pass differ in more than 4000 tokens (an "
+            "#include or a large block chosen by __CUDA_ARCH__?); the emulator cannot merge them");
     return r;
   }
 

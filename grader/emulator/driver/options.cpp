@@ -132,7 +132,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
         else if (ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".so") || a.find(".so.") != std::string::npos)
           lang = Lang::object;
         else {
-          r.error = "don't know what to do with '" + a + "' (the emulator builds .cu, .cpp/.cc/.cxx and links .o/.a/.so; "
+          r.error = "don't know what to do with '" + a +
+                    "' (the emulator builds .cu, .cpp/.cc/.cxx and links .o/.a/.so; "
                     "use -x cu for CUDA files with another name)";
           return r;
         }
@@ -202,7 +203,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
       }
     } else if (canon == "-Xcompiler") {
       for (const std::string& f : split_commas(value)) {
-        if (f.rfind("-O", 0) == 0) ignore("-Xcompiler " + f, "the emulator compiles at -O0 so that every access is checked");
+        if (f.rfind("-O", 0) == 0)
+          ignore("-Xcompiler " + f, "the emulator compiles at -O0 so that every access is checked");
         else if (!f.empty()) o.host_flags.push_back(f);
       }
     } else if (canon == "-Xlinker") {

@@ -144,8 +144,9 @@ TEST_CASE("emu-nvcc __CUDA_ARCH__: what cannot be merged is refused at its line"
     CHECK(m.problems[0].message.find("declarations here differ") != std::string::npos);
   }
   SECTION("inline PTX in device code") {
-    const std::string t = pp("__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  return r;\n}\n"
-                             "inline int host_side() { __asm__(\"nop\"); return 0; }\n");
+    const std::string t = pp(
+        "__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  return r;\n}\n"
+        "inline int host_side() { __asm__(\"nop\"); return 0; }\n");
     const auto m = merge_arch_passes(t, t);
     REQUIRE(m.problems.size() == 1);  // the host function's assembly is x86 and fine
     CHECK(m.problems[0].line == 3);

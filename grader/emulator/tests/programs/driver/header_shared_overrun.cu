@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
   cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost);
   for (int i = 0; i < n; ++i) {
     const float want = ((i > 0 ? h[i - 1] : 0.f) + h[i] + (i + 1 < n ? h[i + 1] : 0.f)) / 3.f;
-    if (std::fabs(got[i] - want) > 1e-5f) return std::printf("FAIL: element %d = %g, expected %g\n", i, got[i], want), 1;
+    if (std::fabs(got[i] - want) > 1e-5f)
+      return std::printf("FAIL: element %d = %g, expected %g\n", i, got[i], want), 1;
   }
   std::puts("PASS");
   return 0;

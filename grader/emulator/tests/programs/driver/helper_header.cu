@@ -10,7 +10,8 @@ __global__ void byte_histogram(const unsigned char* data, int n, unsigned int* b
   __shared__ unsigned int local[kBins];
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) local[b] = 0;
   __syncthreads();
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) atomicAdd(&local[data[i]], 1u);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    atomicAdd(&local[data[i]], 1u);
   __syncthreads();
   for (int b = threadIdx.x; b < kBins; b += blockDim.x)
     if (local[b]) atomicAdd(&bins[b], local[b]);
