@@ -45,6 +45,8 @@ bool load_toolchain(Toolchain* t, std::string* error) {
     else if (key == "cublas_lib") t->cublas_lib = value;
     else if (key == "default_arch") t->default_arch = std::atoi(value.c_str());
   }
+  // A launcher (ccache) only speeds builds up: one that is no longer installed is left out, not an error.
+  if (!t->launcher.empty() && access(t->launcher.c_str(), X_OK) != 0) t->launcher.clear();
   if (t->cxx.empty() || t->runtime_lib.empty() || t->cxxflags.empty()) {
     *error = path + " lacks cxx, runtime_lib or cxxflag entries";
     return false;

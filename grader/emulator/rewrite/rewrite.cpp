@@ -59,9 +59,11 @@ class Rewriter {
         if (!braces.empty()) braces.pop_back();
       } else if (is(t, "<<<")) {
         launch(k);
-      } else if (is(t, "__noinline__") && !(k >= 2 && is(tok(k - 1), "(") && is(tok(k - 2), "("))) {
+      } else if (is(t, "__noinline__") &&
+                 !(k >= 1 && (is(tok(k - 1), "(") || is(tok(k - 1), ",") || is(tok(k - 1), "::")))) {
         // A qualifier in student code. The prelude defines __noinline__ as plain `noinline`, because newer
-        // libstdc++ headers spell `__attribute__((__noinline__))`; here it stands alone, so spell the attribute.
+        // libstdc++ headers spell `__attribute__((__noinline__))` or `[[__gnu__::__noinline__]]` (left alone
+        // here: inside an attribute list); standing alone, it is spelled as the attribute.
         replace(k, k, "__attribute__((noinline))");
       } else if (preprocessed_ && (is(t, "__global__") || is(t, "__device__") || is(t, "__host__"))) {
         // Kept through preprocessing so that emu-nvcc could tell device code from host code; g++ needs them gone.

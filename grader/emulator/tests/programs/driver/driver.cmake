@@ -69,6 +69,16 @@ add_test(NAME emu.programs.driver.arch_host_device_refused COMMAND ${CMAKE_COMMA
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/arch_host_device_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/refused.o"
   "-DEXPECT=arch_host_device_refused\\.cu:5: error: 'lane_or_zero' is __host__ __device__ and its body depends on __CUDA_ARCH__"
   -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.compile_error_in_header COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/compile_error_in_header.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/err.o"
+  "-DEXPECT=compile_error_in_header\\.cuh:5:[0-9]+: error: .undeclared_factor. was not declared"
+  -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.launch_refused_in_header COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/launch_refused_in_header.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/ref.o"
+  "-DEXPECT=refused_in_header\\.cuh:9: error: cannot find the kernel name before '<<<'"
+  -DSTATUS=nonzero -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.compile_error_in_header emu.programs.driver.launch_refused_in_header
+  PROPERTIES TIMEOUT 120)
 add_test(NAME emu.programs.driver.command_line COMMAND ${CMAKE_COMMAND}
   -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-command-line
   -P ${_drv}/command_line.cmake)
