@@ -5,11 +5,12 @@
 #
 #   benchmarks/emulator/driver_corpus.sh [BUILD_DIR]     (default: build; emu-nvcc must be built)
 #
-# ccache is disabled for every compile, so build times are real compiles. Times are CPU seconds (user + sys of the
+# ccache is disabled for every compile, so build times are real compiles. nvcc gets -rdc=true (multi_tu calls a
+# __device__ function across units) and -arch=sm_90. Times are CPU seconds (user + sys of the
 # command and its children) and wall seconds; on a shared machine, CPU time is the steadier of the two.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 emu_nvcc=$build/grader/emulator/driver/emu-nvcc
 src=$root/grader/emulator/tests/programs/driver
 nvcc=$(command -v nvcc || true)
@@ -22,7 +23,7 @@ export CCACHE_DISABLE=1
 timed() {
   local out=$work/time.txt
   /usr/bin/time -f "%U %S %e" -o "$out" "$@" > "$work/last.log" 2>&1 || { cat "$work/last.log" >&2; return 1; }
-  awk '{ printf "%.2f %.2f", $1 + $2, $3 }' "$out"
+  awk '{ printf "%.2f %.2f\n", $1 + $2, $3 }' "$out"
 }
 
 programs=(
@@ -48,7 +49,7 @@ for entry in "${programs[@]}"; do
   if [ -n "$nvcc" ]; then
     total_c=0 total_w=0
     for f in "${files[@]}"; do
-      read -r c w < <(timed "$nvcc" -arch=sm_90 -std=c++17 -c "$f" -o "$work/nvcc.o")
+      read -r c w < <(timed "$nvcc" -arch=sm_90 -std=c++17 -rdc=true -c "$f" -o "$work/nvcc.o")
       total_c=$(awk -v a="$total_c" -v b="$c" 'BEGIN { print a + b }')
       total_w=$(awk -v a="$total_w" -v b="$w" 'BEGIN { print a + b }')
     done

@@ -38,7 +38,7 @@ __global__ void probe(int* arch, int* side, float* scaled, const float* in, int 
 int host_side() { return SIDE; }
 
 #ifndef __CUDA_ARCH__
-// Host-only code: the device pass does not even see it.
+// Host-only code: the device pass does not even see it (so only host-pass code may use it, as in main below).
 std::vector<float> host_inputs(int n) {
   std::vector<float> v(n);
   for (int i = 0; i < n; ++i) v[i] = 0.25f * i - 3.f;
@@ -48,7 +48,11 @@ std::vector<float> host_inputs(int n) {
 
 int main() {
   const int n = 100;
+#ifndef __CUDA_ARCH__
   const std::vector<float> h = host_inputs(n);
+#else
+  const std::vector<float> h(n, 1e9f);  // main is host code: the device pass's version must never run
+#endif
   int *arch, *side;
   float *in, *scaled;
   cudaMallocManaged(&arch, sizeof(int));
