@@ -53,9 +53,14 @@ function(_drv_planted program)
 endfunction()
 
 _drv_planted(ubsan_shift EXPECT
-  "========= Error: Undefined behavior \\(shift\\): shift exponent 32 is too large for 32-bit type 'int'\n=========     at [^\n]*ubsan_shift\\.cu:12 in kernel masks\n=========     by thread \\(32,0,0\\) in block \\(0,0,0\\)"
+  "========= Error: Undefined behavior \\(shift\\): shift exponent 32 is too large for 32-bit type 'int'\n=========     at [^\n]*ubsan_shift\\.cu:13 in kernel masks\n=========     by thread \\(32,0,0\\) in block \\(0,0,0\\)"
   "launch: cudaErrorLaunchFailure"
   "survived: the next launch ran\nREPORTED")
+add_test(NAME emu.programs.driver.ubsan_shift.host COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu_driver_ubsan_shift> -DARGS=host
+  "-DEXPECT=ubsan_shift\\.cu:[0-9]+:[0-9]+: runtime error: shift exponent 32 is too large for 32-bit type 'int'"
+  -DFORBID========== -DSTATUS=nonzero -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.ubsan_shift.host PROPERTIES TIMEOUT 60)
 _drv_planted(row_bound_bug EXPECT
   "Invalid __global__ read of size 4 bytes\n=========     at [^\n]*row_bound_bug\\.cu:12 in kernel scale_rows\n=========     by thread \\(0,0,0\\) in block \\(3,0,0\\)\n=========     Address [^\n]* is out of bounds"
   "Race reported between Write access at [^\n]*row_bound_bug\\.cu:12 by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     and Read access at [^\n]*row_bound_bug\\.cu:12 by thread \\(0,0,0\\) in block \\(1,0,0\\)"

@@ -1,7 +1,8 @@
 // Undefined behaviour inside a kernel is a diagnostic: bit masks built as `1 << bit` for bit = 0 … 32 shift a 32-bit
 // int by 32 in the last thread. UBSan catches it; the emulator reports the CUDA thread, block and line, the launch
 // fails with a GPU error, and the program goes on (it checks the error and runs a correct kernel after a reset).
-// With the argument "fixed" the masks are built in 64 bits and nothing is reported.
+// With the argument "fixed" the masks are built in 64 bits and nothing is reported; with "host" the same shift in
+// host code is left to UBSan (its message, then the process ends).
 #include <cstdio>
 #include <cstring>
 
@@ -14,6 +15,12 @@ __global__ void masks(unsigned long long* out, int bits, bool fixed) {
 
 int main(int argc, char** argv) {
   const bool fixed = argc > 1 && std::strcmp(argv[1], "fixed") == 0;
+  if (argc > 1 && std::strcmp(argv[1], "host") == 0) {
+    // The same undefined shift in host code: UBSan's own report, and the process ends, as without the emulator.
+    volatile int bit = 32;
+    std::printf("%u\n", static_cast<unsigned>(1 << bit));
+    return 0;
+  }
   unsigned long long* out;
   cudaMallocManaged(&out, 33 * sizeof(unsigned long long));
   masks<<<1, 64>>>(out, 32, fixed);
