@@ -37,3 +37,15 @@ execute_process(COMMAND ${DRIVER} --no-such-flag -c ${SRC}/multi_tu_saxpy.cu WOR
 if(rc EQUAL 0 OR NOT err MATCHES "unknown option '--no-such-flag'")
   message(FATAL_ERROR "an unknown flag was accepted: ${err}")
 endif()
+# -lcublas links the emulator's cuBLAS when the build has one (emu-nvcc.conf names it), else it is refused by name.
+get_filename_component(driver_dir "${DRIVER}" DIRECTORY)
+file(READ "${driver_dir}/emu-nvcc.conf" conf)
+execute_process(COMMAND ${DRIVER} -o with_cublas saxpy.o multi_tu_reduce.o main.o -lcublas -lcublasLt
+  WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(conf MATCHES "\ncublas_lib=")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "-lcublas did not link against the emulator's cuBLAS: ${err}")
+  endif()
+elseif(rc EQUAL 0 OR NOT err MATCHES "-lcublas: this emulator build has no cuBLAS")
+  message(FATAL_ERROR "-lcublas without emu_cublas was not refused by name: ${err}")
+endif()
