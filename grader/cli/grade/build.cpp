@@ -40,7 +40,7 @@ std::string stamp(const fs::path& p) {
 
 struct Toolchain {
     std::string error;  // non-empty: cannot build on this backend
-    std::string cxx, nvcc, rewrite;
+    std::string cxx, nvcc, emu_nvcc;
     std::vector<std::string> cxxflags, ldflags, link_libs, harness_objs;
     std::vector<fs::path> deps;
 };
@@ -53,16 +53,17 @@ Toolchain toolchain(const Context& ctx, Backend backend) {
     t.harness_objs = config_list(ctx, "/harness/" + b);
     t.link_libs = config_list(ctx, "/link_libs/" + b);
     if (backend == Backend::emu) {
-        t.rewrite = config_string(ctx, "/emu/rewrite");
+        t.emu_nvcc = config_string(ctx, "/emu/nvcc");
         t.cxxflags = config_list(ctx, "/emu/cxxflags");
         t.ldflags = config_list(ctx, "/emu/ldflags");
         const std::string inc = config_string(ctx, "/emu/include_dir");
         const std::string rt = config_string(ctx, "/emu/runtime_lib");
-        if (t.rewrite.empty() || inc.empty() || rt.empty())
+        if (t.emu_nvcc.empty() || inc.empty() || rt.empty())
             t.error = "the CPU emulator is not part of this build (workbook-config.json has no emu section)";
         t.cxxflags.insert(t.cxxflags.begin(), "-I" + inc);
         t.link_libs.insert(t.link_libs.begin(), rt);
-        t.deps = {t.rewrite, inc, rt};
+        // emu-nvcc.conf beside the driver holds its flags: a reconfigured build is a different toolchain.
+        t.deps = {t.emu_nvcc, fs::path(t.emu_nvcc).parent_path() / "emu-nvcc.conf", inc, rt};
     } else {
         t.nvcc = find_nvcc(ctx);
         if (t.nvcc.empty()) t.error = "nvcc was not found";
@@ -187,16 +188,10 @@ BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& 
     std::vector<std::string> link;
     bool ok;
     if (backend == Backend::emu) {
-        const std::string rewritten = (tmp / (stem + ".emu.cpp")).string();
-        // The rewriter keeps line numbers and emits #line with the path it is given: give it the path the student
-        // knows, so diagnostics read "rmsnorm.cu:42".
-        ok = step({tc.rewrite, job.source.string(), rewritten}, &out);
-        if (ok) {
-            std::vector<std::string> cc = {tc.cxx};
-            cc.insert(cc.end(), tc.cxxflags.begin(), tc.cxxflags.end());
-            cc.insert(cc.end(), {"-c", rewritten, "-o", obj});
-            ok = step(cc, &out);
-        }
+        // emu-nvcc (the driver emu_add_executable uses too) preprocesses, rewrites and compiles with the emulator's
+        // checks; its line markers carry the path it is given: give it the path the student knows, so diagnostics
+        // read "rmsnorm.cu:42".
+        ok = step({tc.emu_nvcc, "-c", job.source.string(), "-o", obj}, &out);
         link = {tc.cxx, obj};
     } else {
         std::vector<std::string> cc = {tc.nvcc};

@@ -2,10 +2,14 @@
 #
 #   emu_add_executable(<target> <sources…>)
 #
-# Each .cu source is rewritten at build time by emu-rewrite (<<<>>> launches, __shared__ declarations; line numbers
-# kept, `#line` names the original file), then compiled by the host compiler with EMU_CXXFLAGS: ThreadSanitizer's
-# instrumentation, whose __tsan_* hooks the emulator's memory checker defines itself (nothing links libtsan), and
-# UBSan. Other sources are compiled with the same flags. The target links emu_runtime with EMU_LDFLAGS.
+# Each source is compiled by emu-nvcc (grader/emulator/driver), the emulator's nvcc: .cu files are preprocessed
+# (device and host pass), rewritten (<<<>>> launches, __shared__ declarations, wherever they come from; line markers
+# name the original files), then compiled by the host compiler with EMU_CXXFLAGS: ThreadSanitizer's instrumentation,
+# whose __tsan_* hooks the emulator's memory checker defines itself (nothing links libtsan), and UBSan. Other
+# sources are compiled with the same flags. The target links emu_runtime with EMU_LDFLAGS.
+#
+#   emu_rewrite_source(<out_var> <target> <file.cu>) is the older, single-file rewrite (emu-rewrite, no
+#   preprocessing): kept for the memory checker's unit scenarios, which compile against a fake prelude.
 #
 # EMU_CXXFLAGS / EMU_LDFLAGS (strings) and EMU_CXXFLAGS_LIST / EMU_LDFLAGS_LIST (lists) are cache variables, so the
 # grader can write them into build/workbook-config.json and compile a student's file the same way without CMake.
@@ -30,7 +34,7 @@ string(JOIN " " _emu_ldflags ${EMU_LDFLAGS_LIST})
 set(EMU_CXXFLAGS "${_emu_cxxflags}" CACHE INTERNAL "Compile flags of emulated CUDA sources")
 set(EMU_LDFLAGS "${_emu_ldflags}" CACHE INTERNAL "Link flags of emulated programs")
 
-# Rewrites one .cu file; sets <out_var> to the generated .cpp (in the current binary dir, under emu-rewritten/).
+# Rewrites one .cu file on its own (no preprocessing); sets <out_var> to the generated .cpp (in the current binary dir, under emu-rewritten/).
 function(emu_rewrite_source out_var target src)
   get_filename_component(abs "${src}" ABSOLUTE)
   get_filename_component(name "${src}" NAME)
@@ -44,23 +48,35 @@ function(emu_rewrite_source out_var target src)
   set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 
+# Every source of the program is compiled by emu-nvcc (the driver the grader uses too): .cu files are preprocessed
+# with __CUDA_ARCH__ handled as nvcc does, rewritten after preprocessing (launches and __shared__ in included headers
+# and macros too), and compiled with EMU_CXXFLAGS; other sources are compiled with the same flags. The objects are
+# linked with emu_runtime and EMU_LDFLAGS. Header dependencies come from the preprocessor (-MD).
 function(emu_add_executable target)
   if(NOT ARGN)
     message(FATAL_ERROR "emu_add_executable(${target}): no sources")
   endif()
-  set(sources)
+  set(objects)
   foreach(src IN LISTS ARGN)
+    get_filename_component(abs "${src}" ABSOLUTE)
+    get_filename_component(name "${src}" NAME)
     get_filename_component(ext "${src}" LAST_EXT)
-    if(ext STREQUAL ".cu")
-      emu_rewrite_source(out ${target} "${src}")
-      list(APPEND sources "${out}")
-    else()
-      get_filename_component(abs "${src}" ABSOLUTE)
-      list(APPEND sources "${abs}")
+    set(obj "${CMAKE_CURRENT_BINARY_DIR}/emu-objects/${target}/${name}.o")
+    set(lang)
+    if(NOT ext STREQUAL ".cu")
+      set(lang -x c++)
     endif()
+    add_custom_command(
+      OUTPUT "${obj}"
+      COMMAND "$<TARGET_FILE:emu-nvcc>" ${lang} -c "${abs}" -o "${obj}" -MD -MF "${obj}.d" -MT "${obj}"
+      DEPENDS "${abs}" emu-nvcc
+      DEPFILE "${obj}.d"
+      COMMENT "emu-nvcc ${name}"
+      VERBATIM)
+    list(APPEND objects "${obj}")
   endforeach()
-  add_executable(${target} ${sources})
-  target_compile_options(${target} PRIVATE ${EMU_CXXFLAGS_LIST})
+  add_executable(${target} ${objects})
+  set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
   target_link_options(${target} PRIVATE ${EMU_LDFLAGS_LIST})
   target_link_libraries(${target} PRIVATE emu_runtime)
 endfunction()

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "cxxlex/cxxlex.hpp"
+#include "line_map.hpp"
 
 namespace emu::rewrite {
 
@@ -34,9 +35,10 @@ std::string escape(std::string_view s) {
 class Rewriter {
  public:
   Rewriter(std::vector<Token> tokens, bool in_macro, std::vector<Problem>* problems, int line_offset,
-           std::string source_dir = "")
+           std::string source_dir = "", bool preprocessed = false)
       : ts_(std::move(tokens)),
         in_macro_(in_macro),
+        preprocessed_(preprocessed),
         problems_(problems),
         line_offset_(line_offset),
         source_dir_(std::move(source_dir)) {
@@ -57,17 +59,22 @@ class Rewriter {
         if (!braces.empty()) braces.pop_back();
       } else if (is(t, "<<<")) {
         launch(k);
-      } else if (is(t, "__noinline__") && !(k >= 2 && is(tok(k - 1), "(") && is(tok(k - 2), "("))) {
+      } else if (is(t, "__noinline__") &&
+                 !(k >= 1 && (is(tok(k - 1), "(") || is(tok(k - 1), ",") || is(tok(k - 1), "::")))) {
         // A qualifier in student code. The prelude defines __noinline__ as plain `noinline`, because newer
-        // libstdc++ headers spell `__attribute__((__noinline__))`; here it stands alone, so spell the attribute.
+        // libstdc++ headers spell `__attribute__((__noinline__))` or `[[__gnu__::__noinline__]]` (left alone
+        // here: inside an attribute list); standing alone, it is spelled as the attribute.
         replace(k, k, "__attribute__((noinline))");
+      } else if (preprocessed_ && (is(t, "__global__") || is(t, "__device__") || is(t, "__host__"))) {
+        // Kept through preprocessing so that emu-nvcc could tell device code from host code; g++ needs them gone.
+        replace(k, k, "");
       } else if (is(t, "__shared__")) {
         bool ns_scope = !in_macro_;  // a macro is most likely expanded inside a function
         for (bool b : braces) ns_scope = ns_scope && b;
         k = shared_decl(k, ns_scope);
       }
     }
-    for (std::size_t i = 0; i < ts_.size(); ++i) {
+    for (std::size_t i = 0; i < ts_.size() && !preprocessed_; ++i) {
       if (ts_[i].kind == Kind::preprocessor) {
         rewrite_macro(i);
         absolute_include(i);
@@ -81,6 +88,7 @@ class Rewriter {
   std::vector<std::size_t> sig_;
   std::map<std::size_t, Edit> edits_;  // keyed by the first replaced token
   bool in_macro_;
+  bool preprocessed_;  // input is g++ -E output: no directives to rewrite, qualifiers to spell out
   std::vector<Problem>* problems_;
   int line_offset_;
   std::string source_dir_;
@@ -453,6 +461,19 @@ class Rewriter {
 };
 
 }  // namespace
+
+Result rewrite_preprocessed(std::string_view preprocessed) {
+  Result r;
+  Rewriter rw(cxxlex::lex(preprocessed), false, &r.problems, 0, "", true);
+  r.text = rw.run();
+  const LineMap map(preprocessed);
+  for (Problem& p : r.problems) {
+    auto [file, line] = map.at(p.line);
+    p.file = file;
+    p.line = line;
+  }
+  return r;
+}
 
 Result rewrite(std::string_view source, const std::string& path, const std::string& source_dir) {
   Result r;

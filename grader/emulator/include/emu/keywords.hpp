@@ -4,15 +4,21 @@
 #pragma once
 
 
+// emu-nvcc preprocesses with EMU_KEEP_QUALIFIERS: the space qualifiers and __noinline__ then survive `g++ -E`, so it
+// can tell device functions from host ones (__CUDA_ARCH__), and its rewriter spells them out for g++.
+#ifndef EMU_KEEP_QUALIFIERS
 #define __global__
 #define __device__
 #define __host__
+#endif
 // nvcc's __forceinline__ also implies inline linkage; always_inline is left out because g++ refuses to build a call
 // it cannot inline, which would turn a hint into a compile error that nvcc does not give.
 #define __forceinline__ inline
 // libstdc++ (g++ 13) spells `__attribute__((__noinline__))` in many headers, so the macro must expand to the bare
 // attribute name. A standalone `__noinline__ void f()` in a .cu file is spelled out by emu-rewrite instead.
+#ifndef EMU_KEEP_QUALIFIERS
 #define __noinline__ noinline
+#endif
 #define __launch_bounds__(...)
 #define __align__(n) alignas(n)
 #define __constant__

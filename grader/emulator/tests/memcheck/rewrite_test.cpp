@@ -180,3 +180,11 @@ TEST_CASE("emu.rewrite: the rewritten code compiles, and compiler errors name th
   CHECK(log.find("bad.cu:8:3: error:") != std::string::npos);
   CHECK(log.find("undeclared_name") != std::string::npos);
 }
+
+TEST_CASE("emu.rewrite: __noinline__ standing alone is spelled out; inside an attribute it stays", "[rewrite]") {
+  CHECK(rw("__noinline__ void f() {}") == "__attribute__((noinline)) void f() {}");
+  CHECK(rw("static __noinline__ __device__ int g();") == "static __attribute__((noinline)) __device__ int g();");
+  for (const std::string& kept : {"__attribute__((__noinline__)) void f();", "[[__gnu__::__noinline__]] void f();",
+                                  "__attribute__((__cold__, __noinline__)) void f();"})
+    CHECK(rw(kept) == kept);
+}

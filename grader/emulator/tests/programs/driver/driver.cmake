@@ -1,0 +1,97 @@
+# Programs of the driver's corpus (emu-nvcc): kernels and __shared__ in included headers, launches in macros with ##,
+# a helper header, __CUDA_ARCH__ branches, several translation units with a .cpp host file, UBSan in a kernel, and
+# planted bugs. Included from ../CMakeLists.txt. Each correct program must print PASS with no emulator diagnostic in
+# the forward, reverse and a seeded random thread order; each planted bug must be reported (file:line, thread and
+# block) in every order, and its fixed version must pass.
+set(_drv ${CMAKE_CURRENT_LIST_DIR})
+set(_drv_schedules forward reverse random:11)
+set(_drv_expect ${_drv}/expect_output.cmake)
+
+emu_add_executable(emu_driver_shared_in_header ${_drv}/shared_in_header.cu)
+emu_add_executable(emu_driver_macro_launch ${_drv}/macro_launch.cu)
+emu_add_executable(emu_driver_helper_header ${_drv}/helper_header.cu)
+emu_add_executable(emu_driver_arch_branches ${_drv}/arch_branches.cu)
+emu_add_executable(emu_driver_multi_tu ${_drv}/multi_tu_main.cpp ${_drv}/multi_tu_saxpy.cu ${_drv}/multi_tu_reduce.cu)
+emu_add_executable(emu_driver_ubsan_shift ${_drv}/ubsan_shift.cu)
+emu_add_executable(emu_driver_row_bound_bug ${_drv}/row_bound_bug.cu)
+emu_add_executable(emu_driver_header_shared_overrun ${_drv}/header_shared_overrun.cu)
+
+# Correct programs, and the fixed versions of the planted bugs.
+set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu
+    "ubsan_shift fixed" "row_bound_bug fixed" "header_shared_overrun fixed")
+foreach(entry IN LISTS _drv_pass)
+  separate_arguments(parts UNIX_COMMAND "${entry}")
+  list(GET parts 0 program)
+  set(args)
+  list(LENGTH parts count)
+  if(count GREATER 1)
+    list(SUBLIST parts 1 -1 args)
+  endif()
+  string(JOIN "." name ${parts})
+  foreach(schedule IN LISTS _drv_schedules)
+    string(REPLACE ":" "" suffix "${schedule}")
+    set(test emu.programs.driver.${name}.${suffix})
+    add_test(NAME ${test} COMMAND emu_driver_${program} ${args})
+    set_tests_properties(${test} PROPERTIES
+      ENVIRONMENT "EMU_SCHEDULE=${schedule}"
+      PASS_REGULAR_EXPRESSION "\nPASS\n"
+      FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL"
+      TIMEOUT 120)
+  endforeach()
+endforeach()
+
+# Planted bugs: the report, with the original file:line and the CUDA thread, and the program's own verdict.
+function(_drv_planted program)
+  cmake_parse_arguments(P "" "" "EXPECT" ${ARGN})
+  foreach(schedule IN LISTS _drv_schedules)
+    string(REPLACE ":" "" suffix "${schedule}")
+    set(test emu.programs.driver.${program}.${suffix})
+    add_test(NAME ${test} COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:emu_driver_${program}>
+      "-DEXPECT=${P_EXPECT}" -DFORBID=FAIL -P ${_drv_expect})
+    set_tests_properties(${test} PROPERTIES ENVIRONMENT "EMU_SCHEDULE=${schedule}" TIMEOUT 120)
+  endforeach()
+endfunction()
+
+_drv_planted(ubsan_shift EXPECT
+  "========= Error: Undefined behavior \\(shift\\): shift exponent 32 is too large for 32-bit type 'int'\n=========     at [^\n]*ubsan_shift\\.cu:13 in kernel masks\n=========     by thread \\(32,0,0\\) in block \\(0,0,0\\)"
+  "launch: cudaErrorLaunchFailure"
+  "survived: the next launch ran\nREPORTED")
+add_test(NAME emu.programs.driver.ubsan_shift.host COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu_driver_ubsan_shift> -DARGS=host
+  "-DEXPECT=ubsan_shift\\.cu:[0-9]+:[0-9]+: runtime error: shift exponent 32 is too large for 32-bit type 'int'"
+  -DFORBID========== -DSTATUS=nonzero -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.ubsan_shift.host PROPERTIES TIMEOUT 60)
+_drv_planted(row_bound_bug EXPECT
+  "Invalid __global__ read of size 4 bytes\n=========     at [^\n]*row_bound_bug\\.cu:12 in kernel scale_rows\n=========     by thread \\(0,0,0\\) in block \\(3,0,0\\)\n=========     Address [^\n]* is out of bounds"
+  "Race reported between Write access at [^\n]*row_bound_bug\\.cu:12 by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     and Read access at [^\n]*row_bound_bug\\.cu:12 by thread \\(0,0,0\\) in block \\(1,0,0\\)"
+  "launch: cudaErrorIllegalAddress\nREPORTED")
+_drv_planted(header_shared_overrun EXPECT
+  "Index 66 out of bounds for type 'float \\[66\\]'\n=========     at [^\n]*window_macros\\.cuh:16 in kernel box_filter<1, 64>\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)"
+  "launch: cudaErrorIllegalAddress\nREPORTED")
+
+# Sources emu-nvcc must refuse, and the driver's command line end to end (several units, a .cpp, nvcc's flags).
+add_test(NAME emu.programs.driver.arch_host_device_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/arch_host_device_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/refused.o"
+  "-DEXPECT=arch_host_device_refused\\.cu:5: error: 'lane_or_zero' is __host__ __device__ and its body depends on __CUDA_ARCH__"
+  -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.compile_error_in_header COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/compile_error_in_header.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/err.o"
+  "-DEXPECT=compile_error_in_header\\.cuh:5:[0-9]+: error: [^ ]*undeclared_factor[^ ]* was not declared"
+  -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.launch_refused_in_header COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/launch_refused_in_header.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/ref.o"
+  "-DEXPECT=refused_in_header\\.cuh:9: error: cannot find the kernel name before '<<<'"
+  -DSTATUS=nonzero -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.compile_error_in_header emu.programs.driver.launch_refused_in_header
+  PROPERTIES TIMEOUT 120)
+add_test(NAME emu.programs.driver.command_line COMMAND ${CMAKE_COMMAND}
+  -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-command-line
+  -P ${_drv}/command_line.cmake)
+set_tests_properties(emu.programs.driver.arch_host_device_refused emu.programs.driver.command_line
+  PROPERTIES TIMEOUT 180)
+
+# The driver's parts on their own: nvcc's options, the merge of the two __CUDA_ARCH__ passes, the rewrite of
+# preprocessed text.
+add_executable(emu_driver_unit ${_drv}/driver_unit_test.cpp)
+target_link_libraries(emu_driver_unit PRIVATE emu_driver_lib workbook_catch)
+add_test(NAME emu.programs.driver.unit COMMAND emu_driver_unit)
