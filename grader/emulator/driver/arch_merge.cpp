@@ -223,9 +223,24 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
   const rewrite::LineMap dmap(device);
   // Inline assembly in device code is PTX (or SASS): g++ would hand it to the x86 assembler, whose message names
   // neither the file nor the line. Refused here, where the line is known.
+  // An empty template (`asm("" : "+r"(x))`, `asm volatile("" ::: "memory")`) holds no instruction: it only tells
+  // the compiler what it may not assume, which g++ understands the same way, so it stays.
+  auto empty_template = [&](std::size_t k) {
+    std::size_t i = k + 1;
+    while (i < D.sig.size() && (D.tok(i).text == "volatile" || D.tok(i).text == "__volatile__" ||
+                                D.tok(i).text == "inline" || D.tok(i).text == "goto"))
+      ++i;
+    if (i >= D.sig.size() || D.tok(i).text != "(") return false;
+    bool any = false;
+    for (++i; i < D.sig.size() && !D.tok(i).text.empty() && D.tok(i).text[0] == '"'; ++i) {
+      if (D.tok(i).text != "\"\"") return false;
+      any = true;
+    }
+    return any && i < D.sig.size() && (D.tok(i).text == ":" || D.tok(i).text == "::" || D.tok(i).text == ")");
+  };
   for (std::size_t k = 0; k < D.sig.size(); ++k) {
     const std::string& t = D.tok(k).text;
-    if ((t == "asm" || t == "__asm__" || t == "__asm") && D.side[k] == Side::device) {
+    if ((t == "asm" || t == "__asm__" || t == "__asm") && D.side[k] == Side::device && !empty_template(k)) {
       const auto at = dmap.at(D.tok(k).line);
       r.problems.push_back({at.second, 1,
                             "inline assembly in device code ('" + D.name[k] +

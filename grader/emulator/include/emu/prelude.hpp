@@ -16,10 +16,9 @@
 #define __CUDACC_VER_BUILD__ 0
 #define __CUDACC_RELAXED_CONSTEXPR__ 1
 #define __CUDACC_EXTENDED_LAMBDA__ 1
-// __CUDA_ARCH__ is deliberately NOT defined. In nvcc it marks the device compilation pass only; code uses
-// `#ifdef __CUDA_ARCH__` to pick device-only paths (inline PTX, arch-specific intrinsics) and `#ifndef` for host-only
-// paths (std::vector, printf to files, CPU references). The emulator compiles every function once, as host code, so
-// the host-side branch is the one that compiles with g++; defining it would select inline PTX that cannot build here.
+// __CUDA_ARCH__ is not defined here: as with nvcc, it marks the device pass only. emu-nvcc preprocesses each file
+// twice, once with -D__CUDA_ARCH__=<target> for kernels and __device__ functions and once without for host code,
+// and merges the two (docs/emulator.md, "__CUDA_ARCH__").
 
 #include <emu/keywords.hpp>
 

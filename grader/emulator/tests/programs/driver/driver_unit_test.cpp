@@ -152,6 +152,15 @@ TEST_CASE("emu-nvcc __CUDA_ARCH__: what cannot be merged is refused at its line"
     CHECK(m.problems[0].line == 3);
     CHECK(m.problems[0].message.find("inline assembly in device code ('lane')") != std::string::npos);
   }
+  SECTION("an empty assembly template is a compiler barrier, not PTX, and stays") {
+    const std::string t = pp(
+        "__device__ unsigned keep(unsigned w) {\n  asm(\"\" : \"+r\"(w));\n  asm volatile(\"\" ::: \"memory\");\n"
+        "  return w;\n}\n"
+        "__device__ void ptx_too() { asm volatile(\"\" \"bar.sync 0;\"); }\n");
+    const auto m = merge_arch_passes(t, t);
+    REQUIRE(m.problems.size() == 1);  // only the template that holds an instruction
+    CHECK(m.problems[0].line == 6);
+  }
   SECTION("host-only declarations are simply left out of device code") {
     const auto m = merge_arch_passes(pp("int a;\nint host_only();\nint b;\n"), pp("int a;\n\nint b;\n"));
     CHECK(m.problems.empty());
