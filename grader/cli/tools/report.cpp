@@ -130,11 +130,19 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
             md += "- Note: the last grade run was for `" + graded_sub + "`, not this submission; grade it to see its own results.\n";
         md += "- GPU verification: " + extra.value("gpu_verification", std::string("pending")) + "\n";
         if (extra.contains("seed")) md += "- Seed: " + extra["seed"].dump() + " (replay: `" + extra.value("replay", std::string()) + "`)\n";
-        md += "- Score" + std::string(changed.empty() ? "" : " (of the graded version, before the changes)") + ": " +
-              num(results.value("score", 0.0)) + " / " + num(results.value("max_score", 0.0));
-        if (extra.contains("core") && extra["core"].is_object())
-            md += " (core rubric " + num(extra["core"].value("score", 0.0)) + " / " + num(extra["core"].value("max_score", 0.0)) +
-                  ", pass at " + num(extra["core"].value("min_score", 0.0)) + ")";
+        // The pass rule is the core rubric's; the extensions' points come on top, so the total alone ("30 / 30" for a
+        // lesson "worth 10") reads like a different lesson.
+        md += "- Score" + std::string(changed.empty() ? "" : " (of the graded version, before the changes)") + ": ";
+        const double total = results.value("score", 0.0), total_max = results.value("max_score", 0.0);
+        if (extra.contains("core") && extra["core"].is_object()) {
+            const double core = extra["core"].value("score", 0.0), core_max = extra["core"].value("max_score", 0.0);
+            md += "core rubric " + num(core) + " / " + num(core_max) + " (pass at " +
+                  num(extra["core"].value("min_score", 0.0)) + ")";
+            if (total_max > core_max) md += "; extensions " + num(total - core) + " / " + num(total_max - core_max);
+            md += "; total " + num(total) + " / " + num(total_max);
+        } else {
+            md += num(total) + " / " + num(total_max);
+        }
         md += "\n- Verdict: **" + std::string(extra.value("passed", false) ? "passed" : "not passed") + "**";
         if (extra.contains("verdict") && extra["verdict"].is_string()) md += ": " + extra["verdict"].get<std::string>();
         md += "\n";

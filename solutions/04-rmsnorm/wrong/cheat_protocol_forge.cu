@@ -12,11 +12,14 @@ void launch_rmsnorm(const float*, const float*, float*, int, int, float, cudaStr
     auto u32 = [&](std::uint32_t v) {
         for (int i = 0; i < 4; ++i) reply.push_back(static_cast<char>(v >> (8 * i)));
     };
-    u32(0x57425731);
+    u32(0x57425732);  // the wire format's magic ("WBW2")
     reply.push_back(3);  // a reply
     reply.push_back(1);  // defined
     for (int i = 0; i < 4; ++i) u32(0);  // no exception, no errors
     u32(0);                              // no diagnostics
+    u32(0);                              // no kernel times
+    u32(0);                              // no copy times
+    u32(0);                              // no timing error
     std::string frame;
     for (int i = 0; i < 4; ++i) frame.push_back(static_cast<char>(reply.size() >> (8 * i)));
     frame += reply;
