@@ -48,7 +48,7 @@ TEST_CASE("malformed markers are refused with file and line", "[sync]") {
 
 TEST_CASE("sync round trip: write, check, student edits kept in a backup", "[sync]") {
     fs::path root = fixture::make_repo();
-    LessonPaths L = resolve_lesson(root, "04");
+    workbook::lesson::Lesson L = workbook::lesson::load_lesson(root, "04");
     CHECK(L.id == "04-demo");
 
     SyncReport before = sync_lesson(L, true);
@@ -90,13 +90,13 @@ TEST_CASE("sync round trip: write, check, student edits kept in a backup", "[syn
 
 TEST_CASE("sync refuses blank ids that disagree with lesson.json", "[sync]") {
     fs::path root = fixture::make_repo();
-    LessonPaths L = resolve_lesson(root, "04-demo");
+    workbook::lesson::Lesson L = workbook::lesson::load_lesson(root, "04-demo");
     std::string sol = fixture::kSolution;
     sol.replace(sol.find("BLANK:inv"), 9, "BLANK:inverse");
     fixture::write(root / "solutions/04-demo/k.cu", sol);
     CHECK_THROWS_WITH(sync_lesson(L, false),
                       "solutions/04-demo/k.cu: blanks [sum, inverse] do not match lesson.json's [sum, inv] for exercise 'k'.");
     CHECK_FALSE(fs::exists(root / "exercises/04-demo/k.cu"));
-    CHECK_THROWS_WITH(resolve_lesson(root, "05"), "Unknown lesson '05'; known lessons: 04-demo.");
+    CHECK_THROWS_WITH(workbook::lesson::load_lesson(root, "05"), "Unknown lesson '05'; known lessons: 04-demo.");
     fs::remove_all(root);
 }

@@ -42,7 +42,7 @@ struct GroupResult {
 };
 
 struct ExerciseResult {
-    const ExerciseInfo* info = nullptr;
+    const lesson::Exercise* info = nullptr;
     std::filesystem::path file;
     // Non-empty: the file could not be graded (missing, a link, binary, too large); one sentence, no absolute path.
     // The exercise then scores 0 and nothing of it is built or run.
@@ -75,7 +75,7 @@ struct WrittenResult {
 };
 
 struct Run {
-    Lesson lesson;
+    lesson::Lesson lesson;
     Backend backend = Backend::emu;
     std::string backend_reason;  // why auto picked it
     std::string gpu_name;

@@ -76,6 +76,7 @@ Converted convert(const std::string& solution, const std::string& label, bool to
         if (in_block) {
             if (line.find(kInlineOpen) != std::string::npos)
                 fail(label, lineno, "an inline blank inside a block blank.");
+            out.blanks.back().code += line + "\n";
             if (!to_starter && !fills.count(out.blanks.back().id)) body += line + "\n";
             continue;
         }
@@ -102,7 +103,7 @@ Converted convert(const std::string& solution, const std::string& label, bool to
             std::string content = line.substr(content_start, close - content_start);
             if (content.find(kInlineOpen) != std::string::npos)
                 fail(label, lineno, "inline blanks cannot be nested.");
-            out.blanks.push_back({id, lineno, false});
+            out.blanks.push_back({id, lineno, false, content});
             rewritten += line.substr(pos, open - pos);
             auto f = fills.find(id);
             rewritten += to_starter ? std::string(kBlank) : f != fills.end() ? f->second : content;

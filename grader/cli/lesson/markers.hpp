@@ -17,6 +17,7 @@ struct MarkedBlank {
     std::string id;
     int line = 0;        // 1-based line of the marker in the solution
     bool block = false;  // block marker (lines) rather than inline
+    std::string code;    // the solution's code between the markers (a block's lines, each ending in '\n')
 };
 
 struct Converted {

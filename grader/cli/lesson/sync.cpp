@@ -24,10 +24,9 @@ struct Planned {
 };
 
 // Every marked solution turned into its starter, after checking its blanks against lesson.json.
-std::vector<Planned> plan(const LessonPaths& lesson) {
-    const nlohmann::json manifest = load_json(lesson.manifest());
-    std::map<std::string, ExerciseInfo> by_file;
-    for (auto& e : exercises_of(manifest)) by_file[e.file] = e;
+std::vector<Planned> plan(const lesson::Lesson& lesson) {
+    std::map<std::string, const lesson::Exercise*> by_file;
+    for (const auto& e : lesson.exercises) by_file[e.file()] = &e;
     std::vector<Planned> out;
     std::vector<std::string> errors;
     for (const auto& sol : solution_files(lesson)) {
@@ -40,15 +39,15 @@ std::vector<Planned> plan(const LessonPaths& lesson) {
         if (it == by_file.end()) {
             errors.push_back(label + " is not an exercise of " + display_path(lesson.manifest(), lesson.root) + ".");
         } else {
-            if (ids != it->second.blanks)
+            if (ids != it->second->blank_ids())
                 errors.push_back(label + ": blanks " + list(ids) + " do not match lesson.json's " +
-                                 list(it->second.blanks) + " for exercise '" + it->second.name + "'.");
+                                 list(it->second->blank_ids()) + " for exercise '" + it->second->name + "'.");
             by_file.erase(it);
         }
         out.push_back({file, c.text});
     }
     for (const auto& [file, e] : by_file)
-        errors.push_back("lesson.json lists exercise '" + e.name + "' but " +
+        errors.push_back("lesson.json lists exercise '" + e->name + "' but " +
                          display_path(lesson.solutions_dir() / file, lesson.root) + " does not exist.");
     if (!errors.empty()) {
         std::string msg;
@@ -70,7 +69,7 @@ bool file_equals(const fs::path& p, const std::string& text) {
 
 }  // namespace
 
-std::vector<fs::path> solution_files(const LessonPaths& lesson) {
+std::vector<fs::path> solution_files(const lesson::Lesson& lesson) {
     std::error_code ec;
     if (!fs::is_directory(lesson.solutions_dir(), ec))
         throw UserError("The solutions folder " + display_path(lesson.solutions_dir(), lesson.root) +
@@ -78,7 +77,7 @@ std::vector<fs::path> solution_files(const LessonPaths& lesson) {
     return files_with_ext(lesson.solutions_dir(), ".cu");
 }
 
-SyncReport sync_lesson(const LessonPaths& lesson, bool check) {
+SyncReport sync_lesson(const lesson::Lesson& lesson, bool check) {
     const std::vector<Planned> planned = plan(lesson);
     SyncReport r;
     if (check) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 
 namespace workbook::review {
 
@@ -18,11 +18,11 @@ struct SyncReport {
 };
 
 // Solutions of a lesson: the marked .cu files directly in solutions/<lesson>/ (wrong/ and alt/ are not exercises).
-std::vector<std::filesystem::path> solution_files(const LessonPaths& lesson);
+std::vector<std::filesystem::path> solution_files(const lesson::Lesson& lesson);
 
 // check=true compares only. check=false writes exercises/ and grader/pristine/; an exercise file that a student
 // changed is first copied under .workbook/backups/<timestamp>/. Blank ids that disagree with lesson.json, or a
 // malformed marker, throw UserError before anything is written.
-SyncReport sync_lesson(const LessonPaths& lesson, bool check);
+SyncReport sync_lesson(const lesson::Lesson& lesson, bool check);
 
 }  // namespace workbook::review

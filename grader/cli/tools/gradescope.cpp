@@ -36,7 +36,7 @@ struct Staging {
 
 }  // namespace
 
-std::string gradescope_script(const review::LessonPaths& lesson, const std::string& name) {
+std::string gradescope_script(const lesson::Lesson& lesson, const std::string& name) {
     const fs::path tmpl = lesson.root / "grader" / "gradescope" / (name + ".in");
     std::error_code ec;
     if (!fs::is_regular_file(tmpl, ec))
@@ -47,7 +47,7 @@ std::string gradescope_script(const review::LessonPaths& lesson, const std::stri
     return text;
 }
 
-BundleResult write_gradescope_bundle(const review::LessonPaths& lesson, const fs::path& out_zip) {
+BundleResult write_gradescope_bundle(const lesson::Lesson& lesson, const fs::path& out_zip) {
     std::error_code ec;
     if (!fs::is_directory(lesson.exercises_dir(), ec))
         throw review::UserError("The exercises folder " + review::display_path(lesson.exercises_dir(), lesson.root) +

@@ -4,7 +4,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 
 namespace fs = std::filesystem;
 
@@ -39,7 +39,7 @@ void save_state(const fs::path& repo_root, const nlohmann::json& state) {
 nlohmann::json hints_used(const fs::path& repo_root, const std::string& lesson_id) {
     std::string id = lesson_id;
     try {
-        id = review::resolve_lesson(repo_root, lesson_id).id;
+        id = lesson::load_lesson(repo_root, lesson_id).id;
     } catch (const review::UserError&) {
         // Keep the name as given: the state may still hold it.
     }
