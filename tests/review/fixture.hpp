@@ -40,6 +40,10 @@ __global__ void k(const float* in, float* out, int M, int N, float eps) {
   __syncthreads();
   for (int i = threadIdx.x; i < N; i += blockDim.x) out[row * N + i] = in[row * N + i] * inv;
 }
+
+void launch_k(const float* in, float* out, int M, int N, float eps, cudaStream_t stream) {
+  k<<<M, 256, 0, stream>>>(in, out, M, N, eps);
+}
 )";
 
 inline const char* kLesson = R"J({

@@ -26,7 +26,7 @@ const char* type_name(const json& v) {
 // One JSON object of the manifest, read key by key. Reading a key marks it known; done() then refuses every key that
 // was not read, so a misspelt or obsolete key is an error instead of a setting that silently does nothing.
 class Fields {
-public:
+ public:
     Fields(const json& j, std::string where, const fs::path& file) : j_(j), where_(std::move(where)), file_(file) {
         if (!j_.is_object()) fail("is " + std::string(type_name(j_)) + ", not an object");
     }
@@ -78,7 +78,7 @@ public:
             }
     }
 
-private:
+ private:
     template <class T>
     T mark(const char* key, T value) {
         seen_.insert(key);
@@ -217,10 +217,9 @@ Manifest parse_manifest(const json& j, const fs::path& file) {
     Fields f(j, "", file);
     Manifest m;
     m.file = file;
-    const double version = f.number("format_version");
-    if (version != kFormatVersion)
-        f.fail("has format_version " + json(version).dump() + "; this grader reads version " +
-               std::to_string(kFormatVersion));
+    const json& version = f.get("format_version", &json::is_number_integer, "a whole number");
+    if (version.get<int>() != kFormatVersion)
+        f.fail("has format_version " + version.dump() + "; this grader reads version " + std::to_string(kFormatVersion));
     m.slug = f.text("slug");
     m.title = f.text("title");
     Fields pass(f.object("pass"), "pass", file);

@@ -12,9 +12,9 @@
 #include "interfaces.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "lesson/check.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/sync.hpp"
-#include "lesson/lesson.hpp"
 #include "common/process.hpp"
 #include "tools/class_child.hpp"
 #include "tools/grade_class.hpp"
@@ -192,7 +192,32 @@ void add_sync_command(CLI::App& app) {
             }
         }
         if (!all_in_sync) {
-            std::cout << "Run `workbook sync` (make sync) to regenerate them from solutions/.\n";
+            std::cout << "Run `make sync` (workbook sync) to regenerate them from solutions/.\n";
+            throw CLI::RuntimeError(1);
+        }
+    });
+}
+
+void add_check_command(CLI::App& app) {
+    auto lesson = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("check", "Check a lesson against its files: solutions, starters, hidden tests, known "
+                                            "answers, the built tests (lesson authors)");
+    cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
+    cmd->callback([lesson] {
+        const Context ctx = context(false);
+        std::vector<std::string> ids = lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
+        std::size_t problems = 0;
+        for (const auto& id : ids) {
+            if (lesson->empty() && !fs::exists(ctx.root / "solutions" / id)) continue;  // a student edition has none
+            std::vector<std::string> notes;
+            const auto found = lesson::check_lesson(ctx.root, id, ctx.config, &notes);
+            for (const auto& p : found) std::cout << "problem: " << p.what << "\n    fix: " << p.fix << "\n";
+            for (const auto& n : notes) std::cout << "note: " << n << "\n";
+            if (found.empty()) std::cout << id << ": lesson.json and the lesson's files agree.\n";
+            problems += found.size();
+        }
+        if (problems > 0) {
+            std::cout << problems << " problem" << (problems == 1 ? "" : "s") << " found.\n";
             throw CLI::RuntimeError(1);
         }
     });
