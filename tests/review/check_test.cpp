@@ -95,14 +95,20 @@ TEST_CASE("check: blank ids that differ from the solution's markers", "[check]")
     fs::remove_all(root);
 }
 
-TEST_CASE("check: a starter or pristine copy out of sync with its solution", "[check]") {
+TEST_CASE("check: a starter out of sync with its solution", "[check]") {
     fs::path root = complete_repo();
     fixture::write(root / "exercises/04-demo/k.cu", fixture::read(root / "exercises/04-demo/k.cu") + "// stale\n");
     expect_problem(root, "exercises/04-demo/k.cu differs from the starter made from solutions/04-demo/k.cu",
                    "run `make sync`");
-    review::sync_lesson(lesson::load_lesson(root, "04"), false);
-    fs::remove(root / "grader/pristine/04-demo/k.cu");
-    expect_problem(root, "grader/pristine/04-demo/k.cu is missing", "run `make sync`");
+    fs::remove(root / "exercises/04-demo/k.cu");
+    expect_problem(root, "exercises/04-demo/k.cu is missing", "run `make sync`");
+    fs::remove_all(root);
+}
+
+TEST_CASE("check: a committed copy of the pristine starters", "[check]") {
+    fs::path root = complete_repo();
+    fixture::write(root / "grader/pristine/04-demo/k.cu", fixture::read(root / "exercises/04-demo/k.cu"));
+    expect_problem(root, "grader/pristine/04-demo holds copies of the starters", "git rm -r grader/pristine/04-demo");
     fs::remove_all(root);
 }
 
@@ -141,14 +147,14 @@ TEST_CASE("check: a known answer that names no real exercise or blank", "[check]
     fs::path root = complete_repo();
     fixture::write(root / "solutions/04-demo/wrong/wrong.json",
                    R"J([{"name": "no_eps", "exercise": "kk", "fills": {"inv": "rsqrtf(sq / N)"}, "expect": {}}])J");
-    expect_problem(root, "wrong/wrong.json: 'no_eps' names exercise 'kk'", "name one of [k]");
+    expect_problem(root, "wrong/wrong.json: known answer 'no_eps' names exercise 'kk'", "one of [k]");
     fixture::write(root / "solutions/04-demo/wrong/wrong.json",
                    R"J([{"name": "no_eps", "exercise": "k", "fills": {"inverse": "rsqrtf(sq / N)"}, "expect": {}}])J");
-    expect_problem(root, "'no_eps' fills blank 'inverse', which exercise 'k' does not have", "[sum, inv]");
+    expect_problem(root, "'no_eps' fills blank 'inverse', which exercise 'k' does not have", "its blanks");
     fixture::write(root / "solutions/04-demo/wrong/wrong.json",
                    R"J([{"name": "gone", "exercise": "k", "patch": [{"find": "no such text", "replace": ""}],
                         "expect": {}}])J");
-    expect_problem(root, "'gone' patches text that solutions/04-demo/k.cu no longer holds", "update the patch");
+    expect_problem(root, "'gone' patches text that solutions/04-demo/k.cu no longer holds", "a patch's \"find\"");
     fs::remove_all(root);
 }
 

@@ -86,14 +86,13 @@ inline const char* kRubric = R"J({
   ]
 })J";
 
-// A fresh repository with lesson.json (hints included), the rubric and the solution; exercises/ and pristine/ are not written.
+// A fresh repository with lesson.json (hints included), the rubric and the solution; exercises/ is not written.
 inline fs::path make_repo() {
     char tmpl[] = "/tmp/review-test-XXXXXX";
     fs::path root = mkdtemp(tmpl);
     write(root / "lessons/04-demo/lesson.json", kLesson);
     write(root / "solutions/04-demo/k.cu", kSolution);
     write(root / "grader/rubrics/04-demo-written.json", kRubric);
-    fs::create_directories(root / "grader/pristine");
     return root;
 }
 

@@ -6,9 +6,9 @@
 #include "review/edit_check.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "lesson/answers.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
-#include "review/tokens.hpp"
 #include "review/written.hpp"
 
 using namespace workbook::review;
@@ -72,23 +72,6 @@ TEST_CASE("the written rubric: the template scores 0, the solution's answers ful
 
 namespace {
 
-// The starter with each blank replaced by `fills[id]` (a block blank's whole placeholder line is replaced).
-std::string fill_starter(const std::string& starter, const std::vector<std::string>& ids, const nlohmann::json& fills) {
-    std::vector<Tok> blanks;
-    for (const auto& t : code_tokens(starter))
-        if (t.is_blank()) blanks.push_back(t);
-    REQUIRE(blanks.size() == ids.size());
-    std::string out = starter;
-    for (std::size_t k = blanks.size(); k-- > 0;) {
-        if (!fills.contains(ids[k])) continue;
-        std::size_t end = blanks[k].end;
-        const std::size_t eol = out.find('\n', end);
-        if (out.compare(end, 11, "  // blank:") == 0) end = eol == std::string::npos ? out.size() : eol;
-        out.replace(blanks[k].begin, end - blanks[k].begin, fills[ids[k]].get<std::string>());
-    }
-    return out;
-}
-
 bool has_veto(const std::vector<Comment>& comments, const std::string& kind) {
     for (const auto& c : comments)
         if (c.veto && c.veto_kind == kind) return true;
@@ -105,24 +88,8 @@ TEST_CASE("the catalogue of wrong answers meets the vetoes it expects", "[lesson
             const std::string name = w.value("name", std::string());
             INFO(L.id << " wrong answer " << name);
             const lesson::Exercise& ex = L.exercise(w.value("exercise", std::string()));
-            const std::string solution = read_text(L.solutions_dir() / ex.file());
-            const std::string starter = make_starter(solution, ex.file()).text;
-            std::string student;
-            if (w.contains("fills")) {
-                student = fill_starter(starter, ex.blank_ids(), w["fills"]);
-            } else if (w.contains("patch")) {
-                student = strip_markers(solution, ex.file()).text;
-                for (const auto& p : w["patch"]) {
-                    const std::string find = p["find"], repl = p["replace"];
-                    const auto at = student.find(find);
-                    REQUIRE(at != std::string::npos);
-                    student.replace(at, find.size(), repl);
-                }
-            } else if (w.contains("file")) {
-                student = read_text(L.solutions_dir() / w["file"].get<std::string>());
-            } else {
-                continue;
-            }
+            const std::string starter = make_starter(read_text(L.solutions_dir() / ex.file()), ex.file()).text;
+            const std::string student = lesson::known_answer_text(L, w);
             const std::string veto = w["expect"].value("veto", std::string());
             EditCheck ec = edit_check_text(starter, student, ex.file(), ex.blank_ids());
             const std::string says = w["expect"].value("veto_says", std::string());
@@ -155,7 +122,7 @@ TEST_CASE("alternative solutions: the edit check agrees with their catalogue", "
             INFO(L.id << " alternative " << a.value("name", std::string()));
             const lesson::Exercise& ex = L.exercise(a.value("exercise", std::string()));
             const std::string starter = make_starter(read_text(L.solutions_dir() / ex.file()), ex.file()).text;
-            const std::string alt = read_text(L.solutions_dir() / a.value("file", std::string()));
+            const std::string alt = lesson::known_answer_text(L, a);
             EditCheck ec = edit_check_text(starter, alt, ex.file(), ex.blank_ids());
             CHECK(ec.ok == !a.value("edits_outside_blanks", false));
             if (ec.ok) {

@@ -14,6 +14,7 @@
 #include "build.hpp"
 #include "intake.hpp"
 #include "lesson/lesson.hpp"
+#include "lesson/sync.hpp"
 #include "model.hpp"
 #include "common/process.hpp"
 #include "report.hpp"
@@ -169,7 +170,6 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     if (!opt.work_dir.empty()) build_ctx.build_dir = fs::absolute(opt.work_dir);
 
     // Static review first: blanks, the token edit check, review comments (and nvcc for static).
-    const fs::path pristine_dir = ctx.root / "grader" / "pristine" / L.id;
     const std::string nvcc = run.backend == Backend::static_only ? find_nvcc(ctx) : std::string();
     for (const auto* e : selected) {
         ExerciseResult ex;
@@ -182,11 +182,16 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         }
         const std::string& text = submitted[e->file()];
         ex.content_hash = hashes[e->file()];
-        const fs::path pristine = pristine_dir / e->file();
-        std::optional<std::string> pristine_text = util::read_file(pristine);
-        if (!pristine_text)
-            run.notes.push_back("the edit check of " + e->file() + " could not run: " + shown_path(pristine, ctx.root) +
-                                " is missing (the grader is incomplete)");
+        std::optional<std::string> pristine_text;
+        try {
+            pristine_text = review::pristine_starter(L, *e);
+            if (!pristine_text)
+                run.notes.push_back("the edit check of " + e->file() + " could not run: " +
+                                    shown_path(L.pristine_dir() / e->file(), ctx.root) +
+                                    " is missing (the grader is incomplete)");
+        } catch (const review::UserError& err) {
+            run.notes.push_back("the edit check of " + e->file() + " could not run: " + err.what());
+        }
         try {
             auto unfilled = review::find_unfilled(text, e->blank_ids(), pristine_text);
             for (const auto& u : unfilled) ex.unfilled.push_back(u.id.empty() ? "line " + std::to_string(u.line) : u.id);

@@ -6,6 +6,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "lesson/answers.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
 #include "review/tokens.hpp"
@@ -102,21 +103,28 @@ class Checker {
                 add(shown(sol) + " does not define the entry point " + entry_name(decl) + " that " + manifest() +
                         " declares for exercise '" + ex.name + "'.",
                     "define `" + decl + "` in the solution, or correct its \"entry_points\"");
-        for (const fs::path& copy : {L_.exercises_dir() / ex.file(), L_.pristine_dir() / ex.file()}) {
-            std::error_code ec;
-            bool same = false;
-            if (fs::is_regular_file(copy, ec)) {
-                try {
-                    same = review::read_text(copy) == starter.text;
-                } catch (const UserError&) {
-                    same = false;  // a huge or binary file there is certainly not the starter
-                }
+        const fs::path starter_file = L_.exercises_dir() / ex.file();
+        std::error_code ec;
+        bool same = false;
+        if (fs::is_regular_file(starter_file, ec)) {
+            try {
+                same = review::read_text(starter_file) == starter.text;
+            } catch (const UserError&) {
+                same = false;  // a huge or binary file there is certainly not the starter
             }
-            if (!same)
-                add(shown(copy) + (fs::exists(copy, ec) ? " differs from" : " is missing; it is") +
-                        " the starter made from " + shown(sol) + ".",
-                    "run `make sync` (workbook sync " + L_.number + ")");
         }
+        if (!same)
+            add(shown(starter_file) + (fs::exists(starter_file, ec) ? " differs from" : " is missing; it is") +
+                    " the starter made from " + shown(sol) + ".",
+                "run `make sync` (workbook sync " + L_.number + ")");
+    }
+
+    // Pristine starters are derived from the solutions; a copy beside them would be read by nothing and drift.
+    void no_pristine_copies() {
+        std::error_code ec;
+        if (fs::exists(L_.pristine_dir(), ec))
+            add(shown(L_.pristine_dir()) + " holds copies of the starters, which the grader makes from the solutions.",
+                "remove it (git rm -r " + shown(L_.pristine_dir()) + "); only a student edition carries it");
     }
 
     void unclaimed(const fs::path& dir) {
@@ -175,37 +183,13 @@ class Checker {
         }
         const std::string where = shown(catalogue);
         for (const auto& entry : entries) {
-            const std::string name = entry.value("name", std::string("(unnamed)"));
-            const std::string label = where + ": '" + name + "'";
-            const Exercise* ex = L_.find(entry.value("exercise", std::string()));
-            if (!ex) {
-                add(label + " names exercise '" + entry.value("exercise", std::string()) + "', which " + manifest() +
-                        " does not list.",
-                    "name one of " + list(L_.exercise_names()));
-                continue;
+            try {
+                known_answer_text(L_, entry);
+            } catch (const UserError& e) {
+                add(where + ": " + e.what(),
+                    "correct the entry: its exercise is one of " + list(L_.exercise_names()) + ", its blanks are the "
+                    "exercise's in " + manifest() + ", a patch's \"find\" is the solution's current text");
             }
-            const json fills = entry.value("fills", json::object());
-            for (const auto& [blank, fill] : fills.items())
-                if (!ex->blank(blank))
-                    add(label + " fills blank '" + blank + "', which exercise '" + ex->name + "' does not have.",
-                        "use one of " + list(ex->blank_ids()));
-            if (entry.contains("patch")) {
-                const fs::path sol = L_.solutions_dir() / ex->file();
-                std::string clean;
-                try {
-                    clean = review::strip_markers(review::read_text(sol), shown(sol)).text;
-                } catch (const UserError&) {
-                    continue;  // the exercise's own check has reported the solution
-                }
-                for (const auto& p : entry["patch"])
-                    if (clean.find(p.value("find", std::string())) == std::string::npos)
-                        add(label + " patches text that " + shown(sol) + " no longer holds: " +
-                                json(p.value("find", std::string())).dump() + ".",
-                            "update the patch's \"find\" to the solution's current text");
-            }
-            if (entry.contains("file") && !fs::exists(catalogue.parent_path().parent_path() / entry.value("file", std::string())))
-                add(label + " names the file " + entry.value("file", std::string()) + ", which does not exist.",
-                    "write it, or correct \"file\"");
         }
     }
 
@@ -244,7 +228,7 @@ std::vector<Problem> check_lesson(const fs::path& root, const std::string& name,
     for (const auto& ex : L.exercises) c.exercise(ex);
     c.unclaimed(L.exercises_dir());
     c.unclaimed(L.solutions_dir());
-    c.unclaimed(L.pristine_dir());
+    c.no_pristine_copies();
     c.answers_and_rubric();
     c.known_answers(L.solutions_dir() / "wrong" / "wrong.json");
     c.known_answers(L.solutions_dir() / "alt" / "alt.json");

@@ -82,50 +82,62 @@ SyncReport sync_lesson(const lesson::Lesson& lesson, bool check) {
     SyncReport r;
     if (check) {
         for (const auto& pl : planned) {
-            for (const fs::path& dest : {lesson.exercises_dir() / pl.file, lesson.pristine_dir() / pl.file}) {
-                if (!fs::exists(dest)) r.problems.push_back(display_path(dest, lesson.root) + " is missing.");
-                else if (!file_equals(dest, pl.starter))
-                    r.problems.push_back(display_path(dest, lesson.root) + " differs from the starter made from " +
-                                         display_path(lesson.solutions_dir() / pl.file, lesson.root) + ".");
-            }
+            const fs::path dest = lesson.exercises_dir() / pl.file;
+            if (!fs::exists(dest)) r.problems.push_back(display_path(dest, lesson.root) + " is missing.");
+            else if (!file_equals(dest, pl.starter))
+                r.problems.push_back(display_path(dest, lesson.root) + " differs from the starter made from " +
+                                     display_path(lesson.solutions_dir() / pl.file, lesson.root) + ".");
         }
         // A stale starter left behind after its solution was removed would still be handed to students.
-        for (const fs::path& dir : {lesson.exercises_dir(), lesson.pristine_dir()}) {
-            for (const auto& f : files_with_ext(dir, ".cu")) {
-                bool known = false;
-                for (const auto& pl : planned) known |= pl.file == f.filename().string();
-                if (!known)
-                    r.problems.push_back(display_path(f, lesson.root) + " has no solution in " +
-                                         display_path(lesson.solutions_dir(), lesson.root) + ".");
-            }
+        for (const auto& f : files_with_ext(lesson.exercises_dir(), ".cu")) {
+            bool known = false;
+            for (const auto& pl : planned) known |= pl.file == f.filename().string();
+            if (!known)
+                r.problems.push_back(display_path(f, lesson.root) + " has no solution in " +
+                                     display_path(lesson.solutions_dir(), lesson.root) + ".");
         }
         r.in_sync = r.problems.empty();
         return r;
     }
     for (const auto& pl : planned) {
         const fs::path ex = lesson.exercises_dir() / pl.file;
-        const fs::path pr = lesson.pristine_dir() / pl.file;
         if (fs::exists(ex) && !file_equals(ex, pl.starter)) {
-            // The student's file is kept unless it is exactly the previous starter, i.e. holds no work of theirs.
-            const bool untouched_old_starter = fs::exists(pr) && file_equals(ex, read_text(pr));
-            if (!untouched_old_starter) {
-                if (r.backup_dir.empty()) r.backup_dir = new_backup_dir(lesson.root);
-                fs::path saved = backup_file(lesson.root, r.backup_dir, ex);
-                r.actions.push_back("saved your version of " + display_path(ex, lesson.root) + " to " +
-                                    display_path(saved, lesson.root));
-            }
+            if (r.backup_dir.empty()) r.backup_dir = new_backup_dir(lesson.root);
+            fs::path saved = backup_file(lesson.root, r.backup_dir, ex);
+            r.actions.push_back("saved your version of " + display_path(ex, lesson.root) + " to " +
+                                display_path(saved, lesson.root));
         }
         if (!file_equals(ex, pl.starter)) {
             write_text(ex, pl.starter);
             r.actions.push_back("wrote " + display_path(ex, lesson.root));
         }
-        if (!file_equals(pr, pl.starter)) {
-            write_text(pr, pl.starter);
-            r.actions.push_back("wrote " + display_path(pr, lesson.root));
-        }
     }
     if (r.actions.empty()) r.actions.push_back("starters of " + lesson.id + " already match the solutions");
     return r;
+}
+
+std::optional<std::string> pristine_starter(const lesson::Lesson& lesson, const lesson::Exercise& exercise) {
+    std::error_code ec;
+    const fs::path solution = lesson.solutions_dir() / exercise.file();
+    if (fs::is_regular_file(solution, ec))
+        return make_starter(read_text(solution), display_path(solution, lesson.root)).text;
+    const fs::path copy = lesson.pristine_dir() / exercise.file();
+    if (fs::is_regular_file(copy, ec)) return read_text(copy);
+    return std::nullopt;
+}
+
+std::vector<std::pair<fs::path, std::string>> pristine_copies(const fs::path& root) {
+    std::vector<std::pair<fs::path, std::string>> out;
+    for (const auto& id : lesson::lesson_ids(root)) {
+        const lesson::Lesson L = lesson::load_lesson(root, id);
+        for (const auto& ex : L.exercises) {
+            const fs::path solution = L.solutions_dir() / ex.file();
+            if (!fs::exists(solution)) continue;  // `workbook check` names an exercise without its solution
+            out.push_back({fs::path("grader") / "pristine" / id / ex.file(),
+                           make_starter(read_text(solution), display_path(solution, root)).text});
+        }
+    }
+    return out;
 }
 
 }  // namespace workbook::review

@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/subprocess.hpp"
+#include "lesson/sync.hpp"
 #include "tools/repo_files.hpp"
 
 namespace fs = std::filesystem;
@@ -88,6 +89,11 @@ BundleResult write_gradescope_bundle(const lesson::Lesson& lesson, const fs::pat
         fs::create_directories(dest.parent_path(), ec);
         fs::copy_file(abs, dest, fs::copy_options::overwrite_existing, ec);  // keeps the permissions
         if (ec) throw review::UserError("Cannot copy " + rel.string() + " into the bundle: " + ec.message() + ".");
+        ++r.files;
+    }
+    // The edit check's reference starters, which the repository derives from the solutions left behind.
+    for (const auto& [rel, text] : review::pristine_copies(source)) {
+        review::write_text(staging.dir / "workbook" / rel, text);
         ++r.files;
     }
 

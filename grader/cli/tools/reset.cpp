@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "common/errors.hpp"
+#include "lesson/sync.hpp"
 #include "common/files.hpp"
 #include "lesson/markers.hpp"
 
@@ -14,16 +15,11 @@ namespace workbook::tools {
 
 ResetResult reset_exercise(const lesson::Lesson& lesson, const std::string& exercise) {
     const lesson::Exercise& ex = lesson.exercise(exercise);
-    const fs::path pristine = lesson.pristine_dir() / ex.file();
-    std::string starter;
-    if (fs::exists(pristine)) {
-        starter = review::read_text(pristine);
-    } else if (fs::exists(lesson.solutions_dir() / ex.file())) {
-        starter = review::make_starter(review::read_text(lesson.solutions_dir() / ex.file()), ex.file()).text;
-    } else {
+    const std::optional<std::string> pristine = review::pristine_starter(lesson, ex);
+    if (!pristine)
         throw review::UserError("No starter for '" + exercise + "' was found (" +
-                                review::display_path(pristine, lesson.root) + " is missing).");
-    }
+                                review::display_path(lesson.pristine_dir() / ex.file(), lesson.root) + " is missing).");
+    const std::string& starter = *pristine;
     ResetResult r;
     r.file = lesson.exercises_dir() / ex.file();
     const std::string shown = review::display_path(r.file, lesson.root);

@@ -7,6 +7,7 @@
 
 #include "review/edit_check.hpp"
 #include "common/errors.hpp"
+#include "lesson/sync.hpp"
 #include "common/files.hpp"
 #include "review/written.hpp"
 #include "tools/state.hpp"
@@ -94,7 +95,6 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
             for (const auto& [blank, level] : hints[ex.name].items())
                 if (level.is_number()) s.hint_levels += level.get<int>();
         const fs::path file = lesson.exercises_dir() / ex.file();
-        const fs::path pristine = lesson.pristine_dir() / ex.file();
         if (!fs::exists(file, ec)) {
             s.state = "missing";
             s.detail = review::display_path(file, lesson.root) + " does not exist (`make reset-" + lesson.number +
@@ -107,8 +107,8 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
         std::string refused;  // the fill policy's veto, one sentence
         try {
             std::string text = review::read_text(file);
-            if (fs::exists(pristine, ec)) {
-                review::EditCheck check = review::edit_check_text(review::read_text(pristine), text, ex.file(), ex.blank_ids());
+            if (const auto pristine = review::pristine_starter(lesson, ex)) {
+                review::EditCheck check = review::edit_check_text(*pristine, text, ex.file(), ex.blank_ids());
                 edited_outside = !check.ok && !check.refused;
                 if (check.refused) refused = check.reason;
                 total = check.ok ? check.fills.size() : total;
