@@ -46,6 +46,7 @@ void add_report_command(CLI::App& app);
 void add_watch_command(CLI::App& app);
 void add_sync_command(CLI::App& app);
 void add_check_command(CLI::App& app);
+void add_new_lesson_command(CLI::App& app);
 void add_class_command(CLI::App& app);
 void add_gradescope_command(CLI::App& app);
 void add_solutions_branch_command(CLI::App& app);

@@ -14,6 +14,7 @@
 #include "common/files.hpp"
 #include "lesson/check.hpp"
 #include "lesson/lesson.hpp"
+#include "lesson/scaffold.hpp"
 #include "lesson/sync.hpp"
 #include "common/process.hpp"
 #include "tools/class_child.hpp"
@@ -220,6 +221,19 @@ void add_check_command(CLI::App& app) {
             std::cout << problems << " problem" << (problems == 1 ? "" : "s") << " found.\n";
             throw CLI::RuntimeError(1);
         }
+    });
+}
+
+void add_new_lesson_command(CLI::App& app) {
+    auto slug = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("new-lesson", "Scaffold a lesson that builds, grades and passes `workbook check` "
+                                                 "(lesson authors)");
+    cmd->add_option("slug", *slug, "NN-name, e.g. 05-softmax")->required();
+    cmd->callback([slug] {
+        const Context ctx = context(false);
+        for (const auto& f : lesson::scaffold_lesson(ctx.root, *slug)) std::cout << "wrote " << f.string() << "\n";
+        std::cout << "Next: reconfigure (cmake -S . -B build), then `make check` and `make grade-" << slug->substr(0, 2)
+                  << " SOLUTIONS=1`; docs/adding-a-lesson.md says how to make the lesson your own.\n";
     });
 }
 
