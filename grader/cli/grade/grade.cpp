@@ -326,10 +326,11 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
     }
     // The hints recorded in this checkout's .workbook/ are its student's: a hand-in graded from elsewhere (class
     // grading, Gradescope) must not be charged with them.
-    if (opt.submission.empty() && !opt.solutions) try {
-            run.hints_used_json = tools::hints_used(ctx.root, L.id).dump();
-        } catch (const std::exception&) {
-        }
+    if (opt.submission.empty() && !opt.solutions) {
+        std::string problem;
+        run.hints_used = tools::hints_used(ctx.root, L.id, &problem);
+        if (!problem.empty()) run.notes.push_back(problem);
+    }
 
     score_run(run);
     update_gpu_verification(run, ctx.root);

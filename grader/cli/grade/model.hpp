@@ -90,7 +90,7 @@ struct Run {
     std::vector<Veto> vetoes;
     std::vector<Comment> comments;
     std::vector<std::string> warnings;  // graded anyway, but the student should fix it (a non-UTF-8 byte, …)
-    std::string hints_used_json = "{}";
+    nlohmann::json hints_used = nlohmann::json::object();  // {"<exercise>": {"<blank>": level}}
     nlohmann::json sandbox;          // the layers that confined the submission's code (from the judges); null: none ran
     // Scores.
     double core_score = 0, core_max = 0;
