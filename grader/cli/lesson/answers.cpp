@@ -30,7 +30,7 @@ std::string known_answer_text(const Lesson& lesson, const json& entry) {
         return review::fill_blanks(review::read_text(solution), fills, shown).text;
     }
     if (entry.contains("patch")) {
-        std::string text = review::read_text(solution);
+        std::string text = review::strip_markers(review::read_text(solution), shown).text;
         for (const auto& p : entry["patch"]) {
             const std::string find = p.at("find").get<std::string>();
             const std::size_t at = text.find(find);
@@ -38,7 +38,7 @@ std::string known_answer_text(const Lesson& lesson, const json& entry) {
                 throw UserError(label + " patches text that " + shown + " no longer holds: " + json(find).dump() + ".");
             text.replace(at, find.size(), p.at("replace").get<std::string>());
         }
-        return review::strip_markers(text, shown).text;
+        return text;
     }
     if (entry.contains("file")) {
         const fs::path file = lesson.solutions_dir() / entry["file"].get<std::string>();

@@ -2,7 +2,7 @@
 // An entry is a delta from the marked solution, so it follows the solution when the solution changes:
 //   "fills": {"<blank>": "<code>"}                the solution with those blanks written differently (a block blank's
 //                                                 code is one line, at its marker's indentation)
-//   "patch": [{"find": "…", "replace": "…"}]      the solution with each text replaced once, then its markers removed
+//   "patch": [{"find": "…", "replace": "…"}]      the solution without its markers, each text replaced once, in order
 //   "file": "alt/<name>.cu"                       a whole file, where no delta can say it
 #pragma once
 
