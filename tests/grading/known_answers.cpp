@@ -54,7 +54,7 @@ fs::path make_submission(const Options& o, const std::string& exercise, const st
     if (!e.is_regular_file()) continue;
     const auto file = e.path().filename();
     if (file.extension() == ".cu")
-      write_file(dir / file, workbook::review::strip_markers(read_file(e.path()), file.string()).text);
+      write_file(dir / file, workbook::lesson::strip_markers(read_file(e.path()), file.string()).text);
     else if (file == "answers.md") fs::copy_file(e.path(), dir / file);
   }
   if (exercise_text) write_file(dir / (exercise + ".cu"), *exercise_text);

@@ -54,7 +54,7 @@ std::string tokens_of(const std::string& code) {
 std::map<std::string, std::string> solution_fills(const lesson::Lesson& L, const lesson::Exercise& ex) {
     const fs::path file = L.solutions_dir() / ex.file();
     std::map<std::string, std::string> fills;
-    for (const auto& b : review::make_starter(review::read_text(file), file.string()).blanks)
+    for (const auto& b : lesson::make_starter(review::read_text(file), file.string()).blanks)
         fills[b.id] = tokens_of(b.code);
     return fills;
 }

@@ -17,7 +17,7 @@ namespace {
 // The fixture repository with everything a lesson needs: starters, a hidden-test file, its page and answers.
 fs::path complete_repo() {
     fs::path root = fixture::make_repo();
-    review::sync_lesson(lesson::load_lesson(root, "04"), false);
+    lesson::sync_lesson(lesson::load_lesson(root, "04"), false);
     fixture::write(root / "grader/hidden-tests/04-demo/k_test.cpp", "// the WB_TEST cases of k\n");
     fixture::write(root / "lessons/04-demo/01-demo.md", "# Demo\n");
     fixture::write(root / "exercises/04-demo/answers.md", "## explanation\n\n## Q1\n");

@@ -9,6 +9,7 @@
 #include "common/subprocess.hpp"
 
 using namespace workbook::review;
+using namespace workbook::lesson;
 namespace fs = std::filesystem;
 
 namespace {

@@ -14,6 +14,7 @@
 #include "review/tokens.hpp"
 
 using namespace workbook::review;
+using namespace workbook::lesson;
 namespace fs = std::filesystem;
 
 namespace {

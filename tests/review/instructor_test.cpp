@@ -51,7 +51,7 @@ nlohmann::json results_for(const std::string& exercise, bool all_passed) {
 TEST_CASE("status: untouched, in progress, passing, hints used", "[tools]") {
     fs::path root = fixture::make_repo();
     auto L = lesson::load_lesson(root, "04");
-    review::sync_lesson(L, false);
+    lesson::sync_lesson(L, false);
     auto s = tools::lesson_status(L);
     REQUIRE(s.size() == 2);
     CHECK(s[0].state == "untouched");
@@ -85,7 +85,7 @@ TEST_CASE("status: untouched, in progress, passing, hints used", "[tools]") {
 TEST_CASE("report: code, where it ran, failures, answers, hints", "[tools]") {
     fs::path root = fixture::make_repo();
     auto L = lesson::load_lesson(root, "04");
-    review::sync_lesson(L, false);
+    lesson::sync_lesson(L, false);
     fixture::write(root / "exercises/04-demo/answers.md", "# Answers\n\n## Q1\nIt keeps things stable.\n");
     tools::reveal_hint(L, "k", "inv");
 
@@ -358,7 +358,7 @@ TEST_CASE("class grading: a crash, a hang, garbage or a leftover process cost th
 TEST_CASE("the gradescope bundle is a zip with the filled-in scripts and no solutions", "[tools]") {
     fs::path root = fixture::make_repo();
     auto L = lesson::load_lesson(root, "04");
-    review::sync_lesson(L, false);
+    lesson::sync_lesson(L, false);
     fixture::write(root / "Makefile", "grade-04:\n\ttrue\n");
     CHECK_THROWS_AS(tools::write_gradescope_bundle(L, root / "build/gs.zip"), review::UserError);  // no templates yet
     fs::create_directories(root / "grader/gradescope");
@@ -408,7 +408,7 @@ TEST_CASE("the student edition: committed files only, no solutions, no instructo
     }
     fs::path root = fixture::make_repo();
     auto L = lesson::load_lesson(root, "04");
-    review::sync_lesson(L, false);
+    lesson::sync_lesson(L, false);
     fixture::write(root / "docs/instructor-guide.md", "secret\n");
     fixture::write(root / "docs/student-guide.md", "hello\n");
     fixture::write(root / "README.md", "# Course\n\nmake grade-04\nmake gradescope-04 <!-- instructor -->\n"
@@ -461,7 +461,7 @@ TEST_CASE("the solutions branch is made in a worktree; the working tree is untou
     }
     fs::path root = fixture::make_repo();
     auto L = lesson::load_lesson(root, "04");
-    review::sync_lesson(L, false);
+    lesson::sync_lesson(L, false);
     auto git = [&](std::vector<std::string> args) {
         args.insert(args.begin(), {"git", "-C", root.string(), "-c", "user.name=t", "-c", "user.email=t@t"});
         auto r = review::run_program(args);

@@ -12,6 +12,7 @@
 #include "review/written.hpp"
 
 using namespace workbook::review;
+using namespace workbook::lesson;
 namespace lesson = workbook::lesson;
 namespace fs = std::filesystem;
 

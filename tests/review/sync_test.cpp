@@ -6,6 +6,7 @@
 #include "lesson/sync.hpp"
 
 using namespace workbook::review;
+using namespace workbook::lesson;
 namespace fs = std::filesystem;
 
 TEST_CASE("markers turn a solution into its starter and into a clean solution", "[sync]") {

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 TEST_CASE("hints are revealed one level at a time and recorded", "[hint]") {
     fs::path root = fixture::make_repo();
     auto L = lesson::load_lesson(root, "04");
-    review::sync_lesson(L, false);
+    lesson::sync_lesson(L, false);
 
     // The first unfilled blank in file order is "sum".
     auto h1 = tools::reveal_hint(L, "k");
@@ -61,7 +61,7 @@ TEST_CASE("hints are revealed one level at a time and recorded", "[hint]") {
 TEST_CASE("reset keeps a backup of the student's file", "[reset]") {
     fs::path root = fixture::make_repo();
     auto L = lesson::load_lesson(root, "04");
-    review::sync_lesson(L, false);
+    lesson::sync_lesson(L, false);
     const fs::path file = root / "exercises/04-demo/k.cu";
     const std::string starter = fixture::read(file);
 
@@ -93,7 +93,7 @@ TEST_CASE("reset keeps a backup of the student's file", "[reset]") {
 TEST_CASE("restore brings back the latest backup, or a named one, after saving the current file", "[reset]") {
     fs::path root = fixture::make_repo();
     auto L = lesson::load_lesson(root, "04");
-    review::sync_lesson(L, false);
+    lesson::sync_lesson(L, false);
     const fs::path file = root / "exercises/04-demo/k.cu";
     auto error_of = [&](const std::string& stamp) {
         try {

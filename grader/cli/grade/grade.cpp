@@ -200,7 +200,7 @@ class Pipeline {
             ex.content_hash = hashes[e->file()];
             std::optional<std::string> pristine_text;
             try {
-                pristine_text = review::pristine_starter(L, *e);
+                pristine_text = lesson::pristine_starter(L, *e);
                 if (!pristine_text)
                     run.notes.push_back("the edit check of " + e->file() + " could not run: " +
                                         shown_path(L.pristine_dir() / e->file(), ctx.root) +

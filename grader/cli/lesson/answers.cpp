@@ -27,10 +27,10 @@ std::string known_answer_text(const Lesson& lesson, const json& entry) {
                 throw UserError(label + " fills blank '" + blank + "', which exercise '" + ex->name + "' does not have.");
             fills[blank] = code.get<std::string>();
         }
-        return review::fill_blanks(review::read_text(solution), fills, shown).text;
+        return lesson::fill_blanks(review::read_text(solution), fills, shown).text;
     }
     if (entry.contains("patch")) {
-        std::string text = review::strip_markers(review::read_text(solution), shown).text;
+        std::string text = lesson::strip_markers(review::read_text(solution), shown).text;
         for (const auto& p : entry["patch"]) {
             const std::string find = p.at("find").get<std::string>();
             const std::size_t at = text.find(find);

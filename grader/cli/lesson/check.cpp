@@ -84,10 +84,10 @@ class Checker {
             return;
         }
         std::string marked;
-        review::Converted starter;
+        lesson::Converted starter;
         try {
             marked = review::read_text(sol);
-            starter = review::make_starter(marked, shown(sol));
+            starter = lesson::make_starter(marked, shown(sol));
         } catch (const UserError& e) {
             add(e.what(), "fix the blank markers (docs/architecture.md, \"Blank markers\")");
             return;

@@ -5,7 +5,9 @@
 #include "common/util.hpp"
 #include "common/errors.hpp"
 
-namespace workbook::review {
+namespace workbook::lesson {
+
+using review::UserError;
 namespace {
 
 constexpr const char* kInlineOpen = "/*BLANK:";
@@ -132,4 +134,4 @@ Converted fill_blanks(const std::string& solution, const std::map<std::string, s
     return convert(solution, label, false, fills);
 }
 
-}  // namespace workbook::review
+}  // namespace workbook::lesson

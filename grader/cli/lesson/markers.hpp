@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace workbook::review {
+namespace workbook::lesson {
 
 inline constexpr const char* kBlank = "______";
 
@@ -37,4 +37,4 @@ Converted strip_markers(const std::string& solution, const std::string& label);
 Converted fill_blanks(const std::string& solution, const std::map<std::string, std::string>& fills,
                       const std::string& label);
 
-}  // namespace workbook::review
+}  // namespace workbook::lesson

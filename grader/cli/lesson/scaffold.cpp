@@ -150,7 +150,7 @@ std::vector<fs::path> scaffold_lesson(const fs::path& root, const std::string& s
         {fs::path("lessons") / slug / "lesson.json", kManifest},
         {fs::path("lessons") / slug / "01-scale.md", kPage},
         {fs::path("solutions") / slug / "scale.cu", kSolution},
-        {fs::path("exercises") / slug / "scale.cu", review::make_starter(replaced(kSolution, slug), "scale.cu").text},
+        {fs::path("exercises") / slug / "scale.cu", lesson::make_starter(replaced(kSolution, slug), "scale.cu").text},
         {fs::path("grader") / "hidden-tests" / slug / "scale_test.cpp", kTests},
     };
     for (const char* top : {"lessons", "solutions", "exercises", "grader/hidden-tests"})

@@ -9,7 +9,15 @@
 
 namespace fs = std::filesystem;
 
-namespace workbook::review {
+namespace workbook::lesson {
+
+using review::UserError;
+using review::backup_file;
+using review::display_path;
+using review::files_with_ext;
+using review::new_backup_dir;
+using review::read_text;
+using review::write_text;
 namespace {
 
 std::string list(const std::vector<std::string>& v) {
@@ -140,4 +148,4 @@ std::vector<std::pair<fs::path, std::string>> pristine_copies(const fs::path& ro
     return out;
 }
 
-}  // namespace workbook::review
+}  // namespace workbook::lesson

@@ -12,7 +12,7 @@
 
 #include "lesson/lesson.hpp"
 
-namespace workbook::review {
+namespace workbook::lesson {
 
 struct SyncReport {
     bool in_sync = true;                  // --check: nothing differs and lesson.json agrees
@@ -38,4 +38,4 @@ std::optional<std::string> pristine_starter(const lesson::Lesson& lesson, const 
 // exercise of every lesson under `root` (relative path, starter text).
 std::vector<std::pair<std::filesystem::path, std::string>> pristine_copies(const std::filesystem::path& root);
 
-}  // namespace workbook::review
+}  // namespace workbook::lesson

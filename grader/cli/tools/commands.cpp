@@ -183,7 +183,7 @@ void add_sync_command(CLI::App& app) {
         for (const auto& id : ids) {
             const auto L = lesson::load_lesson(ctx.root, id);
             if (lesson->empty() && !fs::exists(L.solutions_dir())) continue;  // a student edition has none
-            const review::SyncReport r = review::sync_lesson(L, *check);
+            const lesson::SyncReport r = lesson::sync_lesson(L, *check);
             if (*check) {
                 for (const auto& p : r.problems) std::cout << p << "\n";
                 if (r.in_sync) std::cout << L.id << ": starters and pristine copies match the solutions.\n";

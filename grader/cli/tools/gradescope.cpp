@@ -92,7 +92,7 @@ BundleResult write_gradescope_bundle(const lesson::Lesson& lesson, const fs::pat
         ++r.files;
     }
     // The edit check's reference starters, which the repository derives from the solutions left behind.
-    for (const auto& [rel, text] : review::pristine_copies(source)) {
+    for (const auto& [rel, text] : lesson::pristine_copies(source)) {
         review::write_text(staging.dir / "workbook" / rel, text);
         ++r.files;
     }

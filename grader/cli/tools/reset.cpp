@@ -15,7 +15,7 @@ namespace workbook::tools {
 
 ResetResult reset_exercise(const lesson::Lesson& lesson, const std::string& exercise) {
     const lesson::Exercise& ex = lesson.exercise(exercise);
-    const std::optional<std::string> pristine = review::pristine_starter(lesson, ex);
+    const std::optional<std::string> pristine = lesson::pristine_starter(lesson, ex);
     if (!pristine)
         throw review::UserError("No starter for '" + exercise + "' was found (" +
                                 review::display_path(lesson.pristine_dir() / ex.file(), lesson.root) + " is missing).");

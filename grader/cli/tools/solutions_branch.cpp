@@ -61,7 +61,7 @@ BranchResult update_solutions_branch(const fs::path& repo_root, const std::strin
         const fs::path dir = repo_root / "solutions" / id;
         for (const auto& sol : review::files_with_ext(dir, ".cu")) {
             const std::string rel = "exercises/" + id + "/" + sol.filename().string();
-            files.push_back({rel, review::strip_markers(review::read_text(sol), review::display_path(sol, repo_root)).text});
+            files.push_back({rel, lesson::strip_markers(review::read_text(sol), review::display_path(sol, repo_root)).text});
         }
         // The written answers too, so that `make grade-NN` on the branch passes with full points.
         const std::string answers = lesson::load_lesson(repo_root, id).answers_file;

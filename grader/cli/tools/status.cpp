@@ -107,7 +107,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
         std::string refused;  // the fill policy's veto, one sentence
         try {
             std::string text = review::read_text(file);
-            if (const auto pristine = review::pristine_starter(lesson, ex)) {
+            if (const auto pristine = lesson::pristine_starter(lesson, ex)) {
                 review::EditCheck check = review::edit_check_text(*pristine, text, ex.file(), ex.blank_ids());
                 edited_outside = !check.ok && !check.refused;
                 if (check.refused) refused = check.reason;

@@ -84,7 +84,7 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
         ++r.files;
     }
     // The edit check's reference starters, which the repository derives from the solutions left behind.
-    for (const auto& [rel, text] : review::pristine_copies(tree.dir)) {
+    for (const auto& [rel, text] : lesson::pristine_copies(tree.dir)) {
         review::write_text(dest / rel, text);
         ++r.files;
     }
