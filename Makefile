@@ -7,20 +7,28 @@
 #   make report-04
 #   make watch-04 [EX=name]   make grade-class SUBMISSIONS=dir   make gradescope-04
 #   make solutions-branch   make student-edition
+#   make check [LESSON=NN]   make sync   make format   make format-check
+#
+# NN is any lesson present: lessons/NN-<name>/lesson.json. Nothing here names a lesson.
 
 BUILD    ?= build
 JOBS     ?= 2
-LESSON   ?= 04
 WORKBOOK := $(BUILD)/grader/cli/workbook
+# The lessons present (lessons/<NN-name>/lesson.json) and their numbers; grade-class grades the last by default.
+LESSONS  := $(patsubst lessons/%/lesson.json,%,$(sort $(wildcard lessons/*/lesson.json)))
+NUMBERS  := $(foreach l,$(LESSONS),$(firstword $(subst -, ,$(l))))
+LESSON   ?= $(lastword $(NUMBERS))
 
 .DEFAULT_GOAL := help
-.PHONY: help test configure grader cli status grade-class solutions-branch student-edition
+.PHONY: help test configure grader cli status grade-class solutions-branch student-edition check sync format format-check
 
 help:
-	@echo "Student:    make grade-04    make watch-04    make hint-04 EX=rmsnorm    make status    make reset-04 EX=rmsnorm    make restore-04 EX=rmsnorm    make report-04"
+	@echo "Lessons:    $(NUMBERS)    (NN below is one of them)"
+	@echo "Student:    make grade-NN    make watch-NN    make hint-NN EX=exercise    make status    make reset-NN EX=exercise    make restore-NN EX=exercise    make report-NN    make bench-NN    make profile-NN EX=exercise"
 	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SEED=n  SANITIZE=1 (gpu: compute-sanitizer too)"
-	$(if $(wildcard solutions),@echo "Instructor: make grade-04 SOLUTIONS=1    make grade-class SUBMISSIONS=dir    make gradescope-04    make solutions-branch    make student-edition")
-	@echo "Project:    make test"
+	$(if $(wildcard solutions),@echo "Instructor: make grade-NN SOLUTIONS=1    make grade-class SUBMISSIONS=dir [LESSON=NN]    make gradescope-NN    make solutions-branch    make student-edition")
+	$(if $(wildcard solutions),@echo "Authors:    make check [LESSON=NN]    make sync")
+	@echo "Project:    make test    make format-check    make format"
 
 # --- prerequisites and configuration ------------------------------------------------------------------------------
 
@@ -116,15 +124,35 @@ student-edition: cli
 
 # --- performance ------------------------------------------------------------------------------------------------
 
-# make bench-04 [EX=name]: on a GPU, checks and times the student's kernels (only EX's with EX), every solution and
-# the reference kernels against a device-to-device copy; writes $(BUILD)/bench-04/bench-04.{csv,svg}. Needs no
-# CMake build. Without a GPU it says so and exits 0. benchmarks/04-rmsnorm/bench.sh has the options.
-.PHONY: bench-04
-bench-04:
-	@BUILD=$(BUILD) benchmarks/04-rmsnorm/bench.sh $(if $(EX),--ex $(EX))
+# make bench-NN [EX=name]: on a GPU, checks and times the student's kernels (only EX's with EX), every solution and
+# the lesson's reference kernels against a device-to-device copy; writes $(BUILD)/bench-NN/. Needs no CMake build.
+# Without a GPU it says so and exits 0. A lesson's benchmarks/<NN-name>/bench.sh has the options.
+bench-%:
+	@slug=$(filter $*-%,$(LESSONS)); \
+	  if [ -z "$$slug" ]; then echo "workbook: no lesson $* here (lessons: $(NUMBERS))" >&2; exit 2; fi; \
+	  if [ ! -x "benchmarks/$$slug/bench.sh" ]; then echo "bench-$*: lesson $$slug has no benchmark (benchmarks/$$slug/bench.sh)"; exit 0; fi; \
+	  BUILD=$(BUILD) benchmarks/$$slug/bench.sh $(if $(EX),--ex $(EX))
+
+# --- lesson authors (docs/adding-a-lesson.md) -----------------------------------------------------------------------
+
+# Every lesson (or LESSON=NN) against its files: manifest, solutions, starters, hidden tests, known answers, the build.
+check: cli
+	@$(WORKBOOK) check $(if $(filter command line,$(origin LESSON)),$(LESSON))
+
+# The starters (and pristine copies) written from the marked solutions.
+sync: cli
+	@$(WORKBOOK) sync
 
 # --- the project's own tests (what CI runs) -------------------------------------------------------------------------
 
 test: configure
 	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the project and its tests" all
 	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+# The C++ and CUDA sources git tracks, against .clang-format: format-check lists what differs, format rewrites.
+FORMAT_FILES = $(shell git ls-files '*.cpp' '*.hpp' '*.h' '*.cu' '*.cuh' 2>/dev/null)
+format-check:
+	@clang-format --dry-run --Werror $(FORMAT_FILES)
+
+format:
+	@clang-format -i $(FORMAT_FILES)

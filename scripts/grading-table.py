@@ -1,24 +1,28 @@
 #!/usr/bin/env python3
 """Prints the known-answers tables of docs/grading.md from the lists and two result files.
 
-  scripts/grading-table.py CTEST_LOG GPU_RESULTS > table.md
+  scripts/grading-table.py CTEST_LOG GPU_RESULTS [LESSON_SLUG] > table.md
 
-CTEST_LOG: the output of `ctest` (lines "grading.04-rmsnorm.<wrong|alt>.<exercise>.<name> ... Passed").
+CTEST_LOG: the output of `ctest` (lines "grading.<slug>.<wrong|alt>.<exercise>.<name> ... Passed").
 GPU_RESULTS: known-results.txt written by scripts/gpu-verify.sh ("ok|FAILED|SKIPPED <wrong|alt> <name> [(N s)]" per
 line; several files may be concatenated, the last line of an entry wins). SKIPPED entries read as "not run".
+LESSON_SLUG: the lesson whose known answers are tabled (default: the last lesson under lessons/).
 """
 import json
 import re
 import sys
 from pathlib import Path
 
-root = Path(__file__).resolve().parent.parent / "solutions" / "04-rmsnorm"
+repo = Path(__file__).resolve().parent.parent
+slug = sys.argv[3] if len(sys.argv) > 3 else sorted(p.parent.name for p in (repo / "lessons").glob("*/lesson.json"))[-1]
+root = repo / "solutions" / slug
 wrong = json.loads((root / "wrong" / "wrong.json").read_text())
 alt = json.loads((root / "alt" / "alt.json").read_text())
 
 emu = {}
 for line in open(sys.argv[1]):
-    m = re.search(r"grading\.04-rmsnorm\.(wrong|alt)\.([a-z_0-9]+)\.(\S+) \.+\s*(\*\*\*Failed|Passed|\*\*\*Timeout)", line)
+    m = re.search(r"grading\." + re.escape(slug) + r"\.(wrong|alt)\.([a-z_0-9]+)\.(\S+) \.+\s*(\*\*\*Failed|Passed|\*\*\*Timeout)",
+                  line)
     if m:
         kind, name, ok = m.group(1), m.group(3), m.group(4) == "Passed"
         emu[(kind, name)] = ("rejected as expected" if kind == "wrong" else "passes every test") if ok else "UNEXPECTED"

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
     workbook::tools::add_report_command(app);
     workbook::tools::add_watch_command(app);
     workbook::tools::add_sync_command(app);
+    workbook::tools::add_check_command(app);
+    workbook::tools::add_new_lesson_command(app);
     workbook::tools::add_class_command(app);
     workbook::tools::add_gradescope_command(app);
     workbook::tools::add_solutions_branch_command(app);

@@ -97,7 +97,7 @@ void check_format(const json& r, const std::string& label) {
 // The solution of `exercise` with its blank markers removed: what a student who got it right hands in.
 std::string solution(const Options& o, const std::string& exercise) {
   const std::string file = exercise + ".cu";
-  return workbook::review::strip_markers(read_file(o.root / "solutions/04-rmsnorm" / file), file).text;
+  return workbook::lesson::strip_markers(read_file(o.root / "solutions/04-rmsnorm" / file), file).text;
 }
 
 class Tree {

@@ -4,12 +4,14 @@
 //   --wrong NAME       a known wrong answer (solutions/<lesson>/wrong/wrong.json) fails the groups it names, and is
 //                      vetoed when it says so ("veto"), by a veto whose sentence holds "veto_says" when given
 //   --alt NAME         a correct answer written differently (solutions/<lesson>/alt/alt.json) passes every test
-// A wrong answer given as blank fills is built the way a student would write it: the solution with each blank's
-// text replaced (fills not named keep the solution's text), so it differs from the starter only inside blanks.
+// A known answer is built the way a student would write it: the solution with the entry's delta applied
+// (lesson/answers.hpp), so an answer given as blank fills differs from the starter only inside blanks.
 #include <nlohmann/json.hpp>
 
 #include "test_files.hpp"
 
+#include "lesson/answers.hpp"
+#include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
 
 #include <sys/wait.h>
@@ -34,30 +36,12 @@ namespace {
 
 struct Options {
   fs::path root, workbook, work;
-  std::string lesson = "04-rmsnorm", mode, name, backend = "emu";
+  std::string lesson, mode, name, backend = "emu";
   bool sanitize = false;  // --sanitize (gpu): compute-sanitizer's findings are checked too
 };
 
 using wbtest::read_file;
 using wbtest::write_file;
-
-// The solution with the blanks named in `fills` (a JSON object id -> text) filled differently, markers removed: what a
-// student who wrote those fills would hand in. The marker syntax is read by the grader's own parser.
-std::string apply_fills(const std::string& solution, const json& fills, const std::string& label) {
-  std::map<std::string, std::string> by_id;
-  for (const auto& [id, text] : fills.items()) by_id[id] = text.get<std::string>();
-  return workbook::review::fill_blanks(solution, by_id, label).text;
-}
-
-std::string apply_patch(std::string text, const json& patch) {
-  for (const auto& p : patch) {
-    const std::string find = p.at("find"), replace = p.at("replace");
-    auto pos = text.find(find);
-    if (pos == std::string::npos) throw std::runtime_error("patch text not found in the solution: " + find);
-    text.replace(pos, find.size(), replace);
-  }
-  return text;
-}
 
 // A submission folder holding every exercise file of the lesson: solutions (markers stripped), the answers, and
 // `exercise_text` in place of one exercise's file when given.
@@ -71,7 +55,7 @@ fs::path make_submission(const Options& o, const std::string& exercise, const st
     if (!e.is_regular_file()) continue;
     const auto file = e.path().filename();
     if (file.extension() == ".cu")
-      write_file(dir / file, workbook::review::strip_markers(read_file(e.path()), file.string()).text);
+      write_file(dir / file, workbook::lesson::strip_markers(read_file(e.path()), file.string()).text);
     else if (file == "answers.md") fs::copy_file(e.path(), dir / file);
   }
   if (exercise_text) write_file(dir / (exercise + ".cu"), *exercise_text);
@@ -191,12 +175,8 @@ int check_wrong(const Options& o) {
   const fs::path base = o.root / "solutions" / o.lesson;
   const json e = find_entry(base / "wrong" / "wrong.json", o.name);
   const std::string ex = e.at("exercise");
-  std::string text;
-  const std::string label = ex + ".cu";
-  if (e.contains("fills")) text = apply_fills(read_file(base / label), e["fills"], label);
-  else if (e.contains("patch"))
-    text = workbook::review::strip_markers(apply_patch(read_file(base / label), e["patch"]), label).text;
-  else text = read_file(base / e.at("file").get<std::string>());
+  // Built the way a student would write it: the solution with the entry's delta applied (lesson/answers.hpp).
+  const std::string text = workbook::lesson::known_answer_text(workbook::lesson::load_lesson(o.root, o.lesson), e);
   const json& expect = e.at("expect");
   // Files a tampering answer aims at: each must come out of the grade as it went in, and canaries must not appear.
   std::map<std::string, std::string> before;
@@ -292,7 +272,7 @@ int check_alt(const Options& o) {
   const fs::path base = o.root / "solutions" / o.lesson;
   const json e = find_entry(base / "alt" / "alt.json", o.name);
   const std::string ex = e.at("exercise");
-  const std::string text = read_file(base / e.at("file").get<std::string>());
+  const std::string text = workbook::lesson::known_answer_text(workbook::lesson::load_lesson(o.root, o.lesson), e);
   Grade g = run_grade(o, "--ex " + ex + " --submission '" + make_submission(o, ex, &text).string() + "'");
   const auto tests = code_tests(g.results, ex);
   if (tests.empty()) return fail("no hidden test of '" + ex + "' was reported", g);
@@ -325,11 +305,12 @@ int main(int argc, char** argv) {
   }
   try {
     fs::create_directories(o.work);
+    if (o.lesson.empty()) throw std::runtime_error("say which lesson: --lesson SLUG");
     if (o.mode == "solutions") return check_solutions(o);
     if (o.mode == "starters") return check_starters(o);
     if (o.mode == "wrong") return check_wrong(o);
     if (o.mode == "alt") return check_alt(o);
-    std::cerr << "usage: known_answers --root DIR --workbook EXE --work DIR [--lesson SLUG] [--backend B] "
+    std::cerr << "usage: known_answers --root DIR --workbook EXE --work DIR --lesson SLUG [--backend B] "
                  "[--sanitize] (--solutions|--starters|--wrong N|--alt N)\n";
     return 2;
   } catch (const std::exception& ex) {

@@ -10,11 +10,14 @@
 #include <sstream>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
-#include "solution_blanks.hpp"
+#include "common/files.hpp"
+#include "lesson/lesson.hpp"
+#include "lesson/markers.hpp"
+#include "review/tokens.hpp"
 
 namespace fs = std::filesystem;
+namespace lesson = workbook::lesson;
+namespace review = workbook::review;
 
 namespace {
 
@@ -38,39 +41,52 @@ std::string lesson_text() {
 
 }  // namespace
 
-TEST_CASE("every blank of every exercise has four hints ending with the solution's fill", "[hints]") {
-    const auto hints = nlohmann::json::parse(read(kLesson / "hints.json"));
-    const auto solutions = lesson_test::solution_blanks(kRoot / "solutions" / "04-rmsnorm");
-    REQUIRE(solutions.size() >= 6);  // the exercises of docs/architecture.md
-    for (const auto& [exercise, blanks] : solutions) {
-        INFO("exercise " << exercise);
-        REQUIRE(hints.contains(exercise));
-        REQUIRE(hints[exercise].size() == blanks.size());
-        for (const auto& [blank, fill] : blanks) {
-            INFO("blank " << blank);
-            REQUIRE(hints[exercise].contains(blank));
-            const auto& levels = hints[exercise][blank];
-            REQUIRE(levels.size() == 4);
-            for (const auto& l : levels) CHECK(l.get<std::string>().size() >= 20);
-            // The full answer may show the line around an inline blank; it must contain the fill itself.
-            const std::string full = lesson_test::code_only(levels[3].get<std::string>());
-            INFO("solution fill: " << lesson_test::code_only(fill) << "\nfull-answer hint: " << full);
-            CHECK(full.find(lesson_test::code_only(fill)) != std::string::npos);
+namespace {
+
+// Code as the compiler reads it, tokens joined by single spaces: layout and comments do not matter.
+std::string tokens_of(const std::string& code) {
+    std::string out;
+    for (const auto& t : review::code_tokens(code)) out += (out.empty() ? "" : " ") + t.text;
+    return out;
+}
+
+// The solution's own fill of each blank, by blank id, as the compiler reads it.
+std::map<std::string, std::string> solution_fills(const lesson::Lesson& L, const lesson::Exercise& ex) {
+    const fs::path file = L.solutions_dir() / ex.file();
+    std::map<std::string, std::string> fills;
+    for (const auto& b : lesson::make_starter(review::read_text(file), file.string()).blanks)
+        fills[b.id] = tokens_of(b.code);
+    return fills;
+}
+
+}  // namespace
+
+TEST_CASE("every blank's full-answer hint holds the solution's fill", "[hints]") {
+    for (const auto& id : lesson::lesson_ids(kRoot)) {
+        const lesson::Lesson L = lesson::load_lesson(kRoot, id);
+        for (const auto& ex : L.exercises) {
+            INFO(id << ": exercise " << ex.name);
+            const auto fills = solution_fills(L, ex);
+            REQUIRE(fills.size() == ex.blanks.size());
+            for (const auto& b : ex.blanks) {
+                INFO("blank " << b.id);
+                for (const auto& level : b.hints) CHECK(level.size() >= 20);
+                // The full answer may show the line around an inline blank; it must contain the fill itself.
+                const std::string full = tokens_of(b.hints.back());
+                INFO("solution fill: " << fills.at(b.id) << "\nfull-answer hint: " << full);
+                CHECK(full.find(fills.at(b.id)) != std::string::npos);
+            }
         }
-    }
-    for (auto it = hints.begin(); it != hints.end(); ++it) {
-        INFO("hints.json names exercise " << it.key());
-        CHECK(solutions.count(it.key()) == 1);
     }
 }
 
 TEST_CASE("the lesson text names every exercise and blank", "[hints]") {
     const std::string text = lesson_text();
-    for (const auto& [exercise, blanks] : lesson_test::solution_blanks(kRoot / "solutions" / "04-rmsnorm")) {
-        CHECK(text.find("`" + exercise + "`") != std::string::npos);
-        for (const auto& [blank, fill] : blanks) {
-            INFO(exercise << ": blank " << blank);
-            CHECK(text.find("`" + blank + "`") != std::string::npos);
+    for (const auto& ex : lesson::load_lesson(kRoot, "04-rmsnorm").exercises) {
+        CHECK(text.find("`" + ex.name + "`") != std::string::npos);
+        for (const auto& b : ex.blanks) {
+            INFO(ex.name << ": blank " << b.id);
+            CHECK(text.find("`" + b.id + "`") != std::string::npos);
         }
     }
 }

@@ -3,14 +3,18 @@
 #include "fixture.hpp"
 #include "review/comments.hpp"
 #include "common/errors.hpp"
+#include "lesson/manifest.hpp"
 #include "lesson/markers.hpp"
 #include "review/static_compile.hpp"
 #include "common/subprocess.hpp"
 
 using namespace workbook::review;
+using namespace workbook::lesson;
 namespace fs = std::filesystem;
 
 namespace {
+
+workbook::lesson::Manifest parsed(const nlohmann::json& j) { return workbook::lesson::parse_manifest(j, "lesson.json"); }
 
 std::string with_inv(const std::string& fill) {
     std::string s = make_starter(fixture::kSolution, "k.cu").text;
@@ -19,11 +23,11 @@ std::string with_inv(const std::string& fill) {
 }
 
 std::vector<Comment> comments_for(const std::string& fill) {
-    const auto lesson = nlohmann::json::parse(fixture::kLesson);
+    const auto lesson = parsed(nlohmann::json::parse(fixture::kLesson));
     const std::string starter = make_starter(fixture::kSolution, "k.cu").text;
     EditCheck ec = edit_check_text(starter, with_inv(fill), "k.cu", {"sum", "inv"});
     REQUIRE(ec.ok);
-    return apply_review_rules(lesson["exercises"][0]["review"], ec.fills, "k.cu", "k");
+    return apply_review_rules(lesson.exercise("k"), ec.fills, "k.cu");
 }
 
 }  // namespace
@@ -53,17 +57,17 @@ TEST_CASE("review_comments reads the files and validates rules", "[comments]") {
     const auto lesson = nlohmann::json::parse(fixture::kLesson);
     fixture::write(root / "pristine/k.cu", make_starter(fixture::kSolution, "k.cu").text);
     fixture::write(root / "student/k.cu", with_inv("rsqrtf(sq / 1024 + eps)"));
-    auto c = review_comments(lesson, "k", root / "student/k.cu", root / "pristine/k.cu");
+    auto c = review_comments(parsed(lesson).exercise("k"), root / "student/k.cu", root / "pristine/k.cu");
     REQUIRE(c.size() == 1);
     CHECK(c[0].veto);
-    CHECK_NOTHROW(validate_review_rules(lesson));
+    CHECK_NOTHROW(validate_review_rules(parsed(lesson)));
     auto bad = lesson;
     bad["exercises"][0]["review"][0]["pattern"] = "(unclosed";
-    CHECK_THROWS_AS(validate_review_rules(bad), UserError);
+    CHECK_THROWS_AS(validate_review_rules(parsed(bad)), UserError);
     bad = lesson;
     bad["exercises"][0]["review"][0]["blank"] = "nope";
-    CHECK_THROWS_WITH(validate_review_rules(bad),
-                      "lesson.json: review rule 1 of exercise 'k' names blank 'nope', which the exercise does not have.");
+    CHECK_THROWS_WITH(parsed(bad), "lesson.json: exercises[0] (k), review[0] names blank 'nope', which exercise 'k' does "
+                                   "not have.");
     fs::remove_all(root);
 }
 
@@ -74,18 +78,18 @@ TEST_CASE("review rules run in linear time on long fills; 'unless' and lookaroun
     fills[0].tokens = "0.0f";
     while (fills[0].tokens.size() < 18 * 1024) fills[0].tokens += " + 0.0f * ( sq + sq )";
     fills[0].tokens += " + rsqrtf ( sq / N + eps )";
-    const nlohmann::json rules = nlohmann::json::parse(R"([
+    auto lesson = nlohmann::json::parse(fixture::kLesson);
+    lesson["exercises"][0]["review"] = nlohmann::json::parse(R"([
         {"blank": "inv", "pattern": "^(.)*rsqrtf \\( sq / N", "comment": "long"},
         {"blank": "inv", "pattern": "\\beps\\b", "unless": "0\\.0f", "comment": "eps, unless padded"},
         {"blank": "inv", "pattern": "\\beps\\b", "unless": "1024", "comment": "eps, not 1024"}])");
-    auto c = apply_review_rules(rules, fills, "k.cu", "k");
+    auto c = apply_review_rules(parsed(lesson).exercise("k"), fills, "k.cu");
     REQUIRE(c.size() == 2);
     CHECK(c[0].text == "long");
     CHECK(c[1].text == "eps, not 1024");
     // Lookaround is not RE2 syntax: the rule is refused with a sentence that says so.
-    auto lesson = nlohmann::json::parse(fixture::kLesson);
     lesson["exercises"][0]["review"][0]["pattern"] = "=(?!=)";
-    CHECK_THROWS_WITH(validate_review_rules(lesson), Catch::Contains("RE2 syntax"));
+    CHECK_THROWS_WITH(validate_review_rules(parsed(lesson)), Catch::Contains("RE2 syntax"));
 }
 
 TEST_CASE("the ptxas report is parsed per kernel", "[static_compile]") {

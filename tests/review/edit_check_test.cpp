@@ -5,6 +5,7 @@
 #include "lesson/markers.hpp"
 
 using namespace workbook::review;
+using namespace workbook::lesson;
 
 namespace {
 

@@ -1,5 +1,5 @@
 // A throw-away workbook repository in a temporary folder: one lesson "04-demo" with one exercise whose solution has
-// an inline and a block blank, hints, a written-answer rubric.
+// an inline and a block blank, their hints, a written-answer rubric.
 #pragma once
 
 #include <filesystem>
@@ -40,24 +40,40 @@ __global__ void k(const float* in, float* out, int M, int N, float eps) {
   __syncthreads();
   for (int i = threadIdx.x; i < N; i += blockDim.x) out[row * N + i] = in[row * N + i] * inv;
 }
+
+void launch_k(const float* in, float* out, int M, int N, float eps, cudaStream_t stream) {
+  k<<<M, 256, 0, stream>>>(in, out, M, N, eps);
+}
 )";
 
 inline const char* kLesson = R"J({
-  "id": "04-demo",
+  "format_version": 1,
+  "slug": "04-demo",
+  "title": "Demo lesson",
+  "pass": {"min_score": 2, "core": "k"},
+  "answers_file": "answers.md",
+  "written_rubric": "grader/rubrics/04-demo-written.json",
   "exercises": [
-    {"name": "k", "file": "k.cu", "core": true, "blanks": ["sum", "inv"],
+    {"name": "k", "title": "Demo kernel", "section": "01-demo.md",
+     "entry_points": ["void launch_k(const float* in, float* out, int M, int N, float eps, cudaStream_t stream)"],
+     "blanks": [
+       {"id": "sum", "summary": "this thread's sum of squares",
+        "hints": ["sum of squares", "each thread strides over the row", "sq += x*x", "for (...) sq += in[i]*in[i];"]},
+       {"id": "inv", "summary": "the inverse RMS",
+        "hints": ["inverse RMS", "mean of squares plus eps", "rsqrtf(...)", "rsqrtf(sq / N + eps)"]}],
+     "points": {"normal": 2, "edge": 1},
      "review": [
        {"blank": "inv", "pattern": "\\b(256|1024|4096)\\b", "when": "present",
         "comment": "A fixed size in the formula is right only for that size.", "veto": "accident"},
        {"blank": "inv", "pattern": "eps", "when": "absent", "comment": "Where does eps go?"},
        {"blank": "inv", "pattern": "\\bsqrtf\\b", "comment": "rsqrtf computes 1/sqrt in one instruction."}
      ]}
+  ],
+  "written": [
+    {"id": "explanation", "points": 1, "group": "explanation", "exercise": "k", "title": "Explain the kernel"},
+    {"id": "Q1", "points": 2, "group": "question", "exercise": "k", "title": "Where eps goes"}
   ]
 })J";
-
-inline const char* kHints = R"J({"k": {
-  "sum": ["sum of squares", "each thread strides over the row", "sq += x*x", "for (...) sq += in[i]*in[i];"],
-  "inv": ["inverse RMS", "mean of squares plus eps", "rsqrtf(...)", "rsqrtf(sq / N + eps)"]}})J";
 
 inline const char* kRubric = R"J({
   "items": [
@@ -70,15 +86,13 @@ inline const char* kRubric = R"J({
   ]
 })J";
 
-// A fresh repository with lesson.json, hints, rubric and the solution; exercises/ and pristine/ are not written.
+// A fresh repository with lesson.json (hints included), the rubric and the solution; exercises/ is not written.
 inline fs::path make_repo() {
     char tmpl[] = "/tmp/review-test-XXXXXX";
     fs::path root = mkdtemp(tmpl);
     write(root / "lessons/04-demo/lesson.json", kLesson);
-    write(root / "lessons/04-demo/hints.json", kHints);
     write(root / "solutions/04-demo/k.cu", kSolution);
     write(root / "grader/rubrics/04-demo-written.json", kRubric);
-    fs::create_directories(root / "grader/pristine");
     return root;
 }
 

@@ -50,8 +50,8 @@ nlohmann::json results_for(const std::string& exercise, bool all_passed) {
 
 TEST_CASE("status: untouched, in progress, passing, hints used", "[tools]") {
     fs::path root = fixture::make_repo();
-    auto L = review::resolve_lesson(root, "04");
-    review::sync_lesson(L, false);
+    auto L = lesson::load_lesson(root, "04");
+    lesson::sync_lesson(L, false);
     auto s = tools::lesson_status(L);
     REQUIRE(s.size() == 2);
     CHECK(s[0].state == "untouched");
@@ -84,8 +84,8 @@ TEST_CASE("status: untouched, in progress, passing, hints used", "[tools]") {
 
 TEST_CASE("report: code, where it ran, failures, answers, hints", "[tools]") {
     fs::path root = fixture::make_repo();
-    auto L = review::resolve_lesson(root, "04");
-    review::sync_lesson(L, false);
+    auto L = lesson::load_lesson(root, "04");
+    lesson::sync_lesson(L, false);
     fixture::write(root / "exercises/04-demo/answers.md", "# Answers\n\n## Q1\nIt keeps things stable.\n");
     tools::reveal_hint(L, "k", "inv");
 
@@ -201,22 +201,20 @@ namespace {
 
 // Lesson "04-demo" as the pipeline sees it: a core exercise k (normal 2, edge 1) with two written items, and an
 // extension x (normal 2, edge 2).
-Lesson demo_lesson() {
-    Lesson L;
-    L.id = "04-demo";
+lesson::Lesson demo_lesson() {
+    lesson::Lesson L;
+    L.id = L.slug = "04-demo";
     L.number = "04";
-    ExerciseInfo k;
+    L.core = "k";
+    lesson::Exercise k;
     k.name = "k";
-    k.file = "k.cu";
     k.core = true;
     k.points = {{"normal", 2}, {"edge", 1}};
-    ExerciseInfo x;
+    lesson::Exercise x;
     x.name = "x";
-    x.file = "x.cu";
     x.points = {{"normal", 2}, {"edge", 2}};
     L.exercises = {k, x};
-    L.written = {{"explanation", "explanation", "k", 1}, {"Q1", "question", "k", 2}};
-    L.core_max = 6;
+    L.written = {{"explanation", 1, "explanation", "k", "Explain"}, {"Q1", 2, "question", "k", "Q1"}};
     L.min_score = 5;
     return L;
 }
@@ -240,7 +238,7 @@ nlohmann::json demo_results(double normal, double q1, std::vector<std::string> r
 }  // namespace
 
 TEST_CASE("the gradebook has the core, each rubric line, each extension, the total and a reason", "[tools]") {
-    const Lesson L = demo_lesson();
+    const lesson::Lesson L = demo_lesson();
     std::vector<tools::GradebookRow> rows;
     rows.push_back({"alice", demo_results(2, 2, {}), ""});
     rows.push_back({"bob,jr", demo_results(1, 0.5, {"k: 2 of 4 tests failed (timed out)", "k: vetoed: k.cu: code outside the blanks was changed (line 5)"}), ""});
@@ -264,7 +262,7 @@ TEST_CASE("class grading: one folder per run, private copies, the gradebook alwa
     fixture::write(root / "subs/carol/k.cu", "carol");
     fs::create_directory_symlink(root / "subs/alice", root / "subs/mallory");  // a link is refused, not followed
     fs::create_symlink(root / "subs/alice/k.cu", root / "subs/carol/x.cu");    // nor followed inside a hand-in
-    const Lesson L = demo_lesson();
+    const lesson::Lesson L = demo_lesson();
     std::vector<std::string> seen;
     std::vector<fs::path> copies;
     tools::GradeOneFn one = [&](const fs::path& sub, const fs::path& work, const std::string& label) {
@@ -359,8 +357,8 @@ TEST_CASE("class grading: a crash, a hang, garbage or a leftover process cost th
 
 TEST_CASE("the gradescope bundle is a zip with the filled-in scripts and no solutions", "[tools]") {
     fs::path root = fixture::make_repo();
-    auto L = review::resolve_lesson(root, "04");
-    review::sync_lesson(L, false);
+    auto L = lesson::load_lesson(root, "04");
+    lesson::sync_lesson(L, false);
     fixture::write(root / "Makefile", "grade-04:\n\ttrue\n");
     CHECK_THROWS_AS(tools::write_gradescope_bundle(L, root / "build/gs.zip"), review::UserError);  // no templates yet
     fs::create_directories(root / "grader/gradescope");
@@ -409,8 +407,8 @@ TEST_CASE("the student edition: committed files only, no solutions, no instructo
         return;
     }
     fs::path root = fixture::make_repo();
-    auto L = review::resolve_lesson(root, "04");
-    review::sync_lesson(L, false);
+    auto L = lesson::load_lesson(root, "04");
+    lesson::sync_lesson(L, false);
     fixture::write(root / "docs/instructor-guide.md", "secret\n");
     fixture::write(root / "docs/student-guide.md", "hello\n");
     fixture::write(root / "README.md", "# Course\n\nmake grade-04\nmake gradescope-04 <!-- instructor -->\n"
@@ -462,8 +460,8 @@ TEST_CASE("the solutions branch is made in a worktree; the working tree is untou
         return;
     }
     fs::path root = fixture::make_repo();
-    auto L = review::resolve_lesson(root, "04");
-    review::sync_lesson(L, false);
+    auto L = lesson::load_lesson(root, "04");
+    lesson::sync_lesson(L, false);
     auto git = [&](std::vector<std::string> args) {
         args.insert(args.begin(), {"git", "-C", root.string(), "-c", "user.name=t", "-c", "user.email=t@t"});
         auto r = review::run_program(args);

@@ -1,27 +1,28 @@
 // The real lesson's data, read the way the grader reads it: review rules that compile and never veto the reference
-// solution, a rubric that gives the reference answers full marks and the template none, a hint for every blank.
+// solution, a rubric that gives the reference answers full marks and the template none.
 #include "workbook_catch.hpp"
 
 #include "review/comments.hpp"
 #include "review/edit_check.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "lesson/manifest.hpp"
+#include "lesson/answers.hpp"
+#include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
-#include "review/tokens.hpp"
 #include "review/written.hpp"
 
 using namespace workbook::review;
+using namespace workbook::lesson;
+namespace lesson = workbook::lesson;
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kRoot = WORKBOOK_SOURCE_DIR;
 
-std::vector<LessonPaths> lessons_with_manifest() {
-    std::vector<LessonPaths> out;
-    for (const auto& id : lesson_ids(kRoot))
-        if (fs::exists(kRoot / "lessons" / id / "lesson.json")) out.push_back(resolve_lesson(kRoot, id));
+std::vector<lesson::Lesson> lessons_with_manifest() {
+    std::vector<lesson::Lesson> out;
+    for (const auto& id : lesson::lesson_ids(kRoot)) out.push_back(lesson::load_lesson(kRoot, id));
     return out;
 }
 
@@ -29,36 +30,20 @@ std::vector<LessonPaths> lessons_with_manifest() {
 
 TEST_CASE("lesson review rules compile and leave the solutions without comments that veto", "[lesson_data]") {
     for (const auto& L : lessons_with_manifest()) {
-        const auto manifest = load_json(L.manifest());
-        REQUIRE_NOTHROW(validate_review_rules(manifest));
-        for (const auto& ex : exercises_of(manifest)) {
-            const fs::path sol = L.solutions_dir() / ex.file;
+        REQUIRE_NOTHROW(validate_review_rules(L));
+        for (const auto& ex : L.exercises) {
+            const fs::path sol = L.solutions_dir() / ex.file();
             if (!fs::exists(sol)) continue;
             INFO(L.id << "/" << ex.name);
-            const std::string solution = strip_markers(read_text(sol), ex.file).text;
-            const std::string starter = make_starter(read_text(sol), ex.file).text;
-            EditCheck ec = edit_check_text(starter, solution, ex.file, ex.blanks);
+            const std::string solution = strip_markers(read_text(sol), ex.file()).text;
+            const std::string starter = make_starter(read_text(sol), ex.file()).text;
+            EditCheck ec = edit_check_text(starter, solution, ex.file(), ex.blank_ids());
             REQUIRE(ec.ok);
-            for (const auto& c : apply_review_rules(ex.review, ec.fills, ex.file, ex.name)) {
+            for (const auto& c : apply_review_rules(ex, ec.fills, ex.file())) {
                 INFO("comment on the reference solution: " << c.text);
                 CHECK_FALSE(c.veto);
             }
         }
-    }
-}
-
-TEST_CASE("every blank has four hint levels", "[lesson_data]") {
-    for (const auto& L : lessons_with_manifest()) {
-        const fs::path hints_path = L.lesson_dir() / "hints.json";
-        if (!fs::exists(hints_path)) continue;
-        const auto hints = load_json(hints_path);
-        for (const auto& ex : exercises_of(load_json(L.manifest())))
-            for (const auto& b : ex.blanks) {
-                INFO(L.id << ": " << ex.name << "/" << b);
-                const nlohmann::json::json_pointer ptr("/" + ex.name + "/" + b);
-                REQUIRE(hints.contains(ptr));
-                CHECK(hints[ptr].size() == 4);
-            }
     }
 }
 
@@ -68,10 +53,9 @@ TEST_CASE("the written rubric: the template scores 0, the solution's answers ful
         if (!fs::exists(rubric_path)) continue;
         const auto rubric = load_json(rubric_path);
         REQUIRE_NOTHROW(validate_rubric(rubric, rubric_path.string()));
-        const auto manifest = load_json(L.manifest());
         const fs::path templ = L.exercises_dir() / "answers.md";
         if (fs::exists(templ)) {
-            for (const auto& w : score_answers(rubric, read_text(templ), manifest)) {
+            for (const auto& w : score_answers(rubric, read_text(templ), L.raw)) {
                 INFO(w.id << ": " << w.answer);
                 CHECK(w.score == 0);
             }
@@ -79,7 +63,7 @@ TEST_CASE("the written rubric: the template scores 0, the solution's answers ful
         // solutions/<lesson>/answers.md is the filled-in answers file, written as a student would.
         const fs::path ref = L.solutions_dir() / "answers.md";
         if (fs::exists(ref)) {
-            for (const auto& w : score_answers(rubric, read_text(ref), manifest)) {
+            for (const auto& w : score_answers(rubric, read_text(ref), L.raw)) {
                 INFO(w.id << ": " << w.feedback);
                 CHECK(w.score == w.max_score);
             }
@@ -88,23 +72,6 @@ TEST_CASE("the written rubric: the template scores 0, the solution's answers ful
 }
 
 namespace {
-
-// The starter with each blank replaced by `fills[id]` (a block blank's whole placeholder line is replaced).
-std::string fill_starter(const std::string& starter, const std::vector<std::string>& ids, const nlohmann::json& fills) {
-    std::vector<Tok> blanks;
-    for (const auto& t : code_tokens(starter))
-        if (t.is_blank()) blanks.push_back(t);
-    REQUIRE(blanks.size() == ids.size());
-    std::string out = starter;
-    for (std::size_t k = blanks.size(); k-- > 0;) {
-        if (!fills.contains(ids[k])) continue;
-        std::size_t end = blanks[k].end;
-        const std::size_t eol = out.find('\n', end);
-        if (out.compare(end, 11, "  // blank:") == 0) end = eol == std::string::npos ? out.size() : eol;
-        out.replace(blanks[k].begin, end - blanks[k].begin, fills[ids[k]].get<std::string>());
-    }
-    return out;
-}
 
 bool has_veto(const std::vector<Comment>& comments, const std::string& kind) {
     for (const auto& c : comments)
@@ -118,31 +85,14 @@ TEST_CASE("the catalogue of wrong answers meets the vetoes it expects", "[lesson
     for (const auto& L : lessons_with_manifest()) {
         const fs::path catalogue = L.solutions_dir() / "wrong" / "wrong.json";
         if (!fs::exists(catalogue)) continue;
-        const auto manifest = load_json(L.manifest());
         for (const auto& w : load_json(catalogue)) {
             const std::string name = w.value("name", std::string());
             INFO(L.id << " wrong answer " << name);
-            const ExerciseInfo ex = find_exercise(manifest, w.value("exercise", std::string()));
-            const std::string solution = read_text(L.solutions_dir() / ex.file);
-            const std::string starter = make_starter(solution, ex.file).text;
-            std::string student;
-            if (w.contains("fills")) {
-                student = fill_starter(starter, ex.blanks, w["fills"]);
-            } else if (w.contains("patch")) {
-                student = strip_markers(solution, ex.file).text;
-                for (const auto& p : w["patch"]) {
-                    const std::string find = p["find"], repl = p["replace"];
-                    const auto at = student.find(find);
-                    REQUIRE(at != std::string::npos);
-                    student.replace(at, find.size(), repl);
-                }
-            } else if (w.contains("file")) {
-                student = read_text(L.solutions_dir() / w["file"].get<std::string>());
-            } else {
-                continue;
-            }
+            const lesson::Exercise& ex = L.exercise(w.value("exercise", std::string()));
+            const std::string starter = make_starter(read_text(L.solutions_dir() / ex.file()), ex.file()).text;
+            const std::string student = lesson::known_answer_text(L, w);
             const std::string veto = w["expect"].value("veto", std::string());
-            EditCheck ec = edit_check_text(starter, student, ex.file, ex.blanks);
+            EditCheck ec = edit_check_text(starter, student, ex.file(), ex.blank_ids());
             const std::string says = w["expect"].value("veto_says", std::string());
             if (veto == "edit" || veto == "fill") {
                 CHECK_FALSE(ec.ok);
@@ -152,7 +102,7 @@ TEST_CASE("the catalogue of wrong answers meets the vetoes it expects", "[lesson
                 continue;
             }
             REQUIRE(ec.ok);
-            const auto comments = apply_review_rules(ex.review, ec.fills, ex.file, ex.name);
+            const auto comments = apply_review_rules(ex, ec.fills, ex.file());
             if (veto.empty()) {
                 for (const auto& c : comments) {
                     INFO("unexpected veto: " << c.text);
@@ -169,16 +119,15 @@ TEST_CASE("alternative solutions: the edit check agrees with their catalogue", "
     for (const auto& L : lessons_with_manifest()) {
         const fs::path catalogue = L.solutions_dir() / "alt" / "alt.json";
         if (!fs::exists(catalogue)) continue;
-        const auto manifest = load_json(L.manifest());
         for (const auto& a : load_json(catalogue)) {
             INFO(L.id << " alternative " << a.value("name", std::string()));
-            const ExerciseInfo ex = find_exercise(manifest, a.value("exercise", std::string()));
-            const std::string starter = make_starter(read_text(L.solutions_dir() / ex.file), ex.file).text;
-            const std::string alt = read_text(L.solutions_dir() / a.value("file", std::string()));
-            EditCheck ec = edit_check_text(starter, alt, ex.file, ex.blanks);
+            const lesson::Exercise& ex = L.exercise(a.value("exercise", std::string()));
+            const std::string starter = make_starter(read_text(L.solutions_dir() / ex.file()), ex.file()).text;
+            const std::string alt = lesson::known_answer_text(L, a);
+            EditCheck ec = edit_check_text(starter, alt, ex.file(), ex.blank_ids());
             CHECK(ec.ok == !a.value("edits_outside_blanks", false));
             if (ec.ok) {
-                for (const auto& c : apply_review_rules(ex.review, ec.fills, ex.file, ex.name)) {
+                for (const auto& c : apply_review_rules(ex, ec.fills, ex.file())) {
                     INFO("veto on a correct answer: " << c.text);
                     CHECK_FALSE(c.veto);
                 }

@@ -11,16 +11,22 @@ using namespace workbook::grade;
 
 namespace {
 
-Lesson lesson() {
-    Lesson L;
-    L.id = "04-demo";
+lesson::Exercise exercise(const std::string& name, double normal, double edge, bool core) {
+    lesson::Exercise e;
+    e.name = name;
+    e.points = {{"normal", normal}, {"edge", edge}};
+    e.core = core;
+    return e;
+}
+
+lesson::Lesson demo_lesson() {
+    lesson::Lesson L;
+    L.id = L.slug = "04-demo";
     L.number = "04";
-    ExerciseInfo k{"k", "k.cu", {}, true, {{"normal", 2}, {"edge", 1}}, 0};
-    ExerciseInfo x{"x", "x.cu", {}, false, {{"normal", 2}, {"edge", 2}}, 0};
-    L.exercises = {k, x};
-    L.written = {{"Q1", "question", "k", 2}};
+    L.core = "k";
+    L.exercises = {exercise("k", 2, 1, true), exercise("x", 2, 2, false)};
+    L.written = {{"Q1", 2, "question", "k", "Q1"}};
     L.min_score = 4;
-    L.core_max = 5;
     return L;
 }
 
@@ -34,7 +40,7 @@ TestOutcome outcome(const std::string& ex, const std::string& group, bool passed
     return t;
 }
 
-Run run_of(const Lesson& L) {
+Run run_of(const lesson::Lesson& L) {
     Run run;
     run.lesson = L;
     run.backend = Backend::emu;
@@ -52,7 +58,7 @@ Run run_of(const Lesson& L) {
 }  // namespace
 
 TEST_CASE("a veto costs the exercise's code points, whatever its tests found", "[tools]") {
-    Run run = run_of(lesson());
+    Run run = run_of(demo_lesson());
     run.exercises[0].tests = {outcome("k", "normal", true), outcome("k", "edge", true)};
     run.exercises[1].tests = {outcome("x", "normal", true), outcome("x", "edge", false, "timed out after 30 s")};
     run.vetoes.push_back({"k", "k.cu: code outside the blanks was changed (line 5); only the blanks may be edited.", ""});
@@ -79,7 +85,7 @@ TEST_CASE("a veto costs the exercise's code points, whatever its tests found", "
 }
 
 TEST_CASE("a missing file costs its own exercise only, and the reasons say which", "[tools]") {
-    Run run = run_of(lesson());
+    Run run = run_of(demo_lesson());
     run.exercises[0].tests = {outcome("k", "normal", true), outcome("k", "edge", false, "launch_k: the submitted code crashed (SIGSEGV)")};
     run.exercises[1].missing = "x.cu is missing";
     run.exercises[1].attempted_build = false;

@@ -6,6 +6,7 @@
 #include "lesson/sync.hpp"
 
 using namespace workbook::review;
+using namespace workbook::lesson;
 namespace fs = std::filesystem;
 
 TEST_CASE("markers turn a solution into its starter and into a clean solution", "[sync]") {
@@ -48,18 +49,19 @@ TEST_CASE("malformed markers are refused with file and line", "[sync]") {
 
 TEST_CASE("sync round trip: write, check, student edits kept in a backup", "[sync]") {
     fs::path root = fixture::make_repo();
-    LessonPaths L = resolve_lesson(root, "04");
+    workbook::lesson::Lesson L = workbook::lesson::load_lesson(root, "04");
     CHECK(L.id == "04-demo");
 
     SyncReport before = sync_lesson(L, true);
     CHECK_FALSE(before.in_sync);
-    CHECK(before.problems.size() == 2);  // exercise and pristine copy missing
+    CHECK(before.problems.size() == 1);  // the exercise's starter is missing
 
     SyncReport w = sync_lesson(L, false);
     CHECK(w.backup_dir.empty());
     const std::string starter = make_starter(fixture::kSolution, "k.cu").text;
     CHECK(fixture::read(root / "exercises/04-demo/k.cu") == starter);
-    CHECK(fixture::read(root / "grader/pristine/04-demo/k.cu") == starter);
+    CHECK_FALSE(fs::exists(root / "grader/pristine"));  // the edit check's starter is derived, never written
+    CHECK(pristine_starter(L, L.exercise("k")) == starter);
     CHECK(sync_lesson(L, true).in_sync);
 
     // The solution changes while a student has worked on the exercise: their file is saved before it is replaced.
@@ -71,7 +73,7 @@ TEST_CASE("sync round trip: write, check, student edits kept in a backup", "[syn
     fixture::write(root / "solutions/04-demo/k.cu", sol);
     SyncReport check = sync_lesson(L, true);
     CHECK_FALSE(check.in_sync);
-    REQUIRE(check.problems.size() == 2);
+    REQUIRE(check.problems.size() == 1);
     CHECK(check.problems[0] == "exercises/04-demo/k.cu differs from the starter made from solutions/04-demo/k.cu.");
 
     SyncReport w2 = sync_lesson(L, false);
@@ -90,13 +92,13 @@ TEST_CASE("sync round trip: write, check, student edits kept in a backup", "[syn
 
 TEST_CASE("sync refuses blank ids that disagree with lesson.json", "[sync]") {
     fs::path root = fixture::make_repo();
-    LessonPaths L = resolve_lesson(root, "04-demo");
+    workbook::lesson::Lesson L = workbook::lesson::load_lesson(root, "04-demo");
     std::string sol = fixture::kSolution;
     sol.replace(sol.find("BLANK:inv"), 9, "BLANK:inverse");
     fixture::write(root / "solutions/04-demo/k.cu", sol);
     CHECK_THROWS_WITH(sync_lesson(L, false),
                       "solutions/04-demo/k.cu: blanks [sum, inverse] do not match lesson.json's [sum, inv] for exercise 'k'.");
     CHECK_FALSE(fs::exists(root / "exercises/04-demo/k.cu"));
-    CHECK_THROWS_WITH(resolve_lesson(root, "05"), "Unknown lesson '05'; known lessons: 04-demo.");
+    CHECK_THROWS_WITH(workbook::lesson::load_lesson(root, "05"), "Unknown lesson '05'; known lessons: 04-demo.");
     fs::remove_all(root);
 }

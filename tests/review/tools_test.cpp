@@ -13,8 +13,8 @@ namespace fs = std::filesystem;
 
 TEST_CASE("hints are revealed one level at a time and recorded", "[hint]") {
     fs::path root = fixture::make_repo();
-    auto L = review::resolve_lesson(root, "04");
-    review::sync_lesson(L, false);
+    auto L = lesson::load_lesson(root, "04");
+    lesson::sync_lesson(L, false);
 
     // The first unfilled blank in file order is "sum".
     auto h1 = tools::reveal_hint(L, "k");
@@ -60,8 +60,8 @@ TEST_CASE("hints are revealed one level at a time and recorded", "[hint]") {
 
 TEST_CASE("reset keeps a backup of the student's file", "[reset]") {
     fs::path root = fixture::make_repo();
-    auto L = review::resolve_lesson(root, "04");
-    review::sync_lesson(L, false);
+    auto L = lesson::load_lesson(root, "04");
+    lesson::sync_lesson(L, false);
     const fs::path file = root / "exercises/04-demo/k.cu";
     const std::string starter = fixture::read(file);
 
@@ -92,8 +92,8 @@ TEST_CASE("reset keeps a backup of the student's file", "[reset]") {
 
 TEST_CASE("restore brings back the latest backup, or a named one, after saving the current file", "[reset]") {
     fs::path root = fixture::make_repo();
-    auto L = review::resolve_lesson(root, "04");
-    review::sync_lesson(L, false);
+    auto L = lesson::load_lesson(root, "04");
+    lesson::sync_lesson(L, false);
     const fs::path file = root / "exercises/04-demo/k.cu";
     auto error_of = [&](const std::string& stamp) {
         try {

@@ -105,6 +105,15 @@ Submitted read_submitted(const fs::path& file, const std::string& label) {
     return r;
 }
 
+nlohmann::json load_json(const fs::path& file) {
+    const std::string text = read_text(file);
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw UserError(file.string() + " is not valid JSON (byte " + std::to_string(e.byte) + ").");
+    }
+}
+
 bool valid_utf8(const std::string& text, int* bad_line) {
     int line = 1;
     const auto* s = reinterpret_cast<const unsigned char*>(text.data());

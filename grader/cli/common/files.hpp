@@ -7,12 +7,17 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace workbook::review {
 
 inline constexpr std::uintmax_t kMaxTextFile = 1024 * 1024;  // 1 MiB: far above any exercise file
 
 // The whole file as UTF-8 text. Throws UserError when it is missing, not a regular file, over 1 MiB or not UTF-8.
 std::string read_text(const std::filesystem::path& file);
+
+// A JSON file read with read_text; a UserError names the file and the parse error's position.
+nlohmann::json load_json(const std::filesystem::path& file);
 
 // True when `text` is valid UTF-8; `bad_line` receives the 1-based line of the first invalid byte.
 bool valid_utf8(const std::string& text, int* bad_line = nullptr);

@@ -93,7 +93,7 @@ void prune(const fs::path& dir, std::size_t keep) {
         if (entries[i].first < recent) fs::remove_all(entries[i].second, ec);
 }
 
-BuildResult build_one(const Context& ctx, const Lesson& lesson, const BuildJob& job, Backend backend,
+BuildResult build_one(const Context& ctx, const lesson::Lesson& lesson, const BuildJob& job, Backend backend,
                       const Toolchain& tc) {
     BuildResult r;
     r.exercise = job.exercise;
@@ -283,7 +283,7 @@ std::string trim_compiler_output(const std::string& out, const fs::path& base, s
     return res;
 }
 
-std::vector<BuildResult> build_workers(const Context& ctx, const Lesson& lesson, const std::vector<BuildJob>& jobs,
+std::vector<BuildResult> build_workers(const Context& ctx, const lesson::Lesson& lesson, const std::vector<BuildJob>& jobs,
                                          Backend backend, int parallel) {
     const Toolchain tc = toolchain(ctx, backend);
     std::vector<BuildResult> results(jobs.size());

@@ -30,7 +30,7 @@ struct BuildResult {
 };
 
 // Builds all jobs, at most `parallel` at a time.
-std::vector<BuildResult> build_workers(const Context& ctx, const Lesson& lesson, const std::vector<BuildJob>& jobs,
+std::vector<BuildResult> build_workers(const Context& ctx, const lesson::Lesson& lesson, const std::vector<BuildJob>& jobs,
                                          Backend backend, int parallel);
 
 // The first compiler errors, with paths shown relative to `base`.

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "build.hpp"
 #include "intake.hpp"
 #include "lesson/lesson.hpp"
+#include "lesson/sync.hpp"
 #include "model.hpp"
 #include "common/process.hpp"
 #include "report.hpp"
@@ -54,180 +56,201 @@ std::uint64_t env_seed() {
     return (end && *end == '\0') ? v : 0;
 }
 
-}  // namespace
+// One grade run as its stages, in order. Each stage reads what the earlier ones left in the members and returns an
+// outcome only when the run stops there (a usage error, an interrupted run).
+class Pipeline {
+ public:
+    Pipeline(const Context& ctx, const GradeOptions& opt) : ctx(ctx), opt(opt) {}
 
-GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
-    const auto t0 = std::chrono::steady_clock::now();
-    std::string err;
-    auto lesson = resolve_lesson(ctx.root, opt.lesson, &err);
-    if (!lesson) return usage_error(err);
-
-    Run run;
-    run.lesson = *lesson;
-    const Lesson& L = run.lesson;
-
-    // Which exercises.
-    std::vector<const ExerciseInfo*> selected;
-    if (!opt.exercise.empty()) {
-        const ExerciseInfo* e = L.exercise(opt.exercise);
-        if (!e)
-            return usage_error("Unknown exercise '" + opt.exercise + "' in lesson " + L.id + "; known exercises: " +
-                               util::join(L.exercise_names(), ", ") + ".");
-        selected.push_back(e);
-        run.only_exercise = e->name;
-    } else {
-        for (const auto& e : L.exercises) selected.push_back(&e);
+    GradeOutcome run_all() {
+        for (auto stage : {&Pipeline::select, &Pipeline::check_submission, &Pipeline::choose_backend,
+                           &Pipeline::review, &Pipeline::build, &Pipeline::run_hidden_tests,
+                           &Pipeline::score_written, &Pipeline::score})
+            if (auto stopped = (this->*stage)()) return *stopped;
+        return write_results();
     }
-    const ExerciseInfo* core = L.core_exercise();
-    const bool whole_lesson = run.only_exercise.empty() || (core && run.only_exercise == core->name);
+
+ private:
+    // The lesson, and which of its exercises are graded.
+    std::optional<GradeOutcome> select() {
+        try {
+            run.lesson = lesson::load_lesson(ctx.root, opt.lesson);
+        } catch (const review::UserError& e) {
+            return usage_error(e.what());
+        }
+
+        // Which exercises.
+        if (!opt.exercise.empty()) {
+            const lesson::Exercise* e = L.find(opt.exercise);
+            if (!e)
+                return usage_error("Unknown exercise '" + opt.exercise + "' in lesson " + L.id + "; known exercises: " +
+                                   util::join(L.exercise_names(), ", ") + ".");
+            selected.push_back(e);
+            run.only_exercise = e->name;
+        } else {
+            for (const auto& e : L.exercises) selected.push_back(&e);
+        }
+        whole_lesson = run.only_exercise.empty() || run.only_exercise == L.core;
+        return std::nullopt;
+    }
 
     // The submission folder and its files.
-    fs::path dir;
-    if (!opt.submission.empty()) dir = fs::absolute(opt.submission);
-    else dir = ctx.root / (opt.solutions ? "solutions" : "exercises") / L.id;
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        return usage_error("The submission folder " + shown_path(dir, ctx.root) + " does not exist" +
-                           (fs::exists(dir, ec) ? " as a folder." : "."));
-    run.submission = dir;
-    run.submission_label =
-        util::sanitize_name(opt.submission_label.empty() ? shown_path(dir, ctx.root) : opt.submission_label);
-    // Each submitted file is read once, here, without following links (review::read_submitted); the review uses
-    // these texts, so nothing outside the submission folder is opened or quoted. A file that is missing or cannot be
-    // graded costs its own exercise (or the written answers) only: the rest of the submission is graded. A byte that
-    // is not UTF-8 is a warning, not a refusal: the file is graded, the review reads it with such bytes replaced.
-    std::set<std::string> expected;
-    std::map<std::string, std::string> submitted;  // file name -> text, for the files that can be graded
-    std::map<std::string, std::string> unusable;   // file name -> why not (read_submitted's sentence)
-    std::map<std::string, std::string> hashes;     // file name -> SHA-256 of its bytes as submitted
-    auto take = [&](const std::string& file) {
-        auto got = review::read_submitted(dir / file, file);
-        if (got.refusal.empty() || got.not_utf8) hashes[file] = util::sha256_hex(got.text);
-        if (got.not_utf8) {
-            std::vector<int> lines;
-            submitted[file] = replace_invalid_utf8(got.text, &lines);
-            run.warnings.push_back(invalid_utf8_warning(file, lines));
-        } else if (!got.refusal.empty()) {
-            unusable[file] = got.refusal;
-        } else {
-            submitted[file] = std::move(got.text);
+    std::optional<GradeOutcome> check_submission() {
+        if (!opt.submission.empty()) dir = fs::absolute(opt.submission);
+        else dir = ctx.root / (opt.solutions ? "solutions" : "exercises") / L.id;
+        std::error_code ec;
+        if (!fs::is_directory(dir, ec))
+            return usage_error("The submission folder " + shown_path(dir, ctx.root) + " does not exist" +
+                               (fs::exists(dir, ec) ? " as a folder." : "."));
+        run.submission = dir;
+        run.submission_label =
+            util::sanitize_name(opt.submission_label.empty() ? shown_path(dir, ctx.root) : opt.submission_label);
+        // Each submitted file is read once, here, without following links (review::read_submitted); the review uses
+        // these texts, so nothing outside the submission folder is opened or quoted. A file that is missing or cannot be
+        // graded costs its own exercise (or the written answers) only: the rest of the submission is graded. A byte that
+        // is not UTF-8 is a warning, not a refusal: the file is graded, the review reads it with such bytes replaced.
+        auto take = [&](const std::string& file) {
+            auto got = review::read_submitted(dir / file, file);
+            if (got.refusal.empty() || got.not_utf8) hashes[file] = util::sha256_hex(got.text);
+            if (got.not_utf8) {
+                std::vector<int> lines;
+                submitted[file] = replace_invalid_utf8(got.text, &lines);
+                run.warnings.push_back(invalid_utf8_warning(file, lines));
+            } else if (!got.refusal.empty()) {
+                unusable[file] = got.refusal;
+            } else {
+                submitted[file] = std::move(got.text);
+            }
+        };
+        for (const auto* e : selected) {
+            expected.insert(e->file());
+            take(e->file());
         }
-    };
-    for (const auto* e : selected) {
-        expected.insert(e->file);
-        take(e->file);
-    }
-    fs::path answers = dir / L.answers_file;
-    const bool grade_written = whole_lesson && !L.written.empty();
-    if (grade_written) {
-        expected.insert(L.answers_file);
-        take(L.answers_file);
-        if (auto u = unusable.find(L.answers_file); u != unusable.end()) run.answers_missing = u->second;
-    }
-    {
-        std::vector<std::string> extra;
-        std::set<std::string> all_files;
-        for (const auto& e : L.exercises) all_files.insert(e.file);
-        for (const auto& d : fs::directory_iterator(dir, ec)) {
-            const std::string name = d.path().filename().string();
-            if (expected.count(name) || (!run.only_exercise.empty() && all_files.count(name))) continue;
-            if (name == L.answers_file) continue;
-            extra.push_back(util::sanitize_name(name) + (d.symlink_status(ec).type() == fs::file_type::directory ? "/" : ""));
+        answers = dir / L.answers_file;
+        grade_written = whole_lesson && !L.written.empty();
+        if (grade_written) {
+            expected.insert(L.answers_file);
+            take(L.answers_file);
+            if (auto u = unusable.find(L.answers_file); u != unusable.end()) run.answers_missing = u->second;
         }
-        std::sort(extra.begin(), extra.end());
-        if (!extra.empty())
-            run.notes.push_back("ignored (not part of the submission): " + util::join(extra, ", "));
+        {
+            std::vector<std::string> extra;
+            std::set<std::string> all_files;
+            for (const auto& e : L.exercises) all_files.insert(e.file());
+            for (const auto& d : fs::directory_iterator(dir, ec)) {
+                const std::string name = d.path().filename().string();
+                if (expected.count(name) || (!run.only_exercise.empty() && all_files.count(name))) continue;
+                if (name == L.answers_file) continue;
+                extra.push_back(util::sanitize_name(name) + (d.symlink_status(ec).type() == fs::file_type::directory ? "/" : ""));
+            }
+            std::sort(extra.begin(), extra.end());
+            if (!extra.empty())
+                run.notes.push_back("ignored (not part of the submission): " + util::join(extra, ", "));
+        }
+        return std::nullopt;
     }
 
-    // Backend.
-    run.sanitize = opt.sanitize;
-    if (opt.sanitize && opt.backend == "static")
-        run.notes.push_back("SANITIZE=1 runs compute-sanitizer on the hidden tests, and a static review runs none");
-    if (opt.backend == "static") {
-        run.backend = Backend::static_only;
-    } else if (opt.backend == "emu") {
-        run.backend = Backend::emu;
-    } else if (opt.backend == "gpu" || opt.backend == "auto") {
-        GpuProbe g = probe_gpu(ctx);
-        if (g.usable) {
-            run.backend = Backend::gpu;
-            run.gpu_name = g.name;
-            if (opt.backend == "auto") run.backend_reason = "auto: a CUDA device is usable";
-        } else if (opt.backend == "gpu") {
-            return usage_error("BACKEND=gpu needs a usable CUDA device, but " + g.reason +
-                               "; use BACKEND=emu (CPU emulator) or BACKEND=static.");
-        } else {
+    // Where the hidden tests run, and the seed of their inputs.
+    std::optional<GradeOutcome> choose_backend() {
+        run.sanitize = opt.sanitize;
+        if (opt.sanitize && opt.backend == "static")
+            run.notes.push_back("SANITIZE=1 runs compute-sanitizer on the hidden tests, and a static review runs none");
+        if (opt.backend == "static") {
+            run.backend = Backend::static_only;
+        } else if (opt.backend == "emu") {
             run.backend = Backend::emu;
-            run.backend_reason = "auto: " + g.reason;
+        } else if (opt.backend == "gpu" || opt.backend == "auto") {
+            GpuProbe g = probe_gpu(ctx);
+            if (g.usable) {
+                run.backend = Backend::gpu;
+                run.gpu_name = g.name;
+                if (opt.backend == "auto") run.backend_reason = "auto: a CUDA device is usable";
+            } else if (opt.backend == "gpu") {
+                return usage_error("BACKEND=gpu needs a usable CUDA device, but " + g.reason +
+                                   "; use BACKEND=emu (CPU emulator) or BACKEND=static.");
+            } else {
+                run.backend = Backend::emu;
+                run.backend_reason = "auto: " + g.reason;
+            }
+        } else {
+            return usage_error("Unknown backend '" + opt.backend + "'; use auto, gpu, emu or static.");
         }
-    } else {
-        return usage_error("Unknown backend '" + opt.backend + "'; use auto, gpu, emu or static.");
+
+        if (opt.seed) run.seed = *opt.seed;
+        else if (auto s = env_seed()) run.seed = s;
+        else run.seed = util::random_u64() % 10000000000ULL;  // ten digits: easy to copy into SEED=
+
+        // Harness builds go to the build folder, or to --work-dir (class grading gives each student a fresh one, so
+        // nothing one student's run left there is seen by the next).
+        build_ctx = ctx;
+        if (!opt.work_dir.empty()) build_ctx.build_dir = fs::absolute(opt.work_dir);
+        return std::nullopt;
     }
-
-    if (opt.seed) run.seed = *opt.seed;
-    else if (auto s = env_seed()) run.seed = s;
-    else run.seed = util::random_u64() % 10000000000ULL;  // ten digits: easy to copy into SEED=
-
-    // Harness builds go to the build folder, or to --work-dir (class grading gives each student a fresh one, so
-    // nothing one student's run left there is seen by the next).
-    Context build_ctx = ctx;
-    if (!opt.work_dir.empty()) build_ctx.build_dir = fs::absolute(opt.work_dir);
 
     // Static review first: blanks, the token edit check, review comments (and nvcc for static).
-    const fs::path pristine_dir = ctx.root / "grader" / "pristine" / L.id;
-    const std::string nvcc = run.backend == Backend::static_only ? find_nvcc(ctx) : std::string();
-    for (const auto* e : selected) {
-        ExerciseResult ex;
-        ex.info = e;
-        ex.file = dir / e->file;
-        if (auto u = unusable.find(e->file); u != unusable.end()) {
-            ex.missing = u->second;
-            run.exercises.push_back(std::move(ex));
-            continue;
-        }
-        const std::string& text = submitted[e->file];
-        ex.content_hash = hashes[e->file];
-        const fs::path pristine = pristine_dir / e->file;
-        std::optional<std::string> pristine_text = util::read_file(pristine);
-        if (!pristine_text)
-            run.notes.push_back("the edit check of " + e->file + " could not run: " + shown_path(pristine, ctx.root) +
-                                " is missing (the grader is incomplete)");
-        try {
-            auto unfilled = review::find_unfilled(text, e->blanks, pristine_text);
-            for (const auto& u : unfilled) ex.unfilled.push_back(u.id.empty() ? "line " + std::to_string(u.line) : u.id);
-            ex.unfilled_message = review::unfilled_message(e->file, e->name, L.number, unfilled);
-            if (pristine_text && unfilled.empty()) {
-                auto check = review::edit_check_text(*pristine_text, text, e->file, e->blanks);
-                ex.edit_ok = check.ok;
-                ex.fill_refused = check.refused;
-                if (!check.ok) run.vetoes.push_back({e->name, check.reason, check.diff});
+    std::optional<GradeOutcome> review() {
+        std::error_code ec;
+        const std::string nvcc = run.backend == Backend::static_only ? find_nvcc(ctx) : std::string();
+        for (const auto* e : selected) {
+            ExerciseResult ex;
+            ex.info = e;
+            ex.file = dir / e->file();
+            if (auto u = unusable.find(e->file()); u != unusable.end()) {
+                ex.missing = u->second;
+                run.exercises.push_back(std::move(ex));
+                continue;
             }
-            for (const auto& c : pristine_text ? review::review_comments_text(L.raw, e->name, text, *pristine_text, e->file)
-                                               : std::vector<review::Comment>{}) {
-                const std::string where = e->file + (c.line > 0 ? ":" + std::to_string(c.line) : "");
-                if (c.veto) run.vetoes.push_back({e->name, where + ": " + c.text, ""});
-                else run.comments.push_back({e->name, where, c.text});
+            const std::string& text = submitted[e->file()];
+            ex.content_hash = hashes[e->file()];
+            std::optional<std::string> pristine_text;
+            try {
+                pristine_text = lesson::pristine_starter(L, *e);
+                if (!pristine_text)
+                    run.notes.push_back("the edit check of " + e->file() + " could not run: " +
+                                        shown_path(L.pristine_dir() / e->file(), ctx.root) +
+                                        " is missing (the grader is incomplete)");
+            } catch (const review::UserError& err) {
+                run.notes.push_back("the edit check of " + e->file() + " could not run: " + err.what());
             }
-            if (run.backend == Backend::static_only && ex.unfilled.empty() && !ex.fill_refused) {
-                const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
-                fs::create_directories(work, ec);
-                auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
-                if (!sc.ran) {
-                    ex.static_compile = "nvcc not found: the static review could not compile " + e->file + ".";
-                } else {
-                    ex.static_compile_ok = sc.ok;
-                    ex.static_compile = sc.ok ? "nvcc -std=c++17 -c: compiled.\n" + sc.ptxas_report
-                                              : "nvcc -std=c++17 -c: did not compile.\n" + sc.output;
+            try {
+                auto unfilled = review::find_unfilled(text, e->blank_ids(), pristine_text);
+                for (const auto& u : unfilled) ex.unfilled.push_back(u.id.empty() ? "line " + std::to_string(u.line) : u.id);
+                ex.unfilled_message = review::unfilled_message(e->file(), e->name, L.number, unfilled);
+                if (pristine_text && unfilled.empty()) {
+                    auto check = review::edit_check_text(*pristine_text, text, e->file(), e->blank_ids());
+                    ex.edit_ok = check.ok;
+                    ex.fill_refused = check.refused;
+                    if (!check.ok) run.vetoes.push_back({e->name, check.reason, check.diff});
                 }
+                for (const auto& c : pristine_text ? review::review_comments_text(*e, text, *pristine_text, e->file())
+                                                   : std::vector<review::Comment>{}) {
+                    const std::string where = e->file() + (c.line > 0 ? ":" + std::to_string(c.line) : "");
+                    if (c.veto) run.vetoes.push_back({e->name, where + ": " + c.text, ""});
+                    else run.comments.push_back({e->name, where, c.text});
+                }
+                if (run.backend == Backend::static_only && ex.unfilled.empty() && !ex.fill_refused) {
+                    const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
+                    fs::create_directories(work, ec);
+                    auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
+                    if (!sc.ran) {
+                        ex.static_compile = "nvcc not found: the static review could not compile " + e->file() + ".";
+                    } else {
+                        ex.static_compile_ok = sc.ok;
+                        ex.static_compile = sc.ok ? "nvcc -std=c++17 -c: compiled.\n" + sc.ptxas_report
+                                                  : "nvcc -std=c++17 -c: did not compile.\n" + sc.output;
+                    }
+                }
+            } catch (const review::UserError& ue) {
+                return usage_error(ue.what());
             }
-        } catch (const review::UserError& ue) {
-            return usage_error(ue.what());
+            run.exercises.push_back(std::move(ex));
         }
-        run.exercises.push_back(std::move(ex));
+        return std::nullopt;
     }
 
-    // Build and run.
-    if (run.backend != Backend::static_only) {
+    // The workers of the exercises that can run, and the judges' test lists.
+    std::optional<GradeOutcome> build() {
+        if (run.backend == Backend::static_only) return std::nullopt;
         std::vector<BuildJob> jobs;
         std::vector<std::size_t> job_index;
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
@@ -238,7 +261,6 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         auto built = build_workers(build_ctx, L, jobs, run.backend, 2);
         bool any_setup_error = false;
         std::string setup_message;
-        std::vector<TestJob> test_jobs;
         for (std::size_t k = 0; k < built.size(); ++k) {
             auto& ex = run.exercises[job_index[k]];
             ex.attempted_build = true;
@@ -260,10 +282,6 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 ex.list_error = list_err;
             } else if (tests->empty()) {
                 ex.list_error = "the test program lists no hidden tests for '" + ex.info->name + "'";
-            } else if (ex.info->expected_tests > 0 && static_cast<int>(tests->size()) != ex.info->expected_tests) {
-                // A test list the student's code could shorten must not shrink the denominator.
-                ex.list_error = "the test program listed " + std::to_string(tests->size()) + " hidden tests for '" +
-                                ex.info->name + "', but the lesson has " + std::to_string(ex.info->expected_tests);
             } else {
                 for (const auto& t : *tests) test_jobs.push_back({t, judge, ex.build.worker});
             }
@@ -274,6 +292,12 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
                 return usage_error(setup_message + " Build the grader first: `make grade-" + L.number +
                                    "` does it, or `cmake --build build`.", 3);
         }
+        return std::nullopt;
+    }
+
+    // The hidden tests, each a judge and its sandboxed worker.
+    std::optional<GradeOutcome> run_hidden_tests() {
+        if (run.backend == Backend::static_only) return std::nullopt;
         install_interrupt_handler();
         auto sanitized = config_list(ctx, "/emu/cxxflags");
         const bool has_sanitizer = std::any_of(sanitized.begin(), sanitized.end(),
@@ -316,75 +340,108 @@ GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) {
         for (auto& o : outcomes)
             for (auto& ex : run.exercises)
                 if (ex.info->name == o.test.exercise) ex.tests.push_back(std::move(o));
+        return std::nullopt;
     }
 
     // Written answers (provisional) and hints.
-    if (grade_written && !run.answers_missing.empty()) {
-        for (const auto& w : L.written)
-            run.written.push_back({w.id, w.group, w.exercise, "not graded: " + run.answers_missing, 0, w.points});
-    } else if (grade_written) {
-        try {
-            for (const auto& w : review::score_written(L.raw, answers, submitted[L.answers_file], ctx.root))
-                run.written.push_back({w.id, w.group, w.exercise.empty() && core ? core->name : w.exercise, w.feedback,
-                                       w.score, w.max_score});
-        } catch (const review::UserError& ue) {
-            // The answers file was checked above, so this is the grader's rubric: the items score 0, visibly.
-            run.notes.push_back(std::string("the written answers could not be scored: ") + ue.what());
+    std::optional<GradeOutcome> score_written() {
+        if (grade_written && !run.answers_missing.empty()) {
             for (const auto& w : L.written)
-                run.written.push_back({w.id, w.group, w.exercise, std::string("not scored: ") + ue.what(), 0, w.points});
+                run.written.push_back({w.id, w.group, w.exercise, "not graded: " + run.answers_missing, 0, w.points});
+        } else if (grade_written) {
+            try {
+                for (const auto& w : review::score_written(L.raw, answers, submitted[L.answers_file], ctx.root))
+                    run.written.push_back({w.id, w.group, w.exercise.empty() ? L.core : w.exercise, w.feedback,
+                                           w.score, w.max_score});
+            } catch (const review::UserError& ue) {
+                // The answers file was checked above, so this is the grader's rubric: the items score 0, visibly.
+                run.notes.push_back(std::string("the written answers could not be scored: ") + ue.what());
+                for (const auto& w : L.written)
+                    run.written.push_back({w.id, w.group, w.exercise, std::string("not scored: ") + ue.what(), 0, w.points});
+            }
         }
-    }
-    // The hints recorded in this checkout's .workbook/ are its student's: a hand-in graded from elsewhere (class
-    // grading, Gradescope) must not be charged with them.
-    if (opt.submission.empty() && !opt.solutions) try {
-            run.hints_used_json = tools::hints_used(ctx.root, L.id).dump();
-        } catch (const std::exception&) {
+        // The hints recorded in this checkout's .workbook/ are its student's: a hand-in graded from elsewhere (class
+        // grading, Gradescope) must not be charged with them.
+        if (opt.submission.empty() && !opt.solutions) {
+            std::string problem;
+            run.hints_used = tools::hints_used(ctx.root, L.id, &problem);
+            if (!problem.empty()) run.notes.push_back(problem);
         }
+        return std::nullopt;
+    }
 
-    score_run(run);
-    update_gpu_verification(run, ctx.root);
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    run.verdict = make_verdict(run);
+    // The rubric applied, and the verdict.
+    std::optional<GradeOutcome> score() {
+        score_run(run);
+        update_gpu_verification(run, ctx.root);
+        run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        run.verdict = make_verdict(run);
+        return std::nullopt;
+    }
 
-    GradeOutcome out;
-    out.passed = run.passed;
-    out.exit_code = run.passed ? 0 : 1;
-    out.results = results_json(run, markdown_report(run));
-    // The replay names every option that shaped the run (results_json's own line leaves out SUBMISSION and EX).
-    out.results["extra_data"]["replay"] = replay_command(run);
-    // What `make report` compares the answers file with, as content_sha256 does for each exercise file.
-    if (grade_written) out.results["extra_data"]["answers_sha256"] = util::sha256_hex(util::read_file(answers).value_or(""));
-    // Student output and compiler messages quoting a student's line may hold bytes that are not UTF-8: replaced,
-    // so that results.json is always valid JSON.
-    const std::string dumped = out.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-    const fs::path results_dir = ctx.build_dir / "results" / L.number;
-    if (opt.write_default_results) {
-        out.results_path = new_run_dir(results_dir) / "results.json";
-        if (!util::write_file_atomic(out.results_path, dumped))
-            return usage_error("Cannot write " + out.results_path.string() + ".", 3);
-        publish_latest(results_dir, out.results_path);
+    // results.json, where it was asked for, and the report.
+    GradeOutcome write_results() {
+        GradeOutcome out;
+        out.passed = run.passed;
+        out.exit_code = run.passed ? 0 : 1;
+        out.results = results_json(run, markdown_report(run));
+        // The replay names every option that shaped the run (results_json's own line leaves out SUBMISSION and EX).
+        out.results["extra_data"]["replay"] = replay_command(run);
+        // What `make report` compares the answers file with, as content_sha256 does for each exercise file.
+        if (grade_written) out.results["extra_data"]["answers_sha256"] = util::sha256_hex(util::read_file(answers).value_or(""));
+        // Student output and compiler messages quoting a student's line may hold bytes that are not UTF-8: replaced,
+        // so that results.json is always valid JSON.
+        const std::string dumped = out.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+        const fs::path results_dir = ctx.build_dir / "results" / L.number;
+        if (opt.write_default_results) {
+            out.results_path = new_run_dir(results_dir) / "results.json";
+            if (!util::write_file_atomic(out.results_path, dumped))
+                return usage_error("Cannot write " + out.results_path.string() + ".", 3);
+            publish_latest(results_dir, out.results_path);
+        }
+        if (opt.json_out == "-") {
+            std::cout << dumped;
+            std::cout.flush();
+        } else if (!opt.json_out.empty()) {
+            if (!util::write_file_atomic(fs::absolute(opt.json_out), dumped))
+                return usage_error("Cannot write " + opt.json_out + ".", 3);
+            if (out.results_path.empty()) out.results_path = fs::absolute(opt.json_out);
+        }
+        if (opt.print_report) {
+            const bool color = ::isatty(1) && !std::getenv("NO_COLOR");
+            std::cout << format_report(run, color);
+            if (opt.write_default_results)
+                std::cout << "Results: " << shown_link(results_dir / "results.json", ctx.root)
+                          << " (this run: " << shown_path(out.results_path, ctx.root) << ")\n";
+            else if (!out.results_path.empty())
+                std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
+            if (!opt.json_out.empty() && opt.write_default_results) std::cout << "Also written to: " << opt.json_out << "\n";
+            std::cout << exit_status_line(run) << "\n";
+            std::cout.flush();
+        }
+        return out;
     }
-    if (opt.json_out == "-") {
-        std::cout << dumped;
-        std::cout.flush();
-    } else if (!opt.json_out.empty()) {
-        if (!util::write_file_atomic(fs::absolute(opt.json_out), dumped))
-            return usage_error("Cannot write " + opt.json_out + ".", 3);
-        if (out.results_path.empty()) out.results_path = fs::absolute(opt.json_out);
-    }
-    if (opt.print_report) {
-        const bool color = ::isatty(1) && !std::getenv("NO_COLOR");
-        std::cout << format_report(run, color);
-        if (opt.write_default_results)
-            std::cout << "Results: " << shown_link(results_dir / "results.json", ctx.root)
-                      << " (this run: " << shown_path(out.results_path, ctx.root) << ")\n";
-        else if (!out.results_path.empty())
-            std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
-        if (!opt.json_out.empty() && opt.write_default_results) std::cout << "Also written to: " << opt.json_out << "\n";
-        std::cout << exit_status_line(run) << "\n";
-        std::cout.flush();
-    }
-    return out;
-}
+
+    const Context& ctx;
+    const GradeOptions& opt;
+    const std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    Run run;
+    const lesson::Lesson& L = run.lesson;
+    std::vector<const lesson::Exercise*> selected;
+    bool whole_lesson = true;
+    fs::path dir;  // the submission folder
+    std::set<std::string> expected;
+    std::map<std::string, std::string> submitted;  // file name -> text, for the files that can be graded
+    std::map<std::string, std::string> unusable;   // file name -> why not (read_submitted's sentence)
+    std::map<std::string, std::string> hashes;     // file name -> SHA-256 of its bytes as submitted
+    fs::path answers;
+    bool grade_written = false;
+    Context build_ctx;  // harness builds go to its build folder
+    std::vector<TestJob> test_jobs;
+};
+
+}  // namespace
+
+GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) { return Pipeline(ctx, opt).run_all(); }
 
 }  // namespace workbook::grade

@@ -42,7 +42,7 @@ struct GroupResult {
 };
 
 struct ExerciseResult {
-    const ExerciseInfo* info = nullptr;
+    const lesson::Exercise* info = nullptr;
     std::filesystem::path file;
     // Non-empty: the file could not be graded (missing, a link, binary, too large); one sentence, no absolute path.
     // The exercise then scores 0 and nothing of it is built or run.
@@ -75,7 +75,7 @@ struct WrittenResult {
 };
 
 struct Run {
-    Lesson lesson;
+    lesson::Lesson lesson;
     Backend backend = Backend::emu;
     std::string backend_reason;  // why auto picked it
     std::string gpu_name;
@@ -90,7 +90,7 @@ struct Run {
     std::vector<Veto> vetoes;
     std::vector<Comment> comments;
     std::vector<std::string> warnings;  // graded anyway, but the student should fix it (a non-UTF-8 byte, …)
-    std::string hints_used_json = "{}";
+    nlohmann::json hints_used = nlohmann::json::object();  // {"<exercise>": {"<blank>": level}}
     nlohmann::json sandbox;          // the layers that confined the submission's code (from the judges); null: none ran
     bool sanitize = false;           // SANITIZE=1 was asked for (whatever the backend)
     nlohmann::json sanitizer;        // SANITIZE=1 on gpu: compute-sanitizer's findings per exercise and tool (sanitize.hpp)

@@ -111,7 +111,7 @@ std::string make_verdict(const Run& run) {
         head = "PENDING — static review only: no hidden test was executed; execution points are pending GPU verification";
         if (!run.vetoes.empty()) head += "; vetoed (" + std::to_string(run.vetoes.size()) + ")";
     } else if (run.passed) {
-        head = run.only_exercise.empty() || (run.lesson.core_exercise() && run.only_exercise == run.lesson.core_exercise()->name)
+        head = run.only_exercise.empty() || run.only_exercise == run.lesson.core
                    ? "PASSED — core " + pts(run.core_score) + " / " + pts(run.core_max) + " (pass at " + pts(run.lesson.min_score) + ")"
                    : "PASSED — every hidden test of '" + run.only_exercise + "' passed";
     } else {
@@ -125,7 +125,7 @@ std::string make_verdict(const Run& run) {
         if (not_run) why.push_back(std::to_string(not_run) + " test group" + (not_run == 1 ? "" : "s") + " not run");
         std::vector<std::string> missing;
         for (const auto& ex : run.exercises)
-            if (!ex.missing.empty()) missing.push_back(ex.info->file);
+            if (!ex.missing.empty()) missing.push_back(ex.info->file());
         if (!run.answers_missing.empty()) missing.push_back(run.lesson.answers_file);
         if (!missing.empty()) why.push_back("not graded: " + util::join(missing, ", "));
         if (!run.vetoes.empty()) {
@@ -133,7 +133,7 @@ std::string make_verdict(const Run& run) {
             while (!reason.empty() && (reason.back() == '.' || reason.back() == ' ')) reason.pop_back();
             why.push_back("vetoed: " + reason);
         }
-        const bool whole = run.only_exercise.empty() || (run.lesson.core_exercise() && run.only_exercise == run.lesson.core_exercise()->name);
+        const bool whole = run.only_exercise.empty() || run.only_exercise == run.lesson.core;
         if (whole && run.core_score + 1e-9 < run.lesson.min_score)
             why.push_back("core " + pts(run.core_score) + " / " + pts(run.core_max) + " is below " + pts(run.lesson.min_score));
         head = "NOT PASSED — " + (why.empty() ? std::string("see above") : util::join(why, "; "));
@@ -156,7 +156,7 @@ std::string format_report(const Run& unclean, bool color) {
     line("");
     line(st.bold("Static review"));
     for (const auto& ex : run.exercises) {
-        const std::string file = ex.info->file;
+        const std::string file = ex.info->file();
         if (!ex.missing.empty()) {
             line("  " + st.bad("not graded") + " — " + with_period(ex.missing) + " 0 points for " + ex.info->name + ".");
         } else if (!ex.unfilled_message.empty()) {
@@ -233,7 +233,7 @@ std::string format_report(const Run& unclean, bool color) {
     }
 
     line("");
-    const ExerciseInfo* core = run.lesson.core_exercise();
+    const lesson::Exercise* core = run.lesson.find(run.lesson.core);
     line(st.bold("Rubric") + (core ? " (core exercise: " + core->name + ")" : ""));
     for (const auto& ex : run.exercises) {
         if (!ex.info->core) continue;

@@ -131,11 +131,7 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
     r["output_format"] = "md";
     r["visibility"] = "visible";
     r["stdout_visibility"] = "hidden";
-    json hints = json::object();
-    try {
-        hints = json::parse(run.hints_used_json);
-    } catch (const std::exception&) {
-    }
+    const json& hints = run.hints_used;
     r["extra_data"] = {{"lesson", run.lesson.id},
                        {"backend", backend_name(run.backend)},
                        {"ran_on", backend_description(run.backend, run.gpu_name)},

@@ -130,7 +130,7 @@ void score_run(Run& run) {
                                         [&](const Veto& v) { return v.exercise == ex.info->name; });
         score_exercise(ex, run.backend, vetoed);
         ex.reasons = exercise_reasons(ex, run.vetoes, run.backend);
-        if (short_refusal(ex.missing) == ex.info->file + " is missing") missing.push_back(ex.info->file);
+        if (short_refusal(ex.missing) == ex.info->file() + " is missing") missing.push_back(ex.info->file());
     }
     const std::string answers_refusal = short_refusal(run.answers_missing);
     if (answers_refusal == run.lesson.answers_file + " is missing") missing.push_back(run.lesson.answers_file);
@@ -138,10 +138,10 @@ void score_run(Run& run) {
     if (run.pending) run.reasons.push_back("static review only: execution points pending");
     for (const auto& ex : run.exercises)
         for (const auto& r : ex.reasons)
-            if (short_refusal(ex.missing) != ex.info->file + " is missing" && r != "pending: static review only")
+            if (short_refusal(ex.missing) != ex.info->file() + " is missing" && r != "pending: static review only")
                 run.reasons.push_back(ex.info->name + ": " + r);
 
-    const ExerciseInfo* core = run.lesson.core_exercise();
+    const lesson::Exercise* core = run.lesson.find(run.lesson.core);
     const bool whole_lesson = run.only_exercise.empty() || (core && run.only_exercise == core->name);
     run.core_score = run.core_max = run.total_score = run.total_max = 0;
     bool core_all_passed = false;

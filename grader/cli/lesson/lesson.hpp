@@ -1,54 +1,39 @@
-// A lesson's manifest, lessons/<id>/lesson.json: its exercises (file, blanks, points per rubric group, core or not),
-// the written items and the pass threshold.
+// A lesson as every command sees it: where its folders are, and its manifest (lesson/manifest.hpp), read once.
 #pragma once
 
 #include <filesystem>
-#include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-namespace workbook {
+#include "lesson/manifest.hpp"
 
-struct ExerciseInfo {
-    std::string name;                   // file stem: "rmsnorm"
-    std::string file;                   // "rmsnorm.cu"
-    std::vector<std::string> blanks;    // blank ids in file order
-    bool core = false;
-    std::map<std::string, double> points;  // execution groups: "normal", "edge" (others ignored here)
-    int expected_tests = 0;             // hidden tests the harness must list; 0 = not stated
+namespace workbook::lesson {
+
+struct Lesson : Manifest {
+    std::filesystem::path root;  // repository root
+    std::string id;              // "04-rmsnorm", the folder's name (and the manifest's slug)
+    std::string number;          // "04"
+    nlohmann::json raw;          // the manifest as read, already checked by parse_manifest
+
+    std::filesystem::path lesson_dir() const { return root / "lessons" / id; }
+    std::filesystem::path exercises_dir() const { return root / "exercises" / id; }
+    std::filesystem::path solutions_dir() const { return root / "solutions" / id; }
+    std::filesystem::path pristine_dir() const { return root / "grader" / "pristine" / id; }
+    std::filesystem::path hidden_tests_dir() const { return root / "grader" / "hidden-tests" / id; }
+    std::filesystem::path results_dir() const { return root / "build" / "results" / number; }
+    std::filesystem::path manifest() const { return lesson_dir() / "lesson.json"; }
 };
 
-struct WrittenItem {
-    std::string id;        // "explanation", "Q1" …
-    std::string group;     // "explanation" | "question"
-    std::string exercise;  // exercise it counts toward in the rubric table
-    double points = 0;
-};
+// Lesson ids under <root>/lessons (folders holding a lesson.json), sorted.
+std::vector<std::string> lesson_ids(const std::filesystem::path& root);
 
-struct Lesson {
-    std::string id;        // "04-rmsnorm"
-    std::string number;    // "04"
-    std::string title;
-    std::filesystem::path dir;  // lessons/04-rmsnorm
-    std::vector<ExerciseInfo> exercises;
-    std::vector<WrittenItem> written;
-    std::string answers_file = "answers.md";
-    double min_score = 8;    // on the core rubric
-    double core_max = 10;    // core rubric total (computed when not stated)
-    nlohmann::json raw;
+// "04" or "04-rmsnorm" -> the lesson, its manifest read and checked. UserError naming the known lessons when there is
+// no such lesson (or the number is ambiguous), or naming the file and key when the manifest is wrong.
+Lesson load_lesson(const std::filesystem::path& root, const std::string& name);
 
-    const ExerciseInfo* exercise(const std::string& name) const;
-    const ExerciseInfo* core_exercise() const;
-    std::vector<std::string> exercise_names() const;
-};
+// The repository root above `start` (a folder holding lessons/ and grader/). Throws UserError when there is none.
+std::filesystem::path find_repo_root(const std::filesystem::path& start);
 
-// Lesson ids found under <root>/lessons (folders holding lesson.json), sorted.
-std::vector<std::string> known_lessons(const std::filesystem::path& root);
-
-// "04" or "04-rmsnorm" → the lesson. Unknown or unreadable → nullopt and one sentence in *error.
-std::optional<Lesson> resolve_lesson(const std::filesystem::path& root, const std::string& name, std::string* error);
-
-}  // namespace workbook
+}  // namespace workbook::lesson

@@ -1,55 +1,105 @@
-// What the review and the tools need from a lesson: where its folders are and, from lesson.json, each exercise's file,
-// blank ids (file order) and review rules. Read tolerantly: lesson.json is written by the lesson authors and also
-// read by the grading pipeline, which owns its other fields.
+// A lesson's manifest, lessons/<slug>/lesson.json: the one record of a lesson (docs/adding-a-lesson.md shows one).
+// Everything else about a lesson (starters, pristine copies, CMake targets, entry-point declarations) is derived
+// from it and the marked solutions, so this is the only parser of the file: every key is known, every required key
+// present, and an error names the file and the key. There are no aliases and no defaults for required keys.
+//
+//   {"format_version": 1,
+//    "slug": "04-rmsnorm",                      // the folder's name: a copy moved to another folder is an error
+//    "title": "…",
+//    "pass": {"min_score": 8, "core": "rmsnorm"},  // passed: every core test passes and the core rubric >= min_score
+//    "answers_file": "answers.md",              // under exercises/<slug>/
+//    "written_rubric": "grader/rubrics/04-rmsnorm-written.json",  // optional: the concepts the written items expect
+//    "exercises": [{
+//        "name": "rmsnorm",                     // exercises/<slug>/rmsnorm.cu, solutions/<slug>/rmsnorm.cu,
+//                                               // grader/hidden-tests/<slug>/rmsnorm_test.cpp
+//        "title": "…", "section": "02-two-pass.md",
+//        "entry_points": ["void launch_rmsnorm(const float* input, …, cudaStream_t stream)"],
+//        "blanks": [{"id": "inv_rms", "summary": "…", "hints": ["concept", "direction", "key line", "answer"]}],
+//        "points": {"normal": 2, "edge": 1},    // execution groups of the rubric
+//        "review": [{"blank": "inv_rms", "pattern": "…", "unless": "…", "when": "absent", "comment": "…",
+//                    "veto": "accident", "icase": false}]}],  // review/comments.hpp says what a rule does
+//    "written": [{"id": "Q1", "points": 2, "group": "question", "exercise": "rmsnorm", "title": "…"}]}
 #pragma once
 
+#include <array>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-namespace workbook::review {
+namespace workbook::lesson {
 
-struct ExerciseInfo {
-    std::string name;                 // file stem: "rmsnorm"
-    std::string file;                 // "rmsnorm.cu"
-    std::vector<std::string> blanks;  // ids in file order
-    nlohmann::json review = nlohmann::json::array();  // review rules (see comments.hpp)
+// The manifest format this grader reads. A manifest of another version is refused, never guessed at.
+inline constexpr int kFormatVersion = 1;
+// Hint levels per blank: concept area, direction, key line, full answer (`workbook hint` reveals one at a time).
+inline constexpr std::size_t kHintLevels = 4;
+
+struct Blank {
+    std::string id;
+    std::string summary;
+    std::array<std::string, kHintLevels> hints;
 };
 
-struct LessonPaths {
-    std::filesystem::path root;  // repository root
-    std::string id;              // "04-rmsnorm"
-    std::string number;          // "04"
-    std::filesystem::path lesson_dir() const { return root / "lessons" / id; }
-    std::filesystem::path exercises_dir() const { return root / "exercises" / id; }
-    std::filesystem::path solutions_dir() const { return root / "solutions" / id; }
-    std::filesystem::path pristine_dir() const { return root / "grader" / "pristine" / id; }
-    std::filesystem::path results_dir() const { return root / "build" / "results" / number; }
-    std::filesystem::path manifest() const { return lesson_dir() / "lesson.json"; }
+struct ReviewRule {
+    std::string blank;             // empty: the rule sees every fill of the exercise
+    std::string pattern;           // RE2
+    std::string unless;            // empty: none
+    bool when_present = true;      // "when": "present" (default) or "absent"
+    std::string comment;
+    std::string veto;              // empty: no veto; "accident": right only by accident
+    bool icase = false;
 };
 
-// "04" or "04-rmsnorm" -> the lesson folder under lessons/. Throws UserError naming the known lessons.
-LessonPaths resolve_lesson(const std::filesystem::path& repo_root, const std::string& name);
+struct Exercise {
+    std::string name;  // "rmsnorm"
+    std::string title;
+    std::string section;                    // the lesson page that teaches it
+    std::vector<std::string> entry_points;  // C++ declarations the hidden tests call
+    std::vector<Blank> blanks;              // in file order
+    std::map<std::string, double> points;   // "normal", "edge"
+    std::vector<ReviewRule> review;
+    bool core = false;  // named by "pass": {"core": …}
 
-// Every lesson folder under lessons/ (ids), sorted.
-std::vector<std::string> lesson_ids(const std::filesystem::path& repo_root);
+    std::string file() const { return name + ".cu"; }
+    std::vector<std::string> blank_ids() const;
+    const Blank* blank(const std::string& id) const;
+    double execution_points() const;  // normal + edge
+};
 
-// The repository root above `start` (a folder holding lessons/ and grader/). Throws UserError when there is none.
-std::filesystem::path find_repo_root(const std::filesystem::path& start);
+struct WrittenItem {
+    std::string id;        // "explanation", "Q1" …
+    double points = 0;
+    std::string group;     // "explanation" | "question"
+    std::string exercise;  // the exercise it counts toward in the rubric table
+    std::string title;
+};
 
-// A JSON file, with a UserError naming the file and the parse error's position.
-nlohmann::json load_json(const std::filesystem::path& file);
+struct Manifest {
+    std::filesystem::path file;  // where it was read from, for messages
+    int format_version = kFormatVersion;
+    std::string slug;
+    std::string title;
+    double min_score = 0;
+    std::string core;  // the core exercise's name
+    std::string answers_file;
+    std::string written_rubric;  // relative to the repository root; empty: none
+    std::vector<Exercise> exercises;
+    std::vector<WrittenItem> written;
 
-// The lesson's id as lesson.json states it ("slug" or "id": "04-rmsnorm"), or "" when it does not.
-std::string manifest_lesson_id(const nlohmann::json& lesson);
+    const Exercise* find(const std::string& name) const;
+    // The exercise named `name`; UserError listing the lesson's exercises when there is none.
+    const Exercise& exercise(const std::string& name) const;
+    std::vector<std::string> exercise_names() const;
+    // The core rubric's total: the core exercise's execution points and the written items that count toward it.
+    double core_max() const;
+};
 
-// Exercises of lesson.json, in manifest order. Accepts "exercises" as an array of objects (name/id, file, blanks as
-// ids or {"id": …} objects, review) or as an object keyed by exercise name.
-std::vector<ExerciseInfo> exercises_of(const nlohmann::json& lesson);
+// Parses and checks a manifest. `file` names it in errors: "lessons/04-rmsnorm/lesson.json: exercises[2] (rmsnorm_half):
+// unknown key 'blank'". Throws UserError for JSON that is not this format.
+Manifest parse_manifest(const nlohmann::json& j, const std::filesystem::path& file);
+// Reads (common/files.hpp's read_text) and parses lessons/<slug>/lesson.json.
+Manifest read_manifest(const std::filesystem::path& file);
 
-// The exercise named `name`, or a UserError listing the known names.
-ExerciseInfo find_exercise(const nlohmann::json& lesson, const std::string& name);
-
-}  // namespace workbook::review
+}  // namespace workbook::lesson

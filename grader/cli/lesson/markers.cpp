@@ -5,7 +5,9 @@
 #include "common/util.hpp"
 #include "common/errors.hpp"
 
-namespace workbook::review {
+namespace workbook::lesson {
+
+using review::UserError;
 namespace {
 
 constexpr const char* kInlineOpen = "/*BLANK:";
@@ -76,6 +78,7 @@ Converted convert(const std::string& solution, const std::string& label, bool to
         if (in_block) {
             if (line.find(kInlineOpen) != std::string::npos)
                 fail(label, lineno, "an inline blank inside a block blank.");
+            out.blanks.back().code += line + "\n";
             if (!to_starter && !fills.count(out.blanks.back().id)) body += line + "\n";
             continue;
         }
@@ -102,7 +105,7 @@ Converted convert(const std::string& solution, const std::string& label, bool to
             std::string content = line.substr(content_start, close - content_start);
             if (content.find(kInlineOpen) != std::string::npos)
                 fail(label, lineno, "inline blanks cannot be nested.");
-            out.blanks.push_back({id, lineno, false});
+            out.blanks.push_back({id, lineno, false, content});
             rewritten += line.substr(pos, open - pos);
             auto f = fills.find(id);
             rewritten += to_starter ? std::string(kBlank) : f != fills.end() ? f->second : content;
@@ -131,4 +134,4 @@ Converted fill_blanks(const std::string& solution, const std::map<std::string, s
     return convert(solution, label, false, fills);
 }
 
-}  // namespace workbook::review
+}  // namespace workbook::lesson

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace workbook::review {
+namespace workbook::lesson {
 
 inline constexpr const char* kBlank = "______";
 
@@ -17,6 +17,7 @@ struct MarkedBlank {
     std::string id;
     int line = 0;        // 1-based line of the marker in the solution
     bool block = false;  // block marker (lines) rather than inline
+    std::string code;    // the solution's code between the markers (a block's lines, each ending in '\n')
 };
 
 struct Converted {
@@ -36,4 +37,4 @@ Converted strip_markers(const std::string& solution, const std::string& label);
 Converted fill_blanks(const std::string& solution, const std::map<std::string, std::string>& fills,
                       const std::string& label);
 
-}  // namespace workbook::review
+}  // namespace workbook::lesson

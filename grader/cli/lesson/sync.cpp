@@ -9,7 +9,15 @@
 
 namespace fs = std::filesystem;
 
-namespace workbook::review {
+namespace workbook::lesson {
+
+using review::UserError;
+using review::backup_file;
+using review::display_path;
+using review::files_with_ext;
+using review::new_backup_dir;
+using review::read_text;
+using review::write_text;
 namespace {
 
 std::string list(const std::vector<std::string>& v) {
@@ -24,10 +32,9 @@ struct Planned {
 };
 
 // Every marked solution turned into its starter, after checking its blanks against lesson.json.
-std::vector<Planned> plan(const LessonPaths& lesson) {
-    const nlohmann::json manifest = load_json(lesson.manifest());
-    std::map<std::string, ExerciseInfo> by_file;
-    for (auto& e : exercises_of(manifest)) by_file[e.file] = e;
+std::vector<Planned> plan(const lesson::Lesson& lesson) {
+    std::map<std::string, const lesson::Exercise*> by_file;
+    for (const auto& e : lesson.exercises) by_file[e.file()] = &e;
     std::vector<Planned> out;
     std::vector<std::string> errors;
     for (const auto& sol : solution_files(lesson)) {
@@ -40,15 +47,15 @@ std::vector<Planned> plan(const LessonPaths& lesson) {
         if (it == by_file.end()) {
             errors.push_back(label + " is not an exercise of " + display_path(lesson.manifest(), lesson.root) + ".");
         } else {
-            if (ids != it->second.blanks)
+            if (ids != it->second->blank_ids())
                 errors.push_back(label + ": blanks " + list(ids) + " do not match lesson.json's " +
-                                 list(it->second.blanks) + " for exercise '" + it->second.name + "'.");
+                                 list(it->second->blank_ids()) + " for exercise '" + it->second->name + "'.");
             by_file.erase(it);
         }
         out.push_back({file, c.text});
     }
     for (const auto& [file, e] : by_file)
-        errors.push_back("lesson.json lists exercise '" + e.name + "' but " +
+        errors.push_back("lesson.json lists exercise '" + e->name + "' but " +
                          display_path(lesson.solutions_dir() / file, lesson.root) + " does not exist.");
     if (!errors.empty()) {
         std::string msg;
@@ -70,7 +77,7 @@ bool file_equals(const fs::path& p, const std::string& text) {
 
 }  // namespace
 
-std::vector<fs::path> solution_files(const LessonPaths& lesson) {
+std::vector<fs::path> solution_files(const lesson::Lesson& lesson) {
     std::error_code ec;
     if (!fs::is_directory(lesson.solutions_dir(), ec))
         throw UserError("The solutions folder " + display_path(lesson.solutions_dir(), lesson.root) +
@@ -78,55 +85,67 @@ std::vector<fs::path> solution_files(const LessonPaths& lesson) {
     return files_with_ext(lesson.solutions_dir(), ".cu");
 }
 
-SyncReport sync_lesson(const LessonPaths& lesson, bool check) {
+SyncReport sync_lesson(const lesson::Lesson& lesson, bool check) {
     const std::vector<Planned> planned = plan(lesson);
     SyncReport r;
     if (check) {
         for (const auto& pl : planned) {
-            for (const fs::path& dest : {lesson.exercises_dir() / pl.file, lesson.pristine_dir() / pl.file}) {
-                if (!fs::exists(dest)) r.problems.push_back(display_path(dest, lesson.root) + " is missing.");
-                else if (!file_equals(dest, pl.starter))
-                    r.problems.push_back(display_path(dest, lesson.root) + " differs from the starter made from " +
-                                         display_path(lesson.solutions_dir() / pl.file, lesson.root) + ".");
-            }
+            const fs::path dest = lesson.exercises_dir() / pl.file;
+            if (!fs::exists(dest)) r.problems.push_back(display_path(dest, lesson.root) + " is missing.");
+            else if (!file_equals(dest, pl.starter))
+                r.problems.push_back(display_path(dest, lesson.root) + " differs from the starter made from " +
+                                     display_path(lesson.solutions_dir() / pl.file, lesson.root) + ".");
         }
         // A stale starter left behind after its solution was removed would still be handed to students.
-        for (const fs::path& dir : {lesson.exercises_dir(), lesson.pristine_dir()}) {
-            for (const auto& f : files_with_ext(dir, ".cu")) {
-                bool known = false;
-                for (const auto& pl : planned) known |= pl.file == f.filename().string();
-                if (!known)
-                    r.problems.push_back(display_path(f, lesson.root) + " has no solution in " +
-                                         display_path(lesson.solutions_dir(), lesson.root) + ".");
-            }
+        for (const auto& f : files_with_ext(lesson.exercises_dir(), ".cu")) {
+            bool known = false;
+            for (const auto& pl : planned) known |= pl.file == f.filename().string();
+            if (!known)
+                r.problems.push_back(display_path(f, lesson.root) + " has no solution in " +
+                                     display_path(lesson.solutions_dir(), lesson.root) + ".");
         }
         r.in_sync = r.problems.empty();
         return r;
     }
     for (const auto& pl : planned) {
         const fs::path ex = lesson.exercises_dir() / pl.file;
-        const fs::path pr = lesson.pristine_dir() / pl.file;
         if (fs::exists(ex) && !file_equals(ex, pl.starter)) {
-            // The student's file is kept unless it is exactly the previous starter, i.e. holds no work of theirs.
-            const bool untouched_old_starter = fs::exists(pr) && file_equals(ex, read_text(pr));
-            if (!untouched_old_starter) {
-                if (r.backup_dir.empty()) r.backup_dir = new_backup_dir(lesson.root);
-                fs::path saved = backup_file(lesson.root, r.backup_dir, ex);
-                r.actions.push_back("saved your version of " + display_path(ex, lesson.root) + " to " +
-                                    display_path(saved, lesson.root));
-            }
+            if (r.backup_dir.empty()) r.backup_dir = new_backup_dir(lesson.root);
+            fs::path saved = backup_file(lesson.root, r.backup_dir, ex);
+            r.actions.push_back("saved your version of " + display_path(ex, lesson.root) + " to " +
+                                display_path(saved, lesson.root));
         }
         if (!file_equals(ex, pl.starter)) {
             write_text(ex, pl.starter);
             r.actions.push_back("wrote " + display_path(ex, lesson.root));
-        }
-        if (!file_equals(pr, pl.starter)) {
-            write_text(pr, pl.starter);
-            r.actions.push_back("wrote " + display_path(pr, lesson.root));
         }
     }
     if (r.actions.empty()) r.actions.push_back("starters of " + lesson.id + " already match the solutions");
     return r;
 }
 
-}  // namespace workbook::review
+std::optional<std::string> pristine_starter(const lesson::Lesson& lesson, const lesson::Exercise& exercise) {
+    std::error_code ec;
+    const fs::path solution = lesson.solutions_dir() / exercise.file();
+    if (fs::is_regular_file(solution, ec))
+        return make_starter(read_text(solution), display_path(solution, lesson.root)).text;
+    const fs::path copy = lesson.pristine_dir() / exercise.file();
+    if (fs::is_regular_file(copy, ec)) return read_text(copy);
+    return std::nullopt;
+}
+
+std::vector<std::pair<fs::path, std::string>> pristine_copies(const fs::path& root) {
+    std::vector<std::pair<fs::path, std::string>> out;
+    for (const auto& id : lesson::lesson_ids(root)) {
+        const lesson::Lesson L = lesson::load_lesson(root, id);
+        for (const auto& ex : L.exercises) {
+            const fs::path solution = L.solutions_dir() / ex.file();
+            if (!fs::exists(solution)) continue;  // `workbook check` names an exercise without its solution
+            out.push_back({fs::path("grader") / "pristine" / id / ex.file(),
+                           make_starter(read_text(solution), display_path(solution, root)).text});
+        }
+    }
+    return out;
+}
+
+}  // namespace workbook::lesson

@@ -6,23 +6,11 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "lesson/manifest.hpp"
 
 namespace fs = std::filesystem;
 
 namespace workbook::review {
 namespace {
-
-std::string field(const nlohmann::json& rule, std::initializer_list<const char*> keys) {
-    for (const char* k : keys)
-        if (rule.contains(k) && rule[k].is_string()) return rule[k].get<std::string>();
-    return "";
-}
-
-struct Rule {
-    std::string blank, when, comment, veto;
-    std::shared_ptr<const RE2> re, unless;  // unless: null when the rule has none
-};
 
 // RE2 (linear time, no stack growth with the subject's length): a fill is student text of any size.
 std::shared_ptr<const RE2> compile_rule_pattern(const std::string& pattern, bool icase, const std::string& where) {
@@ -36,53 +24,34 @@ std::shared_ptr<const RE2> compile_rule_pattern(const std::string& pattern, bool
     return re;
 }
 
-Rule parse_rule(const nlohmann::json& rule, const std::string& exercise, std::size_t index) {
-    const std::string where = "lesson.json: review rule " + std::to_string(index + 1) + " of exercise '" + exercise + "'";
-    if (!rule.is_object()) throw UserError(where + " is not an object.");
-    Rule r;
-    r.blank = field(rule, {"blank"});
-    r.when = field(rule, {"when", "if"});
-    if (r.when.empty()) r.when = "present";
-    if (r.when != "present" && r.when != "absent")
-        throw UserError(where + " has \"when\": \"" + r.when + "\"; use \"present\" or \"absent\".");
-    r.comment = field(rule, {"comment", "message"});
-    if (r.comment.empty()) throw UserError(where + " has no \"comment\".");
-    if (rule.contains("veto")) {
-        if (rule["veto"].is_string()) r.veto = rule["veto"].get<std::string>();
-        else if (rule["veto"].is_boolean() && rule["veto"].get<bool>()) r.veto = "accident";
-    }
-    const std::string pattern = field(rule, {"pattern", "regex"});
-    if (pattern.empty()) throw UserError(where + " has no \"pattern\".");
-    const bool icase = rule.value("icase", false);
-    r.re = compile_rule_pattern(pattern, icase, where);
-    const std::string unless = field(rule, {"unless"});
-    if (!unless.empty()) r.unless = compile_rule_pattern(unless, icase, where + " (\"unless\")");
-    return r;
+struct Compiled {
+    std::shared_ptr<const RE2> re, unless;  // unless: null when the rule has none
+};
+
+Compiled compile_rule(const lesson::ReviewRule& rule, const std::string& where) {
+    Compiled c;
+    c.re = compile_rule_pattern(rule.pattern, rule.icase, where);
+    if (!rule.unless.empty()) c.unless = compile_rule_pattern(rule.unless, rule.icase, where + " (\"unless\")");
+    return c;
+}
+
+std::string rule_label(const std::string& exercise, std::size_t index) {
+    return "lesson.json: review rule " + std::to_string(index + 1) + " of exercise '" + exercise + "'";
 }
 
 }  // namespace
 
-void validate_review_rules(const nlohmann::json& lesson_json) {
-    for (const auto& ex : exercises_of(lesson_json)) {
-        for (std::size_t i = 0; i < ex.review.size(); ++i) {
-            Rule r = parse_rule(ex.review[i], ex.name, i);
-            if (!r.blank.empty()) {
-                bool known = false;
-                for (const auto& b : ex.blanks) known |= b == r.blank;
-                if (!known)
-                    throw UserError("lesson.json: review rule " + std::to_string(i + 1) + " of exercise '" + ex.name +
-                                    "' names blank '" + r.blank + "', which the exercise does not have.");
-            }
-        }
-    }
+void validate_review_rules(const lesson::Manifest& manifest) {
+    for (const auto& ex : manifest.exercises)
+        for (std::size_t i = 0; i < ex.review.size(); ++i) compile_rule(ex.review[i], rule_label(ex.name, i));
 }
 
-std::vector<Comment> apply_review_rules(const nlohmann::json& rules, const std::vector<Fill>& fills,
-                                        const std::string& file, const std::string& exercise) {
+std::vector<Comment> apply_review_rules(const lesson::Exercise& exercise, const std::vector<Fill>& fills,
+                                        const std::string& file) {
     std::vector<Comment> out;
-    if (!rules.is_array()) return out;
-    for (std::size_t i = 0; i < rules.size(); ++i) {
-        const Rule r = parse_rule(rules[i], exercise, i);
+    for (std::size_t i = 0; i < exercise.review.size(); ++i) {
+        const lesson::ReviewRule& r = exercise.review[i];
+        const Compiled c = compile_rule(r, rule_label(exercise.name, i));
         std::string subject;
         int line = 0;
         bool any = false;
@@ -94,52 +63,31 @@ std::vector<Comment> apply_review_rules(const nlohmann::json& rules, const std::
             any = true;
         }
         if (!any) continue;
-        const bool found = RE2::PartialMatch(subject, *r.re) && !(r.unless && RE2::PartialMatch(subject, *r.unless));
-        if (found != (r.when == "present")) continue;
-        Comment c;
-        c.file = file;
-        c.line = line;
-        c.text = r.comment;
-        c.veto = !r.veto.empty();
-        c.veto_kind = r.veto;
-        c.blank = r.blank;
-        out.push_back(std::move(c));
+        const bool found = RE2::PartialMatch(subject, *c.re) && !(c.unless && RE2::PartialMatch(subject, *c.unless));
+        if (found != r.when_present) continue;
+        Comment comment;
+        comment.file = file;
+        comment.line = line;
+        comment.text = r.comment;
+        comment.veto = !r.veto.empty();
+        comment.veto_kind = r.veto;
+        comment.blank = r.blank;
+        out.push_back(std::move(comment));
     }
     return out;
 }
 
-std::vector<Comment> review_comments_text(const nlohmann::json& lesson_json, const std::string& exercise,
-                                          const std::string& student, const std::string& pristine,
-                                          const std::string& file) {
-    const ExerciseInfo ex = find_exercise(lesson_json, exercise);
-    if (ex.review.empty()) return {};
-    EditCheck ec = edit_check_text(pristine, student, file, ex.blanks);
+std::vector<Comment> review_comments_text(const lesson::Exercise& exercise, const std::string& student,
+                                          const std::string& pristine, const std::string& file) {
+    if (exercise.review.empty()) return {};
+    EditCheck ec = edit_check_text(pristine, student, file, exercise.blank_ids());
     if (!ec.ok) return {};
-    return apply_review_rules(ex.review, ec.fills, file, exercise);
+    return apply_review_rules(exercise, ec.fills, file);
 }
 
-std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
-                                     const fs::path& student, const fs::path& pristine) {
-    return review_comments_text(lesson_json, exercise, read_text(student), read_text(pristine),
-                                student.filename().string());
-}
-
-std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
-                                     const fs::path& student) {
-    const ExerciseInfo ex = find_exercise(lesson_json, exercise);
-    fs::path root;
-    try {
-        root = find_repo_root(fs::current_path());
-    } catch (const UserError&) {
-        return {};
-    }
-    const std::string lesson_id = manifest_lesson_id(lesson_json);
-    for (const auto& id : lesson_ids(root)) {
-        if (!lesson_id.empty() && id != lesson_id) continue;
-        fs::path pristine = root / "grader" / "pristine" / id / ex.file;
-        if (fs::exists(pristine)) return review_comments(lesson_json, exercise, student, pristine);
-    }
-    return {};
+std::vector<Comment> review_comments(const lesson::Exercise& exercise, const fs::path& student,
+                                     const fs::path& pristine) {
+    return review_comments_text(exercise, read_text(student), read_text(pristine), student.filename().string());
 }
 
 }  // namespace workbook::review

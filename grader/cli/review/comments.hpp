@@ -17,8 +17,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "lesson/manifest.hpp"
 #include "review/edit_check.hpp"
 
 namespace workbook::review {
@@ -32,26 +31,20 @@ struct Comment {
     std::string blank;      // the blank the rule looked at, empty for whole-exercise rules
 };
 
-// Throws UserError naming the exercise and rule when a rule is malformed (bad pattern, unknown "when", no comment).
-void validate_review_rules(const nlohmann::json& lesson_json);
+// Throws UserError naming the manifest, exercise and rule when a rule's pattern is not valid RE2. (The manifest's
+// parser has already checked the rest of each rule: its keys, "when", "veto" and the blank it names.)
+void validate_review_rules(const lesson::Manifest& manifest);
 
-// Rules of `exercise` applied to `fills` (from edit_check). `file` labels the comments.
-std::vector<Comment> apply_review_rules(const nlohmann::json& rules, const std::vector<Fill>& fills,
-                                        const std::string& file, const std::string& exercise);
+// `exercise`'s rules applied to `fills` (from edit_check). `file` labels the comments.
+std::vector<Comment> apply_review_rules(const lesson::Exercise& exercise, const std::vector<Fill>& fills,
+                                        const std::string& file);
 
 // The whole step for one student file: edit check against `pristine` (for the fills), then the rules.
-std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
-                                     const std::filesystem::path& student, const std::filesystem::path& pristine);
+std::vector<Comment> review_comments(const lesson::Exercise& exercise, const std::filesystem::path& student,
+                                     const std::filesystem::path& pristine);
 
 // As above, on texts already read (the grade pipeline reads each submitted file once, at intake). `file` labels them.
-std::vector<Comment> review_comments_text(const nlohmann::json& lesson_json, const std::string& exercise,
-                                          const std::string& student, const std::string& pristine,
-                                          const std::string& file);
-
-// As above, with the pristine copy found at <repo>/grader/pristine/<lesson>/<file>, the repository being the one
-// above the working directory and the lesson the one whose lesson.json has this exercise. No comments when there is
-// no pristine copy to compare with.
-std::vector<Comment> review_comments(const nlohmann::json& lesson_json, const std::string& exercise,
-                                     const std::filesystem::path& student);
+std::vector<Comment> review_comments_text(const lesson::Exercise& exercise, const std::string& student,
+                                          const std::string& pristine, const std::string& file);
 
 }  // namespace workbook::review

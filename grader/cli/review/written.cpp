@@ -8,7 +8,7 @@
 #include "common/util.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 #include "written/error.hpp"
 #include "written/judge.hpp"
 
@@ -60,8 +60,7 @@ std::string core_exercise(const nlohmann::json& lesson) {
                 if (e.is_object() && (e.value("core", false) || e.value("kind", std::string()) == "core"))
                     return e.value("name", e.value("id", std::string()));
     }
-    auto ex = exercises_of(lesson);
-    return ex.empty() ? "" : ex.front().name;
+    return lesson.is_object() && lesson.contains("pass") ? lesson["pass"].value("core", std::string()) : std::string();
 }
 
 // lesson.json's written item for `id` ("written" or "questions" array), or null.
@@ -203,11 +202,11 @@ std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const
 
 std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const fs::path& answers_md,
                                         const std::string& answers, const fs::path& repo_root) {
-    std::string lesson_id = manifest_lesson_id(lesson_json);
+    std::string lesson_id = lesson_json.is_object() ? lesson_json.value("slug", std::string()) : std::string();
     if (lesson_id.empty()) lesson_id = answers_md.parent_path().filename().string();
     if (lesson_id.empty() || !fs::exists(repo_root / "lessons" / lesson_id)) {
         // A submission folder has an arbitrary name: fall back to the only lesson that has a rubric.
-        for (const auto& id : lesson_ids(repo_root))
+        for (const auto& id : lesson::lesson_ids(repo_root))
             if (fs::exists(repo_root / "grader" / "rubrics" / (id + "-written.json"))) lesson_id = id;
     }
     const fs::path rubric_path = repo_root / "grader" / "rubrics" / (lesson_id + "-written.json");

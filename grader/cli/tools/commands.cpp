@@ -12,9 +12,10 @@
 #include "interfaces.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "lesson/manifest.hpp"
-#include "lesson/sync.hpp"
+#include "lesson/check.hpp"
 #include "lesson/lesson.hpp"
+#include "lesson/scaffold.hpp"
+#include "lesson/sync.hpp"
 #include "common/process.hpp"
 #include "tools/class_child.hpp"
 #include "tools/grade_class.hpp"
@@ -58,7 +59,7 @@ void add_hint_command(CLI::App& app) {
     cmd->add_option("--level", o->level, "Show every level up to this one (1-4)");
     cmd->callback([o] {
         const Context ctx = context(false);
-        const auto L = review::resolve_lesson(ctx.root, o->lesson);
+        const auto L = lesson::load_lesson(ctx.root, o->lesson);
         std::cout << format_hint(reveal_hint(L, o->ex, o->blank, o->level), L.number);
     });
 }
@@ -69,9 +70,9 @@ void add_status_command(CLI::App& app) {
     cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
     cmd->callback([lesson] {
         const Context ctx = context(false);
-        std::vector<std::string> ids = lesson->empty() ? review::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
+        std::vector<std::string> ids = lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
         for (const auto& id : ids) {
-            const auto L = review::resolve_lesson(ctx.root, id);
+            const auto L = lesson::load_lesson(ctx.root, id);
             std::cout << format_status(L, lesson_status(L));
         }
     });
@@ -85,7 +86,7 @@ void add_reset_command(CLI::App& app) {
     cmd->add_option("--ex", *ex, "Exercise (its file's stem)")->required();
     cmd->callback([lesson, ex] {
         const Context ctx = context(false);
-        std::cout << reset_exercise(review::resolve_lesson(ctx.root, *lesson), *ex).message << "\n";
+        std::cout << reset_exercise(lesson::load_lesson(ctx.root, *lesson), *ex).message << "\n";
     });
 }
 
@@ -100,7 +101,7 @@ void add_restore_command(CLI::App& app) {
     cmd->add_option("--backup", o->backup, "The backup's folder name (default: the most recent backup of that file)");
     cmd->callback([o] {
         const Context ctx = context(false);
-        std::cout << restore_exercise(review::resolve_lesson(ctx.root, o->lesson), o->ex, o->backup).message << "\n";
+        std::cout << restore_exercise(lesson::load_lesson(ctx.root, o->lesson), o->ex, o->backup).message << "\n";
     });
 }
 
@@ -116,7 +117,7 @@ void add_report_command(CLI::App& app) {
     cmd->add_option("--out", o->out, "Where to write it (default: build/results/<n>/report.md)");
     cmd->callback([o] {
         const Context ctx = context(false);
-        const auto L = review::resolve_lesson(ctx.root, o->lesson);
+        const auto L = lesson::load_lesson(ctx.root, o->lesson);
         ReportInput in;
         if (!o->submission.empty()) in.submission = from_cwd(o->submission);
         if (!o->results.empty()) in.results = from_cwd(o->results);
@@ -146,14 +147,14 @@ void add_watch_command(CLI::App& app) {
     cmd->add_option("--submission", o->submission, "Folder to watch and grade (default: exercises/<lesson>)");
     cmd->callback([o] {
         const Context ctx = context(true);
-        const auto L = review::resolve_lesson(ctx.root, o->lesson);
-        const auto manifest = review::load_json(L.manifest());
+        const auto L = lesson::load_lesson(ctx.root, o->lesson);
         const fs::path dir = o->submission.empty() ? L.exercises_dir() : from_cwd(o->submission);
         WatchOptions w;
-        for (const auto& e : review::exercises_of(manifest))
-            if (o->exercise.empty() || e.name == o->exercise) w.files.push_back(dir / e.file);
-        if (w.files.empty()) review::find_exercise(manifest, o->exercise);  // throws the "unknown exercise" sentence
-        w.files.push_back(dir / manifest.value("answers_file", std::string("answers.md")));
+        if (o->exercise.empty())
+            for (const auto& e : L.exercises) w.files.push_back(dir / e.file());
+        else
+            w.files.push_back(dir / L.exercise(o->exercise).file());
+        w.files.push_back(dir / L.answers_file);
         w.manual_command = "make grade-" + L.number + (o->exercise.empty() ? "" : " EX=" + o->exercise);
         // Each grade is this same program's `grade`, as a child the watch can stop at once.
         std::error_code ec;
@@ -177,12 +178,12 @@ void add_sync_command(CLI::App& app) {
     cmd->add_flag("--check", *check, "Only check that they are in sync; exit 1 listing what differs");
     cmd->callback([lesson, check] {
         const Context ctx = context(false);
-        std::vector<std::string> ids = lesson->empty() ? review::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
+        std::vector<std::string> ids = lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
         bool all_in_sync = true;
         for (const auto& id : ids) {
-            const auto L = review::resolve_lesson(ctx.root, id);
+            const auto L = lesson::load_lesson(ctx.root, id);
             if (lesson->empty() && !fs::exists(L.solutions_dir())) continue;  // a student edition has none
-            const review::SyncReport r = review::sync_lesson(L, *check);
+            const lesson::SyncReport r = lesson::sync_lesson(L, *check);
             if (*check) {
                 for (const auto& p : r.problems) std::cout << p << "\n";
                 if (r.in_sync) std::cout << L.id << ": starters and pristine copies match the solutions.\n";
@@ -192,9 +193,47 @@ void add_sync_command(CLI::App& app) {
             }
         }
         if (!all_in_sync) {
-            std::cout << "Run `workbook sync` (make sync) to regenerate them from solutions/.\n";
+            std::cout << "Run `make sync` (workbook sync) to regenerate them from solutions/.\n";
             throw CLI::RuntimeError(1);
         }
+    });
+}
+
+void add_check_command(CLI::App& app) {
+    auto lesson = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("check", "Check a lesson against its files: solutions, starters, hidden tests, known "
+                                            "answers, the built tests (lesson authors)");
+    cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
+    cmd->callback([lesson] {
+        const Context ctx = context(false);
+        std::vector<std::string> ids = lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
+        std::size_t problems = 0;
+        for (const auto& id : ids) {
+            if (lesson->empty() && !fs::exists(ctx.root / "solutions" / id)) continue;  // a student edition has none
+            std::vector<std::string> notes;
+            const auto found = lesson::check_lesson(ctx.root, id, ctx.config, &notes);
+            for (const auto& p : found) std::cout << "problem: " << p.what << "\n    fix: " << p.fix << "\n";
+            for (const auto& n : notes) std::cout << "note: " << n << "\n";
+            if (found.empty()) std::cout << id << ": lesson.json and the lesson's files agree.\n";
+            problems += found.size();
+        }
+        if (problems > 0) {
+            std::cout << problems << " problem" << (problems == 1 ? "" : "s") << " found.\n";
+            throw CLI::RuntimeError(1);
+        }
+    });
+}
+
+void add_new_lesson_command(CLI::App& app) {
+    auto slug = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("new-lesson", "Scaffold a lesson that builds, grades and passes `workbook check` "
+                                                 "(lesson authors)");
+    cmd->add_option("slug", *slug, "NN-name, e.g. 05-softmax")->required();
+    cmd->callback([slug] {
+        const Context ctx = context(false);
+        for (const auto& f : lesson::scaffold_lesson(ctx.root, *slug)) std::cout << "wrote " << f.string() << "\n";
+        std::cout << "Next: reconfigure (cmake -S . -B build), then `make check` and `make grade-" << slug->substr(0, 2)
+                  << " SOLUTIONS=1`; docs/adding-a-lesson.md says how to make the lesson your own.\n";
     });
 }
 
@@ -214,21 +253,19 @@ void add_class_command(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     cmd->callback([o] {
         const Context ctx = context(true);
-        std::string err;
-        const auto L = resolve_lesson(ctx.root, o->lesson, &err);
-        if (!L) throw review::UserError(err);
-        const fs::path out = o->out.empty() ? ctx.build_dir / "results" / L->number / "class" : from_cwd(o->out);
+        const auto L = lesson::load_lesson(ctx.root, o->lesson);
+        const fs::path out = o->out.empty() ? ctx.build_dir / "results" / L.number / "class" : from_cwd(o->out);
         // Each student is graded by this same program in a child process (tools/class_child.hpp).
         std::error_code ec;
         const fs::path self = fs::read_symlink("/proc/self/exe", ec);
         if (ec) throw review::UserError("Cannot find the workbook program itself (/proc/self/exe).");
         ChildGradeOptions child;
-        child.command = {self.string(), "grade", L->id};
+        child.command = {self.string(), "grade", L.id};
         child.backend = o->backend;
         child.timeout_s = o->student_timeout;
         if (!ctx.config_path.empty()) child.env.push_back({"WORKBOOK_CONFIG", ctx.config_path.string()});
         install_interrupt_handler();
-        const ClassRun run = grade_class(from_cwd(o->submissions), out, *L, grade_in_child(child), std::cout,
+        const ClassRun run = grade_class(from_cwd(o->submissions), out, L, grade_in_child(child), std::cout,
                                          ctx.build_dir / "class-work");
         // 0 when everyone was graded, whatever the grades; the gradebook is written in any case.
         if (run.not_graded > 0) throw CLI::RuntimeError(1);
@@ -243,7 +280,7 @@ void add_gradescope_command(CLI::App& app) {
     cmd->add_option("--out", *out, "The .zip to write (default: build/gradescope-<n>.zip)");
     cmd->callback([lesson, out] {
         const Context ctx = context(false);
-        const auto L = review::resolve_lesson(ctx.root, *lesson);
+        const auto L = lesson::load_lesson(ctx.root, *lesson);
         const fs::path zip = out->empty() ? ctx.root / "build" / ("gradescope-" + L.number + ".zip") : from_cwd(*out);
         BundleResult r = write_gradescope_bundle(L, zip);
         if (!r.backup.empty()) std::cout << "The previous bundle was saved to " << r.backup.string() << "\n";

@@ -97,7 +97,7 @@ fs::path student_files(const fs::path& student_dir, const std::string& lesson_id
     return fs::is_directory(fs::symlink_status(nested, ec)) ? nested : student_dir;
 }
 
-ClassRun grade_class(const fs::path& submissions, const fs::path& out, const Lesson& lesson, const GradeOneFn& grade_one,
+ClassRun grade_class(const fs::path& submissions, const fs::path& out, const lesson::Lesson& lesson, const GradeOneFn& grade_one,
                      std::ostream& log, const fs::path& private_root) {
     std::error_code ec;
     if (!fs::is_directory(submissions, ec))

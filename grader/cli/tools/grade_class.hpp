@@ -46,7 +46,7 @@ std::filesystem::path student_files(const std::filesystem::path& student_dir, co
 // folders are made under `private_root` (not /tmp for real grading: the sandbox gives the worker a /tmp of its own,
 // where it would not find the program built for it) and removed at the end. Missing or empty `submissions`, or an
 // `out` that cannot be written: UserError. The gradebook is written whatever happens to each student.
-ClassRun grade_class(const std::filesystem::path& submissions, const std::filesystem::path& out, const Lesson& lesson,
+ClassRun grade_class(const std::filesystem::path& submissions, const std::filesystem::path& out, const lesson::Lesson& lesson,
                      const GradeOneFn& grade_one, std::ostream& log,
                      const std::filesystem::path& private_root = "/tmp");
 

@@ -23,7 +23,7 @@ std::string key(const std::string& s) {
     return out;
 }
 
-double points_of(const Lesson& lesson) {
+double points_of(const lesson::Lesson& lesson) {
     double total = 0;
     for (const auto& e : lesson.exercises)
         for (const auto& [g, p] : e.points) total += (g == "normal" || g == "edge") ? p : 0;
@@ -41,11 +41,11 @@ std::string csv_field(std::string s) {
     return q + "\"";
 }
 
-std::vector<GradebookColumn> gradebook_columns(const Lesson& lesson) {
+std::vector<GradebookColumn> gradebook_columns(const lesson::Lesson& lesson) {
     std::vector<GradebookColumn> cols;
-    const ExerciseInfo* core = lesson.core_exercise();
+    const lesson::Exercise* core = lesson.find(lesson.core);
     if (core) {
-        cols.push_back({with_max("core", lesson.core_max), "/extra_data/core/score"});
+        cols.push_back({with_max("core", lesson.core_max()), "/extra_data/core/score"});
         for (const char* g : {"normal", "edge"})
             if (auto it = core->points.find(g); it != core->points.end())
                 cols.push_back({with_max(core->name + " " + g, it->second),
@@ -67,7 +67,7 @@ std::vector<GradebookColumn> gradebook_columns(const Lesson& lesson) {
     return cols;
 }
 
-std::string gradebook_csv(const Lesson& lesson, const std::vector<GradebookRow>& rows) {
+std::string gradebook_csv(const lesson::Lesson& lesson, const std::vector<GradebookRow>& rows) {
     const auto cols = gradebook_columns(lesson);
     std::string csv = "student";
     for (const auto& c : cols) csv += "," + csv_field(c.header);

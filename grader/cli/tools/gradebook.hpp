@@ -21,7 +21,7 @@ struct GradebookColumn {
 };
 
 // student, core, the core's rubric lines, extensions, total, passed, backend, reason.
-std::vector<GradebookColumn> gradebook_columns(const Lesson& lesson);
+std::vector<GradebookColumn> gradebook_columns(const lesson::Lesson& lesson);
 
 struct GradebookRow {
     std::string student;
@@ -29,7 +29,7 @@ struct GradebookRow {
     std::string error;       // then: why, in a few words
 };
 
-std::string gradebook_csv(const Lesson& lesson, const std::vector<GradebookRow>& rows);
+std::string gradebook_csv(const lesson::Lesson& lesson, const std::vector<GradebookRow>& rows);
 
 // RFC 4180 field; a leading = + - @ is neutralized so a spreadsheet never runs a student-chosen name as a formula.
 std::string csv_field(std::string s);

@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/subprocess.hpp"
+#include "lesson/sync.hpp"
 #include "tools/repo_files.hpp"
 
 namespace fs = std::filesystem;
@@ -36,7 +37,7 @@ struct Staging {
 
 }  // namespace
 
-std::string gradescope_script(const review::LessonPaths& lesson, const std::string& name) {
+std::string gradescope_script(const lesson::Lesson& lesson, const std::string& name) {
     const fs::path tmpl = lesson.root / "grader" / "gradescope" / (name + ".in");
     std::error_code ec;
     if (!fs::is_regular_file(tmpl, ec))
@@ -47,7 +48,7 @@ std::string gradescope_script(const review::LessonPaths& lesson, const std::stri
     return text;
 }
 
-BundleResult write_gradescope_bundle(const review::LessonPaths& lesson, const fs::path& out_zip) {
+BundleResult write_gradescope_bundle(const lesson::Lesson& lesson, const fs::path& out_zip) {
     std::error_code ec;
     if (!fs::is_directory(lesson.exercises_dir(), ec))
         throw review::UserError("The exercises folder " + review::display_path(lesson.exercises_dir(), lesson.root) +
@@ -88,6 +89,11 @@ BundleResult write_gradescope_bundle(const review::LessonPaths& lesson, const fs
         fs::create_directories(dest.parent_path(), ec);
         fs::copy_file(abs, dest, fs::copy_options::overwrite_existing, ec);  // keeps the permissions
         if (ec) throw review::UserError("Cannot copy " + rel.string() + " into the bundle: " + ec.message() + ".");
+        ++r.files;
+    }
+    // The edit check's reference starters, which the repository derives from the solutions left behind.
+    for (const auto& [rel, text] : lesson::pristine_copies(source)) {
+        review::write_text(staging.dir / "workbook" / rel, text);
         ++r.files;
     }
 

@@ -9,12 +9,12 @@
 #include <vector>
 #include <string>
 
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 
 namespace workbook::tools {
 
 // grader/gradescope/<name>.in with @LESSON_ID@ and @LESSON_NUMBER@ filled in. UserError when it is missing.
-std::string gradescope_script(const review::LessonPaths& lesson, const std::string& name);
+std::string gradescope_script(const lesson::Lesson& lesson, const std::string& name);
 
 struct BundleResult {
     std::filesystem::path zip;
@@ -27,6 +27,6 @@ struct BundleResult {
 
 // Throws UserError when the lesson has no exercises folder, a template is missing, cmake is not found or the output
 // cannot be written.
-BundleResult write_gradescope_bundle(const review::LessonPaths& lesson, const std::filesystem::path& out_zip);
+BundleResult write_gradescope_bundle(const lesson::Lesson& lesson, const std::filesystem::path& out_zip);
 
 }  // namespace workbook::tools

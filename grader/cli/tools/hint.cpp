@@ -13,35 +13,10 @@ namespace workbook::tools {
 
 const char* const kHintLevelNames[kHintLevels] = {"concept area", "direction", "key line", "full answer"};
 
-namespace {
-
-std::vector<std::string> hint_levels(const nlohmann::json& hints, const std::string& exercise, const std::string& blank,
-                                     const std::string& label) {
-    if (!hints.contains(exercise) || !hints[exercise].is_object())
-        throw review::UserError(label + " has no hints for exercise '" + exercise + "'.");
-    const auto& ex = hints[exercise];
-    if (!ex.contains(blank)) throw review::UserError(label + " has no hints for blank '" + blank + "' of '" + exercise + "'.");
-    const auto& levels = ex[blank];
-    if (!levels.is_array() || levels.size() != kHintLevels)
-        throw review::UserError(label + ": blank '" + blank + "' of '" + exercise + "' needs exactly 4 hint levels.");
-    std::vector<std::string> out;
-    for (const auto& l : levels) {
-        if (!l.is_string()) throw review::UserError(label + ": hints of '" + exercise + "/" + blank + "' must be strings.");
-        out.push_back(l.get<std::string>());
-    }
-    return out;
-}
-
-}  // namespace
-
-HintResult reveal_hint(const review::LessonPaths& lesson, const std::string& exercise, const std::string& blank,
+HintResult reveal_hint(const lesson::Lesson& lesson, const std::string& exercise, const std::string& blank,
                        int level) {
-    const nlohmann::json manifest = review::load_json(lesson.manifest());
-    const review::ExerciseInfo ex = review::find_exercise(manifest, exercise);
-    const fs::path hints_path = lesson.lesson_dir() / "hints.json";
-    const std::string label = review::display_path(hints_path, lesson.root);
-    if (!fs::exists(hints_path)) throw review::UserError("This lesson has no hints yet (" + label + " is missing).");
-    const nlohmann::json hints = review::load_json(hints_path);
+    const lesson::Exercise& ex = lesson.exercise(exercise);
+    const std::vector<std::string> ids = ex.blank_ids();
     if (level < 0 || level > kHintLevels)
         throw review::UserError("Hint levels go from 1 to 4; " + std::to_string(level) + " is not one of them.");
 
@@ -53,37 +28,35 @@ HintResult reveal_hint(const review::LessonPaths& lesson, const std::string& exe
     auto revealed = [&](const std::string& b) { return used.contains(b) && used[b].is_number() ? used[b].get<int>() : 0; };
 
     if (!blank.empty()) {
-        bool known = false;
-        for (const auto& b : ex.blanks) known |= b == blank;
-        if (!known) {
+        if (!ex.blank(blank)) {
             std::string names;
-            for (const auto& b : ex.blanks) names += (names.empty() ? "" : ", ") + b;
+            for (const auto& b : ids) names += (names.empty() ? "" : ", ") + b;
             throw review::UserError("Exercise '" + exercise + "' has no blank '" + blank + "'; its blanks are: " + names + ".");
         }
         r.blank = blank;
     } else {
-        if (ex.blanks.empty()) throw review::UserError("Exercise '" + exercise + "' has no blanks listed in lesson.json.");
+        if (ids.empty()) throw review::UserError("Exercise '" + exercise + "' has no blanks listed in lesson.json.");
         std::vector<std::string> unfilled;
-        const fs::path student = lesson.exercises_dir() / ex.file;
+        const fs::path student = lesson.exercises_dir() / ex.file();
         try {
-            for (const auto& u : review::find_unfilled(review::read_text(student), ex.blanks)) unfilled.push_back(u.id);
+            for (const auto& u : review::find_unfilled(review::read_text(student), ids)) unfilled.push_back(u.id);
         } catch (const review::UserError&) {
             // No readable exercise file: every blank counts as unfilled.
-            unfilled = ex.blanks;
+            unfilled = ids;
         }
         auto is_unfilled = [&](const std::string& b) {
             for (const auto& u : unfilled)
                 if (u == b) return true;
             return false;
         };
-        for (const auto& b : ex.blanks)
+        for (const auto& b : ids)
             if (r.blank.empty() && is_unfilled(b) && revealed(b) < kHintLevels) r.blank = b;
-        for (const auto& b : ex.blanks)
+        for (const auto& b : ids)
             if (r.blank.empty() && revealed(b) < kHintLevels) r.blank = b;
-        if (r.blank.empty()) r.blank = ex.blanks.back();
+        if (r.blank.empty()) r.blank = ids.back();
     }
 
-    const std::vector<std::string> texts = hint_levels(hints, exercise, r.blank, label);
+    const auto& texts = ex.blank(r.blank)->hints;
     const int before = revealed(r.blank);
     const int target = level > 0 ? level : std::min(before + 1, kHintLevels);
     r.level = std::max(before, target);

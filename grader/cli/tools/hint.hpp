@@ -1,16 +1,16 @@
-// `workbook hint 04 --ex NAME [--blank ID] [--level N]`: four levels per blank from lessons/<lesson>/hints.json
-// ({"<exercise>": {"<blank>": ["concept area", "direction", "key line", "full answer"]}}), revealed one at a time and
-// recorded in .workbook/state.json so the report can show how much help was used.
+// `workbook hint 04 --ex NAME [--blank ID] [--level N]`: the four hint levels of a blank (its "hints" in lesson.json:
+// concept area, direction, key line, full answer), revealed one at a time and recorded in .workbook/state.json so the
+// report can show how much help was used.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 
 namespace workbook::tools {
 
-inline constexpr int kHintLevels = 4;
+inline constexpr int kHintLevels = static_cast<int>(lesson::kHintLevels);
 extern const char* const kHintLevelNames[kHintLevels];  // "concept area", "direction", "key line", "full answer"
 
 struct HintResult {
@@ -24,8 +24,8 @@ struct HintResult {
 
 // Reveals the next level (level == 0) or every level up to `level`. With `blank` empty, picks the first blank, in
 // file order, that is still unfilled in the student's file and has levels left; else the first with levels left.
-// Unknown exercise or blank, a missing or malformed hints.json: UserError.
-HintResult reveal_hint(const review::LessonPaths& lesson, const std::string& exercise, const std::string& blank = "",
+// Unknown exercise or blank: UserError.
+HintResult reveal_hint(const lesson::Lesson& lesson, const std::string& exercise, const std::string& blank = "",
                        int level = 0);
 
 std::string format_hint(const HintResult& r, const std::string& lesson_number);

@@ -17,7 +17,8 @@ const std::vector<std::string>& instructor_only_paths() {
     static const std::vector<std::string> paths = {
         "solutions",      "tests/grading", "tests/lesson",        "tests/review",          ".ci",
         ".git",           ".workbook",     "build",               "benchmarks",            "grader/emulator/tests",
-        "docs/grading.md", "docs/gpu-runs.md", "docs/gpu-runs", "scripts/gpu-verify.sh", "scripts/grading-table.py"};
+        "docs/grading.md", "docs/gpu-runs.md", "docs/gpu-runs", "docs/adding-a-lesson.md", "scripts/gpu-verify.sh",
+        "scripts/grading-table.py"};
     return paths;
 }
 

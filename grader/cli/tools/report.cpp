@@ -83,13 +83,12 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 
 }  // namespace
 
-std::vector<std::string> changed_since_grade(const review::LessonPaths& lesson, const fs::path& submission,
+std::vector<std::string> changed_since_grade(const lesson::Lesson& lesson, const fs::path& submission,
                                              const json& results) {
     std::vector<std::string> out;
     if (!results.is_object() || !results.contains("extra_data") || !results["extra_data"].is_object()) return out;
     const json& extra = results["extra_data"];
-    const json manifest = review::load_json(lesson.manifest());
-    const std::string answers_file = manifest.value("answers_file", std::string("answers.md"));
+    const std::string& answers_file = lesson.answers_file;
     const std::string graded_sub = extra.value("submission", std::string());
     const bool same_submission = graded_sub.empty() || graded_sub == review::display_path(submission, lesson.root);
     auto differs = [&](const std::string& file, const json& hash) {
@@ -98,17 +97,16 @@ std::vector<std::string> changed_since_grade(const review::LessonPaths& lesson, 
         const auto text = util::read_file(submission / file);
         return !text || util::sha256_hex(*text) != hash.get<std::string>();
     };
-    for (const auto& ex : review::exercises_of(manifest)) {
+    for (const auto& ex : lesson.exercises) {
         const json::json_pointer ptr("/exercises/" + ex.name + "/content_sha256");
-        if (differs(ex.file, extra.contains(ptr) ? extra[ptr] : json())) out.push_back(ex.file);
+        if (differs(ex.file(), extra.contains(ptr) ? extra[ptr] : json())) out.push_back(ex.file());
     }
     if (differs(answers_file, extra.value("answers_sha256", json()))) out.push_back(answers_file);
     return out;
 }
 
-std::string render_report(const review::LessonPaths& lesson, const fs::path& submission, const json& results,
+std::string render_report(const lesson::Lesson& lesson, const fs::path& submission, const json& results,
                           const json& hints) {
-    const json manifest = review::load_json(lesson.manifest());
     const bool graded = results.is_object() && results.contains("extra_data");
     const json extra = graded ? results["extra_data"] : json::object();
     const std::vector<std::string> changed = changed_since_grade(lesson, submission, results);
@@ -160,17 +158,17 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
     }
     const json tests = graded && results.contains("tests") ? results["tests"] : json::array();
 
-    for (const auto& ex : review::exercises_of(manifest)) {
-        md += "\n## Exercise `" + ex.name + "` (" + ex.file + ")\n\n";
+    for (const auto& ex : lesson.exercises) {
+        md += "\n## Exercise `" + ex.name + "` (" + ex.file() + ")\n\n";
         const json::json_pointer ptr("/exercises/" + ex.name);
-        if (graded && extra.contains(ptr) && !contains(changed, ex.file)) {
+        if (graded && extra.contains(ptr) && !contains(changed, ex.file())) {
             const auto& e = extra[ptr];
             md += "Points: " + num(e.value("score", 0.0)) + " / " + num(e.value("max_score", 0.0)) + "; tests passed: " +
                   std::to_string(e.value("tests_passed", 0)) + " of " + std::to_string(e.value("tests_total", 0)) + ".\n\n";
         }
         md += "Hints used: " + hints_line(hints, ex.name) + ".\n\n";
         json own = json::array();
-        if (contains(changed, ex.file))
+        if (contains(changed, ex.file()))
             md += "**Changed since the grade**: the results of the earlier version are left out.\n\n";
         else
             for (const auto& t : tests)
@@ -191,18 +189,18 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
                 const std::string out = t.value("output", std::string());
                 md += out.empty() ? "(no message)\n\n" : fenced(out, "text") + "\n";
             }
-        } else if (graded && !contains(changed, ex.file)) {
+        } else if (graded && !contains(changed, ex.file())) {
             md += "Not graded in the last run.\n\n";
         }
         md += "### Code\n\n";
         // Read as the grader reads a submission: a link or a device is refused, never followed into the report.
-        const auto code = review::read_submitted(submission / ex.file, ex.file);
+        const auto code = review::read_submitted(submission / ex.file(), ex.file());
         md += code.refusal.empty() ? fenced(util::sanitize_text(code.text), "cuda") : "_" + code.refusal + "_\n";
     }
 
     md += "\n## Written answers\n\n";
     json written = json::array();
-    const std::string answers_name = manifest.value("answers_file", std::string("answers.md"));
+    const std::string& answers_name = lesson.answers_file;
     if (contains(changed, answers_name))
         md += "**Changed since the grade**: the provisional scores of the earlier answers are left out.\n\n";
     else
@@ -215,7 +213,7 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
                   num(t.value("max_score", 0.0)) + " | " + lines_cell(t.value("output", std::string())) + " |\n";
         md += "\n";
     }
-    const std::string answers_file = manifest.value("answers_file", std::string("answers.md"));
+    const std::string& answers_file = lesson.answers_file;
     if (const auto got = review::read_submitted(submission / answers_file, answers_file); !got.refusal.empty()) {
         md += "_" + got.refusal + "_\n";
     } else {
@@ -239,7 +237,7 @@ std::string render_report(const review::LessonPaths& lesson, const fs::path& sub
     return md;
 }
 
-ReportOutcome write_report(const review::LessonPaths& lesson, const ReportInput& in) {
+ReportOutcome write_report(const lesson::Lesson& lesson, const ReportInput& in) {
     const fs::path submission = in.submission.empty() ? lesson.exercises_dir() : in.submission;
     std::error_code ec;
     if (!fs::is_directory(submission, ec))

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 
 namespace workbook::tools {
 
@@ -22,11 +22,11 @@ struct ReportInput {
 // Files of `submission` that are not what `results` graded: an exercise whose content differs from its
 // content_sha256, answers.md when it differs from answers_sha256, or every file when the last grade was of another
 // submission. Their results are left out of the report, never shown beside code they were not for.
-std::vector<std::string> changed_since_grade(const review::LessonPaths& lesson, const std::filesystem::path& submission,
+std::vector<std::string> changed_since_grade(const lesson::Lesson& lesson, const std::filesystem::path& submission,
                                              const nlohmann::json& results);
 
 // The report's Markdown. `results` null = not graded yet (the report says so and how to grade).
-std::string render_report(const review::LessonPaths& lesson, const std::filesystem::path& submission,
+std::string render_report(const lesson::Lesson& lesson, const std::filesystem::path& submission,
                           const nlohmann::json& results, const nlohmann::json& hints);
 
 struct ReportOutcome {
@@ -36,6 +36,6 @@ struct ReportOutcome {
 };
 
 // Renders and writes the report. Unknown lesson or missing submission folder: UserError.
-ReportOutcome write_report(const review::LessonPaths& lesson, const ReportInput& in);
+ReportOutcome write_report(const lesson::Lesson& lesson, const ReportInput& in);
 
 }  // namespace workbook::tools

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "common/errors.hpp"
+#include "lesson/sync.hpp"
 #include "common/files.hpp"
 #include "lesson/markers.hpp"
 
@@ -12,21 +13,15 @@ namespace fs = std::filesystem;
 
 namespace workbook::tools {
 
-ResetResult reset_exercise(const review::LessonPaths& lesson, const std::string& exercise) {
-    const nlohmann::json manifest = review::load_json(lesson.manifest());
-    const review::ExerciseInfo ex = review::find_exercise(manifest, exercise);
-    const fs::path pristine = lesson.pristine_dir() / ex.file;
-    std::string starter;
-    if (fs::exists(pristine)) {
-        starter = review::read_text(pristine);
-    } else if (fs::exists(lesson.solutions_dir() / ex.file)) {
-        starter = review::make_starter(review::read_text(lesson.solutions_dir() / ex.file), ex.file).text;
-    } else {
+ResetResult reset_exercise(const lesson::Lesson& lesson, const std::string& exercise) {
+    const lesson::Exercise& ex = lesson.exercise(exercise);
+    const std::optional<std::string> pristine = lesson::pristine_starter(lesson, ex);
+    if (!pristine)
         throw review::UserError("No starter for '" + exercise + "' was found (" +
-                                review::display_path(pristine, lesson.root) + " is missing).");
-    }
+                                review::display_path(lesson.pristine_dir() / ex.file(), lesson.root) + " is missing).");
+    const std::string& starter = *pristine;
     ResetResult r;
-    r.file = lesson.exercises_dir() / ex.file;
+    r.file = lesson.exercises_dir() / ex.file();
     const std::string shown = review::display_path(r.file, lesson.root);
     std::error_code ec;
     if (fs::exists(r.file, ec)) {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 
 namespace workbook::tools {
 
@@ -16,6 +16,6 @@ struct ResetResult {
     std::string message;           // what happened, for the terminal
 };
 
-ResetResult reset_exercise(const review::LessonPaths& lesson, const std::string& exercise);
+ResetResult reset_exercise(const lesson::Lesson& lesson, const std::string& exercise);
 
 }  // namespace workbook::tools

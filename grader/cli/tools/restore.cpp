@@ -24,9 +24,9 @@ std::tuple<std::string, long> order_key(const std::string& stamp) {
 
 }  // namespace
 
-std::vector<Backup> backups_of(const review::LessonPaths& lesson, const std::string& exercise) {
-    const review::ExerciseInfo ex = review::find_exercise(review::load_json(lesson.manifest()), exercise);
-    const fs::path rel = review::display_path(lesson.exercises_dir() / ex.file, lesson.root);
+std::vector<Backup> backups_of(const lesson::Lesson& lesson, const std::string& exercise) {
+    const lesson::Exercise& ex = lesson.exercise(exercise);
+    const fs::path rel = review::display_path(lesson.exercises_dir() / ex.file(), lesson.root);
     std::vector<Backup> out;
     std::error_code ec;
     for (const auto& d : fs::directory_iterator(lesson.root / ".workbook" / "backups", ec)) {
@@ -37,11 +37,11 @@ std::vector<Backup> backups_of(const review::LessonPaths& lesson, const std::str
     return out;
 }
 
-RestoreResult restore_exercise(const review::LessonPaths& lesson, const std::string& exercise, const std::string& stamp) {
-    const review::ExerciseInfo ex = review::find_exercise(review::load_json(lesson.manifest()), exercise);
+RestoreResult restore_exercise(const lesson::Lesson& lesson, const std::string& exercise, const std::string& stamp) {
+    const lesson::Exercise& ex = lesson.exercise(exercise);
     const std::vector<Backup> all = backups_of(lesson, exercise);
     RestoreResult r;
-    r.file = lesson.exercises_dir() / ex.file;
+    r.file = lesson.exercises_dir() / ex.file();
     const std::string shown = review::display_path(r.file, lesson.root);
     if (all.empty())
         throw review::UserError("There is no backup of " + shown + " in .workbook/backups/ (`make reset-" + lesson.number +

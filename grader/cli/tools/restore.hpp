@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 
 namespace workbook::tools {
 
@@ -17,7 +17,7 @@ struct Backup {
 };
 
 // The backups that hold `exercise`'s file, oldest first (a later "-N" counter sorts after an earlier one).
-std::vector<Backup> backups_of(const review::LessonPaths& lesson, const std::string& exercise);
+std::vector<Backup> backups_of(const lesson::Lesson& lesson, const std::string& exercise);
 
 struct RestoreResult {
     std::filesystem::path file;    // the exercise file written
@@ -27,7 +27,7 @@ struct RestoreResult {
 };
 
 // No backup at all, or no backup `stamp` (the message lists those there are): UserError, nothing changed.
-RestoreResult restore_exercise(const review::LessonPaths& lesson, const std::string& exercise,
+RestoreResult restore_exercise(const lesson::Lesson& lesson, const std::string& exercise,
                                const std::string& stamp = "");
 
 }  // namespace workbook::tools

@@ -6,7 +6,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
 #include "common/subprocess.hpp"
 
@@ -57,15 +57,14 @@ BranchResult update_solutions_branch(const fs::path& repo_root, const std::strin
 
     // Everything is computed before git is touched, so a malformed marker changes nothing.
     std::vector<std::pair<std::string, std::string>> files;  // relative path, content
-    for (const auto& id : review::lesson_ids(repo_root)) {
+    for (const auto& id : lesson::lesson_ids(repo_root)) {
         const fs::path dir = repo_root / "solutions" / id;
         for (const auto& sol : review::files_with_ext(dir, ".cu")) {
             const std::string rel = "exercises/" + id + "/" + sol.filename().string();
-            files.push_back({rel, review::strip_markers(review::read_text(sol), review::display_path(sol, repo_root)).text});
+            files.push_back({rel, lesson::strip_markers(review::read_text(sol), review::display_path(sol, repo_root)).text});
         }
         // The written answers too, so that `make grade-NN` on the branch passes with full points.
-        const std::string answers =
-            review::load_json(review::resolve_lesson(repo_root, id).manifest()).value("answers_file", std::string("answers.md"));
+        const std::string answers = lesson::load_lesson(repo_root, id).answers_file;
         if (fs::exists(dir / answers)) files.push_back({"exercises/" + id + "/" + answers, review::read_text(dir / answers)});
     }
     if (files.empty()) throw review::UserError("There are no solutions (solutions/<lesson>/*.cu) to put on a branch.");

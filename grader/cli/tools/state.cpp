@@ -4,7 +4,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 
 namespace fs = std::filesystem;
 
@@ -36,21 +36,18 @@ void save_state(const fs::path& repo_root, const nlohmann::json& state) {
     review::write_text(state_path(repo_root), state.dump(2) + "\n");
 }
 
-nlohmann::json hints_used(const fs::path& repo_root, const std::string& lesson_id) {
-    std::string id = lesson_id;
-    try {
-        id = review::resolve_lesson(repo_root, lesson_id).id;
-    } catch (const review::UserError&) {
-        // Keep the name as given: the state may still hold it.
-    }
+nlohmann::json hints_used(const fs::path& repo_root, const std::string& lesson_id, std::string* problem) {
+    const std::string id = lesson::load_lesson(repo_root, lesson_id).id;
     nlohmann::json state;
     const fs::path p = state_path(repo_root);
     std::error_code ec;
     if (!fs::exists(p, ec)) return nlohmann::json::object();
     try {
-        state = nlohmann::json::parse(review::read_text(p));
-    } catch (...) {
-        return nlohmann::json::object();  // reading must never move files; the next hint command repairs it
+        state = review::load_json(p);
+    } catch (const review::UserError& e) {
+        // Reading never moves files (the next `make hint-NN` repairs the state); the caller says the count is unknown.
+        if (problem) *problem = std::string("the hints used could not be read: ") + e.what();
+        return nlohmann::json::object();
     }
     const nlohmann::json::json_pointer ptr("/lessons/" + id + "/hints");
     if (state.is_object() && state.contains(ptr) && state[ptr].is_object()) return state[ptr];

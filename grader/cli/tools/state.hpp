@@ -19,6 +19,9 @@ void save_state(const std::filesystem::path& repo_root, const nlohmann::json& st
 
 // Hints revealed so far for a lesson ("04" or "04-rmsnorm"): {"<exercise>": {"<blank>": level, …}, …}.
 // Empty object when there is no state.
-nlohmann::json hints_used(const std::filesystem::path& repo_root, const std::string& lesson_id);
+// An unreadable state file gives {} and one sentence in *problem (left alone when there is none), for the caller to
+// show: a report must not claim that no hints were used when it could not tell.
+nlohmann::json hints_used(const std::filesystem::path& repo_root, const std::string& lesson_id,
+                          std::string* problem = nullptr);
 
 }  // namespace workbook::tools

@@ -7,6 +7,7 @@
 
 #include "review/edit_check.hpp"
 #include "common/errors.hpp"
+#include "lesson/sync.hpp"
 #include "common/files.hpp"
 #include "review/written.hpp"
 #include "tools/state.hpp"
@@ -19,10 +20,10 @@ namespace {
 
 // The written answers' row: how many items are answered (not the placeholder), and their provisional points at the
 // last grade of exercises/. None when the lesson has no written answers.
-std::optional<ExerciseStatus> answers_status(const review::LessonPaths& lesson, const nlohmann::json& manifest,
+std::optional<ExerciseStatus> answers_status(const lesson::Lesson& lesson,
                                              const nlohmann::json& results, fs::file_time_type results_time) {
     std::error_code ec;
-    const std::string name = manifest.value("answers_file", std::string("answers.md"));
+    const std::string& name = lesson.answers_file;
     if (!fs::exists(lesson.root / "grader" / "rubrics" / (lesson.id + "-written.json"), ec)) return std::nullopt;
     ExerciseStatus s;
     s.name = name;
@@ -34,7 +35,7 @@ std::optional<ExerciseStatus> answers_status(const review::LessonPaths& lesson, 
     }
     std::size_t answered = 0, total = 0;
     try {
-        for (const auto& w : review::score_written(manifest, file, lesson.root)) {
+        for (const auto& w : review::score_written(lesson.raw, file, lesson.root)) {
             ++total;
             answered += w.placeholder ? 0 : 1;
         }
@@ -69,8 +70,7 @@ std::optional<ExerciseStatus> answers_status(const review::LessonPaths& lesson, 
 
 }  // namespace
 
-std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
-    const nlohmann::json manifest = review::load_json(lesson.manifest());
+std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
     const nlohmann::json hints = hints_used(lesson.root, lesson.id);
     const fs::path results_path = lesson.results_dir() / "results.json";
     nlohmann::json results;
@@ -88,14 +88,13 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
                              results["extra_data"].value("submission", std::string()) == "exercises/" + lesson.id;
 
     std::vector<ExerciseStatus> out;
-    for (const auto& ex : review::exercises_of(manifest)) {
+    for (const auto& ex : lesson.exercises) {
         ExerciseStatus s;
         s.name = ex.name;
         if (hints.contains(ex.name) && hints[ex.name].is_object())
             for (const auto& [blank, level] : hints[ex.name].items())
                 if (level.is_number()) s.hint_levels += level.get<int>();
-        const fs::path file = lesson.exercises_dir() / ex.file;
-        const fs::path pristine = lesson.pristine_dir() / ex.file;
+        const fs::path file = lesson.exercises_dir() / ex.file();
         if (!fs::exists(file, ec)) {
             s.state = "missing";
             s.detail = review::display_path(file, lesson.root) + " does not exist (`make reset-" + lesson.number +
@@ -108,8 +107,8 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
         std::string refused;  // the fill policy's veto, one sentence
         try {
             std::string text = review::read_text(file);
-            if (fs::exists(pristine, ec)) {
-                review::EditCheck check = review::edit_check_text(review::read_text(pristine), text, ex.file, ex.blanks);
+            if (const auto pristine = lesson::pristine_starter(lesson, ex)) {
+                review::EditCheck check = review::edit_check_text(*pristine, text, ex.file(), ex.blank_ids());
                 edited_outside = !check.ok && !check.refused;
                 if (check.refused) refused = check.reason;
                 total = check.ok ? check.fills.size() : total;
@@ -149,11 +148,11 @@ std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson) {
         }
         out.push_back(s);
     }
-    if (auto a = answers_status(lesson, manifest, graded_here ? results : nlohmann::json(), results_time)) out.push_back(*a);
+    if (auto a = answers_status(lesson, graded_here ? results : nlohmann::json(), results_time)) out.push_back(*a);
     return out;
 }
 
-std::string format_status(const review::LessonPaths& lesson, const std::vector<ExerciseStatus>& rows) {
+std::string format_status(const lesson::Lesson& lesson, const std::vector<ExerciseStatus>& rows) {
     std::size_t w = 8;
     for (const auto& r : rows) w = std::max(w, r.name.size());
     std::string s = "Lesson " + lesson.id + "\n";

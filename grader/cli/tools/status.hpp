@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 
 namespace workbook::tools {
 
@@ -16,9 +16,9 @@ struct ExerciseStatus {
     int hint_levels = 0; // hint levels revealed, all blanks together
 };
 
-std::vector<ExerciseStatus> lesson_status(const review::LessonPaths& lesson);
+std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson);
 
 // A small table for the terminal, with the lesson's title line and what to do next.
-std::string format_status(const review::LessonPaths& lesson, const std::vector<ExerciseStatus>& rows);
+std::string format_status(const lesson::Lesson& lesson, const std::vector<ExerciseStatus>& rows);
 
 }  // namespace workbook::tools

@@ -9,6 +9,7 @@
 #include "common/errors.hpp"
 #include "common/util.hpp"
 #include "common/files.hpp"
+#include "lesson/sync.hpp"
 #include "tools/repo_files.hpp"
 
 namespace fs = std::filesystem;
@@ -80,6 +81,11 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
             if (ec) throw review::UserError("Could not copy " + f.string() + " (" + ec.message() + ").");
             fs::permissions(dest / f, fs::status(tree.dir / f, ec).permissions(), ec);  // scripts stay executable
         }
+        ++r.files;
+    }
+    // The edit check's reference starters, which the repository derives from the solutions left behind.
+    for (const auto& [rel, text] : lesson::pristine_copies(tree.dir)) {
+        review::write_text(dest / rel, text);
         ++r.files;
     }
     return r;

@@ -1,5 +1,5 @@
 // Hidden tests of the block reduction exercise: every thread of every block must end with its row's sum.
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/runners.hpp"
 

@@ -2,7 +2,7 @@
 // that rounded residual.
 #include <limits>
 
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/runners.hpp"
 

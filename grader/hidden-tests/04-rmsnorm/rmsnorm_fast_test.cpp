@@ -1,6 +1,6 @@
 // Hidden tests of the performance exercise: the same contract as the core exercise, so the same cases, plus row
 // lengths that break vector loads and register caching assumptions.
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/f32_cases.hpp"
 #include "testkit/bandwidth.hpp"

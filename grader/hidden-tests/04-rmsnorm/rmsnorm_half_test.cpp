@@ -1,7 +1,7 @@
 // Hidden tests of the bf16/fp16 exercise: 16-bit storage, fp32 accumulation, Llama-order rounding of the output.
 #include <limits>
 
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/runners.hpp"
 

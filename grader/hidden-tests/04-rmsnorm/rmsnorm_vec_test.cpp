@@ -2,7 +2,7 @@
 // row strides other than N, and in place.
 #include <limits>
 
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/runners.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "remote/client.hpp"
 
-namespace wb04 {
+namespace wb::testkit {
 
 namespace {
 constexpr std::size_t kShown = 4;
@@ -106,4 +106,4 @@ std::string unchanged_input_report(const CaseInfo& info, const std::string& buff
   return s.str();
 }
 
-}  // namespace wb04
+}  // namespace wb::testkit

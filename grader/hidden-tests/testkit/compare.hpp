@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace wb04 {
+namespace wb::testkit {
 
 struct CaseInfo {
   std::string title;  // the test's name
@@ -58,4 +58,4 @@ std::string untouched_report(const CaseInfo& info, const std::string& buffer, co
 std::string unchanged_input_report(const CaseInfo& info, const std::string& buffer, std::size_t changed,
                                    std::size_t first_index);
 
-}  // namespace wb04
+}  // namespace wb::testkit

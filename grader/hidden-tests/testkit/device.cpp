@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace wb04 {
+namespace wb::testkit {
 
 Rng test_rng() { return Rng(test_seed(wb::run_seed(), wb::current_test_name())); }
 
@@ -76,4 +76,4 @@ void expect_unchanged(const CaseInfo& info, const std::string& name, const Devic
   expect_report(changed == 0, changed == 0 ? std::string() : unchanged_input_report(info, name, changed, first));
 }
 
-}  // namespace wb04
+}  // namespace wb::testkit

@@ -15,7 +15,7 @@
 #include "rng.hpp"
 #include "wb_test.hpp"
 
-namespace wb04 {
+namespace wb::testkit {
 
 // This test's random stream and its CaseInfo (title = the test's name, seed = the run's seed).
 Rng test_rng();
@@ -90,4 +90,4 @@ void expect_untouched(const CaseInfo& info, const std::string& name, const Devic
 void expect_unchanged(const CaseInfo& info, const std::string& name, const DeviceBuffer& buf,
                       const std::vector<std::uint8_t>& uploaded, std::size_t element_size);
 
-}  // namespace wb04
+}  // namespace wb::testkit

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <limits>
 
-namespace wb04 {
+namespace wb::testkit {
 
 namespace {
 
@@ -90,4 +90,4 @@ double from_bits(Half t, std::uint16_t bits) {
   return sign * std::ldexp(1024 + mantissa, exponent - 25);
 }
 
-}  // namespace wb04
+}  // namespace wb::testkit

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace wb04 {
+namespace wb::testkit {
 
 enum class Half { bf16, fp16 };
 
@@ -27,4 +27,4 @@ constexpr std::uint8_t kPoisonByte = 0xFF;
 constexpr std::uint16_t kPoison16 = 0xFFFF;
 constexpr std::uint32_t kPoison32 = 0xFFFFFFFFu;
 
-}  // namespace wb04
+}  // namespace wb::testkit

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-namespace wb04 {
+namespace wb::testkit {
 
 inline std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -39,4 +39,4 @@ class Rng {
   std::mt19937_64 engine_;
 };
 
-}  // namespace wb04
+}  // namespace wb::testkit

@@ -9,6 +9,9 @@
 
 namespace wb04 {
 
+// The shared hidden-test toolkit (grader/hidden-tests/testkit/), by its names.
+using namespace wb::testkit;
+
 using Fill = std::function<void(Rng& rng, int M, int N, std::vector<double>& x, std::vector<double>& w)>;
 using FusedFill = std::function<void(Rng& rng, int M, int N, std::vector<double>& input, std::vector<double>& residual,
                                      std::vector<double>& w)>;

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""A lesson scaffolded by `workbook new-lesson` is a lesson like any other, with no edit outside its own folders.
+
+On a clone of the repository: `workbook new-lesson 05-scale`, then
+  - git lists new files only under lessons/, solutions/, exercises/ and grader/hidden-tests/ 05-scale/;
+  - CMake, configured afresh, discovers the lesson: its judge and worker entry table build (only those targets, so
+    the test stays quick), and `ctest -N` lists its known-answer tests, so `make test` covers it;
+  - `workbook grade 05` passes the solution and fails the untouched starter, on the emulator. The grade uses the
+    clone's judge and entry table with this build's command and emulator (composed into one workbook-config.json),
+    which a fresh build of the clone would make the same; `workbook check` then finds no problem in any lesson.
+usage: new_lesson_test.py SOURCE_ROOT WORKBOOK BUILD_CONFIG WORK [CMAKE_ARG...]"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+SLUG = "05-scale"
+OWN = [f"{top}/{SLUG}/" for top in ("lessons", "solutions", "exercises", "grader/hidden-tests")]
+
+
+def run(cmd, cwd=None, env=None, ok=(0,)):
+    r = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode not in ok:
+        sys.exit(f"FAILED: {' '.join(cmd)} exited {r.returncode}:\n{r.stdout}")
+    return r
+
+
+def main():
+    source, workbook, build_config, work = sys.argv[1:5]
+    cmake_args = sys.argv[5:]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    repo = os.path.join(work, "repo")
+    run(["git", "clone", "-q", "--no-hardlinks", source, repo])
+    env = dict(os.environ, WORKBOOK_ROOT=repo, WORKBOOK_CONFIG=build_config)
+    env.pop("MAKEFLAGS", None)
+
+    print(run([workbook, "new-lesson", SLUG], env=env).stdout, end="")
+    status = run(["git", "-C", repo, "status", "--porcelain", "--untracked-files=all"]).stdout.splitlines()
+    outside = [line for line in status if not any(line[3:].startswith(p) for p in OWN)]
+    if outside or not status:
+        sys.exit(f"FAILED: new-lesson touched files outside the lesson's folders: {outside or 'none written'}")
+    print(f"new-lesson wrote {len(status)} files, all in the lesson's own folders")
+
+    build = os.path.join(repo, "build")
+    run(["cmake", "-S", repo, "-B", build] + cmake_args)
+    config = json.load(open(os.path.join(build, "workbook-config.json")))
+    if set(config["judges"].get(SLUG, {})) != {"scale"}:
+        sys.exit(f"FAILED: the clone's build has no judge for {SLUG}: {config['judges']}")
+    ident = "_" + SLUG.replace("-", "_")  # string(MAKE_C_IDENTIFIER) of the slug: a leading digit gets a '_'
+    run(["cmake", "--build", build, "-j2", "--target", f"judge_{SLUG.replace('-', '_')}_scale",
+         f"hidden_{ident}_entries_emu"])
+    listed = run(["ctest", "--test-dir", build, "-N"]).stdout
+    for test in (f"grading.{SLUG}.solutions", f"grading.{SLUG}.starters"):
+        if test not in listed:
+            sys.exit(f"FAILED: ctest does not list {test}, so make test would not cover the new lesson")
+    print(f"the clone's build has the judge and worker table of {SLUG}; ctest lists its known-answer tests")
+
+    # This build's command and emulator, the clone's judge and worker entry table of the new lesson.
+    grading = json.load(open(build_config))
+    grading["repo_root"] = repo
+    grading["judges"][SLUG] = config["judges"][SLUG]
+    grading["hidden_tests"][SLUG] = config["hidden_tests"][SLUG]
+    composed = os.path.join(work, "workbook-config.json")
+    json.dump(grading, open(composed, "w"), indent=2)
+    genv = dict(env, WORKBOOK_CONFIG=composed)
+    print(run([workbook, "check"], env=genv).stdout, end="")
+    passed = run([workbook, "grade", SLUG[:2], "--solutions", "--backend", "emu"], env=genv).stdout
+    if "PASSED" not in passed:
+        sys.exit(f"FAILED: the scaffolded solution did not pass:\n{passed}")
+    starter = run([workbook, "grade", SLUG[:2], "--backend", "emu"], env=genv, ok=(1,)).stdout
+    if "fill the blanks" not in starter:
+        sys.exit(f"FAILED: the untouched starter was not asked to fill its blank:\n{starter}")
+    print(f"{SLUG}: the solution passes, the starter is asked to fill its blank")
+
+
+if __name__ == "__main__":
+    main()
