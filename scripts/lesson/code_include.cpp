@@ -1,5 +1,7 @@
 #include "code_include.hpp"
 
+#include "lesson/markers.hpp"
+
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -35,6 +37,20 @@ std::string read_source(const std::filesystem::path& p) {
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+// `exercises/<lesson>/<file>` as shipped: the starter made from the marked solution where the checkout has it (the
+// student's own exercise file may differ), else the pristine copy a student edition carries, else the file itself.
+std::string starter_or_source(const std::filesystem::path& root, const std::string& source) {
+    const std::string ex = "exercises/";
+    if (source.rfind(ex, 0) != 0) return read_source(root / source);
+    const std::string rest = source.substr(ex.size());
+    std::error_code ec;
+    if (std::filesystem::exists(root / "solutions" / rest, ec))
+        return workbook::lesson::make_starter(read_source(root / "solutions" / rest), source).text;
+    if (std::filesystem::exists(root / "grader" / "pristine" / rest, ec))
+        return read_source(root / "grader" / "pristine" / rest);
+    return read_source(root / source);
 }
 
 // Languages whose blocks show project code and so must be included.
@@ -121,9 +137,7 @@ Rendered render(const std::string& markdown, const std::string& label, const std
             r.problems.push_back(label + ":" + std::to_string(i + 1) + ": " + include.source +
                                  ": blocks are included from starters and examples, never from solutions");
         } else {
-            const std::string ex = "exercises/";
-            if (include.source.rfind(ex, 0) == 0) path = std::filesystem::path("grader/pristine") / include.source.substr(ex.size());
-            r.text += extract_anchor(read_source(root / path), include.anchor, include.source);
+            r.text += extract_anchor(starter_or_source(root, include.source), include.anchor, include.source);
         }
         r.text += lines[close] + "\n";
         r.includes.push_back(include);

@@ -9,8 +9,9 @@
 //
 // In the source the region is delimited by two comment lines, `// ANCHOR: pass2` and `// ANCHOR_END: pass2`; the
 // lines between them, minus any other anchor line and minus their common indentation, are the block's body.
-// `exercises/<lesson>/<file>` is read from `grader/pristine/<lesson>/<file>`, the starter as shipped (a student's own
-// exercise file may differ); a block may not include from `solutions/`, where a region could hold a fill.
+// `exercises/<lesson>/<file>` is the starter as shipped, made from `solutions/<lesson>/<file>` by the grader's marker
+// code (a student's own exercise file may differ); a block may not include from `solutions/`, where a region could
+// hold a fill.
 #pragma once
 
 #include <filesystem>

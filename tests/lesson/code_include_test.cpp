@@ -24,9 +24,9 @@ const char* kSource =
 fs::path scratch_root() {
     const fs::path root = fs::temp_directory_path() / "lesson_code_include_test";
     fs::create_directories(root / "lessons" / "x" / "examples");
-    fs::create_directories(root / "grader" / "pristine" / "x");
+    fs::create_directories(root / "solutions" / "x");
     std::ofstream(root / "lessons" / "x" / "examples" / "a.cu") << kSource;
-    std::ofstream(root / "grader" / "pristine" / "x" / "k.cu") << "// ANCHOR: s\nx = ______;\n// ANCHOR_END: s\n";
+    std::ofstream(root / "solutions" / "x" / "k.cu") << "// ANCHOR: s\nx = /*BLANK:v*/42/*END*/;\n// ANCHOR_END: s\n";
     return root;
 }
 

@@ -9,12 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-// The marker library moved from review/ to lesson/ on main (grader/cli by responsibility); either is the same API.
-#if __has_include("lesson/markers.hpp")
 #include "lesson/markers.hpp"
-#else
-#include "review/markers.hpp"
-#endif
 #include "review/tokens.hpp"
 
 namespace lesson_test {
@@ -81,13 +76,13 @@ std::vector<BlankFill> solution_fills(const std::filesystem::path& dir) {
     for (const auto& f : files) {
         const std::string label = f.filename().string();
         const std::string solution = read_file(f);
-        const auto starter = workbook::review::make_starter(solution, label);
+        const auto starter = workbook::lesson::make_starter(solution, label);
         if (starter.blanks.empty()) continue;
         // One blank at a time is replaced by a sentinel; what differs from the stripped solution is that blank's
         // fill. (The edit check cannot tell apart two blanks with nothing between them; this can.)
-        const std::string stripped = workbook::review::strip_markers(solution, label).text;
+        const std::string stripped = workbook::lesson::strip_markers(solution, label).text;
         for (const auto& b : starter.blanks) {
-            const std::string marked = workbook::review::fill_blanks(solution, {{b.id, kSentinel}}, label).text;
+            const std::string marked = workbook::lesson::fill_blanks(solution, {{b.id, kSentinel}}, label).text;
             std::size_t pre = 0;
             while (pre < stripped.size() && pre < marked.size() && stripped[pre] == marked[pre]) ++pre;
             std::size_t post = 0;

@@ -102,7 +102,7 @@ TEST_CASE("a missing file costs its own exercise only, and the reasons say which
 }
 
 TEST_CASE("bandwidth a GPU test measured is reported as advice and fills Gradescope's leaderboard", "[tools]") {
-    Run run = run_of(lesson());
+    Run run = run_of(demo_lesson());
     TestOutcome timed = outcome("x", "normal", true);
     timed.measurements.push_back({{"kind", "bandwidth"}, {"shape", "16384x4096"}, {"dtype", "fp32"},
                                   {"measured", true}, {"kernel_tb_per_s", 3.9104}, {"copy_tb_per_s", 4.25},
@@ -133,7 +133,7 @@ TEST_CASE("bandwidth a GPU test measured is reported as advice and fills Gradesc
 }
 
 TEST_CASE("compute-sanitizer's findings are a report section beside the tests", "[tools]") {
-    Run run = run_of(lesson());
+    Run run = run_of(demo_lesson());
     run.exercises[0].tests = {outcome("k", "normal", true), outcome("k", "edge", true)};
     run.sanitize = true;
     run.backend = Backend::gpu;

@@ -172,10 +172,16 @@ TEST_CASE("the lesson's rubric judges meaning: a paraphrase is credited, its opp
 TEST_CASE("the explanation counts only when the code it explains passes its tests", "[written]") {
     using namespace workbook;
     using namespace workbook::grade;
-    Lesson L;
-    L.id = "04-demo";
-    L.exercises = {ExerciseInfo{"k", "k.cu", {}, true, {{"normal", 2}}, 0}};
-    L.written = {{"explanation", "explanation", "k", 1}, {"Q1", "question", "k", 2}};
+    lesson::Lesson L;
+    L.id = L.slug = "04-demo";
+    L.number = "04";
+    L.core = "k";
+    lesson::Exercise k;
+    k.name = "k";
+    k.core = true;
+    k.points = {{"normal", 2}};
+    L.exercises = {k};
+    L.written = {{"explanation", 1, "explanation", "k", "explanation"}, {"Q1", 2, "question", "k", "Q1"}};
     L.min_score = 1;
     auto run_with = [&](bool code_passes) {
         Run run;

@@ -15,7 +15,7 @@
 #include "common/process.hpp"
 #include "common/util.hpp"
 #include "common/errors.hpp"
-#include "lesson/manifest.hpp"
+#include "lesson/lesson.hpp"
 #include "common/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -55,17 +55,8 @@ std::string registers_of(const Context& ctx, const fs::path& src, const fs::path
     return ptxas_table(r.output);
 }
 
-std::vector<int> default_widths(const review::LessonPaths& L) {
-    // lesson.json may name the shapes ("profile": {"n": [...]}); else the widths of the lesson's H200 benchmark.
-    std::vector<int> n;
-    try {
-        const auto j = review::load_json(L.manifest());
-        if (j.contains("profile") && j["profile"].contains("n"))
-            for (const auto& v : j["profile"]["n"]) n.push_back(v.get<int>());
-    } catch (const std::exception&) {
-    }
-    return n.empty() ? std::vector<int>{1024, 4096, 8192} : n;
-}
+// The widths of the lesson's H200 benchmark (docs/performance.md): a short row, the common one, a wide one.
+std::vector<int> default_widths() { return {1024, 4096, 8192}; }
 
 std::string read_report(const fs::path& dir, std::vector<fs::path>* pictures) {
     for (const auto& e : fs::directory_iterator(dir))
@@ -129,7 +120,7 @@ std::string ptxas_table(const std::string& out) {
 
 ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt) {
     if (!opt.program.empty()) return profile_program(opt);
-    const auto L = review::resolve_lesson(ctx.root, opt.lesson.empty() ? "04" : opt.lesson);
+    const lesson::Lesson L = lesson::load_lesson(ctx.root, opt.lesson.empty() ? "04" : opt.lesson);
     const fs::path driver = ctx.root / "grader" / "emulator" / "profile" / ("lesson" + L.number + "_driver.cu");
     if (!fs::exists(driver))
         throw review::UserError("profile: lesson " + L.number + " has no profile driver (" + driver.string() + ")");
@@ -137,9 +128,9 @@ ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt) {
     std::string name = src.empty() ? opt.exercise : src.stem().string();
     if (src.empty()) {
         if (opt.exercise.empty()) throw review::UserError("profile: say which exercise, e.g. --ex rmsnorm");
-        const auto ex = review::find_exercise(review::load_json(L.manifest()), opt.exercise);
+        const lesson::Exercise& ex = L.exercise(opt.exercise);
         const fs::path dir = opt.solutions ? L.solutions_dir() : !opt.submission.empty() ? opt.submission : L.exercises_dir();
-        src = dir / ex.file;
+        src = dir / ex.file();
     }
     if (!fs::exists(src)) throw review::UserError("profile: " + src.string() + " does not exist");
 
@@ -175,7 +166,7 @@ ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt) {
     const fs::path table_file = obj / "ptxas.tsv";
     util::write_file_atomic(table_file, table);
 
-    for (int n : opt.widths.empty() ? default_widths(L) : opt.widths) {
+    for (int n : opt.widths.empty() ? default_widths() : opt.widths) {
         ProcessSpec spec;
         spec.argv = {exe, "once", std::to_string(opt.rows), std::to_string(n), std::to_string(opt.predict_rows)};
         spec.env = {{"EMU_PROFILE", res.out_dir.string()}};

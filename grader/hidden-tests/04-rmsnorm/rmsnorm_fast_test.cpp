@@ -71,9 +71,9 @@ WB_TEST("rmsnorm_fast: 16384 x 4096 (the roofline shape; timed on a GPU)", "[rms
   wb04::run_f32_case(
       "launch_rmsnorm_fast",
       [&](const float* in, const float* w, float* out, int m, int n, float eps) {
-        if (gpu) WB_TIMED_CALL(wb04::bandwidth_timing(bytes), launch_rmsnorm_fast, in, w, out, m, n, eps, cudaStream_t{});
+        if (gpu) WB_TIMED_CALL(wb::testkit::bandwidth_timing(bytes), launch_rmsnorm_fast, in, w, out, m, n, eps, cudaStream_t{});
         else WB_CALL(launch_rmsnorm_fast, in, w, out, m, n, eps, cudaStream_t{});
       },
       wb04::f32_case(M, N, "the shape of the lesson's roofline: 16384 rows on a GPU (timed there), 64 on the emulator"));
-  if (gpu) wb04::record_bandwidth("16384x4096", "fp32", bytes, wb04::bandwidth_of_last_call(bytes));
+  if (gpu) wb::testkit::record_bandwidth("16384x4096", "fp32", bytes, wb::testkit::bandwidth_of_last_call(bytes));
 }

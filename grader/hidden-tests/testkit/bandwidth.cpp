@@ -6,7 +6,7 @@
 
 #include "state.hpp"
 
-namespace wb04 {
+namespace wb::testkit {
 
 namespace {
 
@@ -60,4 +60,4 @@ void record_bandwidth(const std::string& shape, const std::string& dtype, std::u
   wb::state::record_measurement(std::move(m));
 }
 
-}  // namespace wb04
+}  // namespace wb::testkit

@@ -9,11 +9,11 @@
 
 #include "remote/client.hpp"
 
-namespace wb04 {
+namespace wb::testkit {
 
 // What a timed call asks of the worker for an operation that moves `bytes_moved`: `repeats` timed runs, and a copy
 // of half the bytes (a copy reads and writes each byte, so it moves the same traffic).
-wb::remote::Timing bandwidth_timing(std::uint64_t bytes_moved, std::uint32_t repeats = 30);
+remote::Timing bandwidth_timing(std::uint64_t bytes_moved, std::uint32_t repeats = 30);
 
 struct Bandwidth {
   bool measured = false;
@@ -22,11 +22,11 @@ struct Bandwidth {
   double kernel_tb_per_s = 0, copy_tb_per_s = 0, fraction_of_copy = 0;
 };
 
-// The last call's times (wb::remote::last_call()), for an operation that moves `bytes_moved`.
+// The last call's times (remote::last_call()), for an operation that moves `bytes_moved`.
 Bandwidth bandwidth_of_last_call(std::uint64_t bytes_moved);
 
-// Writes it to the result file (wb::state::record_measurement): {"kind": "bandwidth", "shape", "dtype", "bytes", …}.
+// Writes it to the result file (state::record_measurement): {"kind": "bandwidth", "shape", "dtype", "bytes", …}.
 void record_bandwidth(const std::string& shape, const std::string& dtype, std::uint64_t bytes_moved,
                       const Bandwidth& b);
 
-}  // namespace wb04
+}  // namespace wb::testkit
