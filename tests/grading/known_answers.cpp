@@ -187,16 +187,22 @@ std::string snapshot(const fs::path& p) {
   return fs::is_regular_file(p, ec) ? "file:" + read_file(p) : fs::exists(p, ec) ? "other" : "absent";
 }
 
+// The file a known answer stands for: the solution with its blanks filled differently (`fills`), the solution with
+// text replaced (`patch`, for edits outside the blanks), or a whole file (`file`). Wrong answers and correct
+// alternatives are written the same three ways.
+std::string answer_text(const fs::path& base, const json& e) {
+  const std::string label = e.at("exercise").get<std::string>() + ".cu";
+  if (e.contains("fills")) return apply_fills(read_file(base / label), e["fills"], label);
+  if (e.contains("patch"))
+    return workbook::review::strip_markers(apply_patch(read_file(base / label), e["patch"]), label).text;
+  return read_file(base / e.at("file").get<std::string>());
+}
+
 int check_wrong(const Options& o) {
   const fs::path base = o.root / "solutions" / o.lesson;
   const json e = find_entry(base / "wrong" / "wrong.json", o.name);
   const std::string ex = e.at("exercise");
-  std::string text;
-  const std::string label = ex + ".cu";
-  if (e.contains("fills")) text = apply_fills(read_file(base / label), e["fills"], label);
-  else if (e.contains("patch"))
-    text = workbook::review::strip_markers(apply_patch(read_file(base / label), e["patch"]), label).text;
-  else text = read_file(base / e.at("file").get<std::string>());
+  const std::string text = answer_text(base, e);
   const json& expect = e.at("expect");
   // Files a tampering answer aims at: each must come out of the grade as it went in, and canaries must not appear.
   std::map<std::string, std::string> before;
@@ -292,7 +298,7 @@ int check_alt(const Options& o) {
   const fs::path base = o.root / "solutions" / o.lesson;
   const json e = find_entry(base / "alt" / "alt.json", o.name);
   const std::string ex = e.at("exercise");
-  const std::string text = read_file(base / e.at("file").get<std::string>());
+  const std::string text = answer_text(base, e);
   Grade g = run_grade(o, "--ex " + ex + " --submission '" + make_submission(o, ex, &text).string() + "'");
   const auto tests = code_tests(g.results, ex);
   if (tests.empty()) return fail("no hidden test of '" + ex + "' was reported", g);
