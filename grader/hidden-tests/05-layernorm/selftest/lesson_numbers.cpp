@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -64,4 +65,18 @@ TEST_CASE("the worked example cancels completely in fp32 and not in two passes",
   const auto v = lesson05::computed_values();
   CHECK(v.at("ex_var_naive_f32") == 0.0);
   CHECK(v.at("ex_var_two_pass_f32") == v.at("ex_var"));
+}
+
+TEST_CASE("no line of lesson 05 starts with a marker", "[numbers]") {
+  // A line that starts with `<!--` opens a raw HTML block in CommonMark: the rest of that line would lose its
+  // Markdown (code, math) and split the paragraph on GitHub.
+  for (const auto& f : marked_files()) {
+    std::ifstream in(f);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      INFO(label(f) << ":" << n << ": " << line);
+      CHECK(line.compare(line.find_first_not_of(" \t") == std::string::npos ? 0 : line.find_first_not_of(" \t"), 4,
+                         "<!--") != 0);
+    }
+  }
 }

@@ -19,6 +19,18 @@ float f32(float v) {
 std::map<std::string, double> computed_values() {
   std::map<std::string, double> v;
 
+  // ---- The row by hand of section 1: x = 1, 2, 3, 6; w = 1, 1, 2, 2; b = 0, 0, 0, 1; eps neglected -------------------
+  {
+    const double dx[4] = {1, 2, 3, 6}, dw[4] = {1, 1, 2, 2}, db[4] = {0, 0, 0, 1};
+    double m = 0, s2 = 0;
+    for (double e : dx) m += e / 4;
+    for (double e : dx) s2 += (e - m) * (e - m) / 4;
+    v["def_mean"] = m;
+    v["def_var"] = s2;
+    v["def_rstd"] = 1 / std::sqrt(s2);
+    for (int i = 0; i < 4; ++i) v["def_y" + std::to_string(i)] = (dx[i] - m) / std::sqrt(s2) * dw[i] + db[i];
+  }
+
   // ---- The worked example of section 2: x = 10000, 10001, 10002, 10003; w = 1, b = 0; eps = 1e-5 -------------------
   const double x[4] = {10000, 10001, 10002, 10003};
   const double eps = 1e-5;
