@@ -106,6 +106,28 @@ std::string fill_starter(const std::string& starter, const std::vector<std::stri
     return out;
 }
 
+// The file a known answer (wrong.json or alt.json entry) stands for: blank fills, a patch of the solution, or a whole
+// file. False when the entry gives none of the three.
+bool known_answer_text(const LessonPaths& L, const ExerciseInfo& ex, const nlohmann::json& e, std::string& out) {
+    const std::string solution = read_text(L.solutions_dir() / ex.file);
+    if (e.contains("fills")) {
+        out = fill_starter(make_starter(solution, ex.file).text, ex.blanks, e["fills"]);
+    } else if (e.contains("patch")) {
+        out = strip_markers(solution, ex.file).text;
+        for (const auto& p : e["patch"]) {
+            const std::string find = p["find"], repl = p["replace"];
+            const auto at = out.find(find);
+            REQUIRE(at != std::string::npos);
+            out.replace(at, find.size(), repl);
+        }
+    } else if (e.contains("file")) {
+        out = read_text(L.solutions_dir() / e["file"].get<std::string>());
+    } else {
+        return false;
+    }
+    return true;
+}
+
 bool has_veto(const std::vector<Comment>& comments, const std::string& kind) {
     for (const auto& c : comments)
         if (c.veto && c.veto_kind == kind) return true;
@@ -123,24 +145,9 @@ TEST_CASE("the catalogue of wrong answers meets the vetoes it expects", "[lesson
             const std::string name = w.value("name", std::string());
             INFO(L.id << " wrong answer " << name);
             const ExerciseInfo ex = find_exercise(manifest, w.value("exercise", std::string()));
-            const std::string solution = read_text(L.solutions_dir() / ex.file);
-            const std::string starter = make_starter(solution, ex.file).text;
+            const std::string starter = make_starter(read_text(L.solutions_dir() / ex.file), ex.file).text;
             std::string student;
-            if (w.contains("fills")) {
-                student = fill_starter(starter, ex.blanks, w["fills"]);
-            } else if (w.contains("patch")) {
-                student = strip_markers(solution, ex.file).text;
-                for (const auto& p : w["patch"]) {
-                    const std::string find = p["find"], repl = p["replace"];
-                    const auto at = student.find(find);
-                    REQUIRE(at != std::string::npos);
-                    student.replace(at, find.size(), repl);
-                }
-            } else if (w.contains("file")) {
-                student = read_text(L.solutions_dir() / w["file"].get<std::string>());
-            } else {
-                continue;
-            }
+            if (!known_answer_text(L, ex, w, student)) continue;
             const std::string veto = w["expect"].value("veto", std::string());
             EditCheck ec = edit_check_text(starter, student, ex.file, ex.blanks);
             const std::string says = w["expect"].value("veto_says", std::string());
@@ -174,7 +181,8 @@ TEST_CASE("alternative solutions: the edit check agrees with their catalogue", "
             INFO(L.id << " alternative " << a.value("name", std::string()));
             const ExerciseInfo ex = find_exercise(manifest, a.value("exercise", std::string()));
             const std::string starter = make_starter(read_text(L.solutions_dir() / ex.file), ex.file).text;
-            const std::string alt = read_text(L.solutions_dir() / a.value("file", std::string()));
+            std::string alt;
+            REQUIRE(known_answer_text(L, ex, a, alt));
             EditCheck ec = edit_check_text(starter, alt, ex.file, ex.blanks);
             CHECK(ec.ok == !a.value("edits_outside_blanks", false));
             if (ec.ok) {
