@@ -60,6 +60,10 @@ WB_TEST("layernorm_half: fp16 sum beyond 65504", "[layernorm_half][edge]") {
 WB_TEST("layernorm_half: bf16 large mean", "[layernorm_half][edge]") {
   run(Half::bf16, 4, 2048, "bf16 inputs 64 + N(0,1): the mean must be subtracted in fp32", wb05::normal_inputs(1.0, 64.0));
 }
+WB_TEST("layernorm_half: fp16 large mean over a small spread", "[layernorm_half][edge]") {
+  run(Half::fp16, 4, 2048, "fp16 inputs 1000 + 2 N(0,1): E[x^2] is 2.5e5 times the variance, so even fp32 statistics "
+      "lose 5 of their 7 digits if the variance is taken as E[x^2] - E[x]^2", wb05::normal_inputs(2.0, 1000.0));
+}
 WB_TEST("layernorm_half: bf16 constant rows", "[layernorm_half][edge]") {
   run(Half::bf16, 4, 768, "rows 0 and 3 constant: variance 0, output = bias",
       wb05::with_constant_rows(wb05::normal_inputs(), {0, 3}, 1.5));
