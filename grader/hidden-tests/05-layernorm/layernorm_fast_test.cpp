@@ -59,6 +59,10 @@ WB_TEST("layernorm_fast: odd hidden size 769 (rows at changing alignments)", "[l
 WB_TEST("layernorm_fast: odd hidden size 8199 misaligned", "[layernorm_fast][edge]") {
   run(3, 8199, {3, 1, 0, 2}, "a long odd row from misaligned pointers");
 }
+WB_TEST("layernorm_fast: hidden size 770 misaligned", "[layernorm_fast][edge]") {
+  run(4, 770, {5, 2, 6, 3}, "770 = 96 packs + 2 from pointers that share no alignment");
+}
+WB_TEST("layernorm_fast: hidden size 5124", "[layernorm_fast][edge]") { run(3, 5124, {}, "rows at alternating alignments, 640 packs + 4"); }
 WB_TEST("layernorm_fast: hidden size 1", "[layernorm_fast][edge]") { run(5, 1, {}, "one element per row"); }
 WB_TEST("layernorm_fast: hidden size 7 (less than one pack)", "[layernorm_fast][edge]") { run(5, 7, {}, "rows shorter than one 8-element pack"); }
 WB_TEST("layernorm_fast: hidden size 9 misaligned", "[layernorm_fast][edge]") { run(5, 9, {1, 2, 3, 4}, "prefix, at most one pack, tail"); }

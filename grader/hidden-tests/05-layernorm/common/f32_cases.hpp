@@ -73,12 +73,21 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
     RUN(wb05::f32_case(3, 33, "one element more than a warp: the second warp holds a single element")); }            \
   WB_TEST(EX ": hidden size 255", "[" EX "][edge]") {                                                                \
     RUN(wb05::f32_case(3, 255, "one element less than the block: the last thread has nothing to load")); }           \
+  WB_TEST(EX ": hidden size 256 (one element per thread)", "[" EX "][edge]") {                                       \
+    RUN(wb05::f32_case(3, 256, "exactly one element per thread: every thread's triple or sum covers one element",    \
+                       wb05::normal_inputs(1.0, 1.0))); }                                                            \
   WB_TEST(EX ": hidden size 257", "[" EX "][edge]") {                                                                \
     RUN(wb05::f32_case(3, 257, "one element more than the block: thread 0 handles two elements, the others one",     \
                        wb05::normal_inputs(1.0, 2.0))); }                                                            \
   WB_TEST(EX ": odd hidden size 769", "[" EX "][edge]") {                                                            \
     RUN(wb05::f32_case(7, 769, "a row length that is a multiple of neither 32 nor the block size",                   \
                        wb05::normal_inputs(1.0, 1.5))); }                                                            \
+  WB_TEST(EX ": hidden size 770", "[" EX "][edge]") {                                                                \
+    RUN(wb05::f32_case(3, 770, "two elements more than three per thread")); }                                        \
+  WB_TEST(EX ": hidden size 5124", "[" EX "][edge]") {                                                               \
+    RUN(wb05::f32_case(3, 5124, "four elements past a multiple of 256", wb05::normal_inputs(1.0, 0.5))); }           \
+  WB_TEST(EX ": 5 rows of 8192", "[" EX "][edge]") {                                                                 \
+    RUN(wb05::f32_case(5, 8192, "a wide row: each thread handles 32 elements")); }                                   \
   WB_TEST(EX ": odd hidden size 5125", "[" EX "][edge]") {                                                           \
     RUN(wb05::f32_case(3, 5125, "a long row with a partial last chunk")); }                                          \
   WB_TEST(EX ": hidden size 16384", "[" EX "][edge]") {                                                              \
