@@ -28,8 +28,8 @@ bool all_finite(const double* x, int n);
 //    rounding errors add like a random walk; Higham, Accuracy and Stability of Numerical Algorithms, section 4.6) and
 //    is at most N * 2^-24 * sum|x|. mean_error() allows (4 sqrt(N) + 32) * 2^-24 * mean|x|: 4x the random-walk size
 //    of a serial sum plus a fixed depth for trees and the division. For zero-mean rows of N(0,1) values this is
-//    about 1e-5 of the spread; for a row of mean 1e4 and spread 1 it is 0.1 of the spread, the fp32 limit of the
-//    honest algorithms on such rows -- and still 10 to 1000 times less than what E[x^2] - E[x]^2 gets wrong there.
+//    about 1e-5 of the spread; for a row of mean 1e4 and spread 1 it is 0.1 of the spread, a loose bound for
+//    such rows, and still far less than what E[x^2] - E[x]^2 gets wrong there (the variance itself: lesson section 2).
 // 2. The variance around a mean that is off by delta is var + delta^2 (never less), so rstd may be low by the
 //    relative amount delta^2 / (2 (var + eps)).
 // 3. Everything else (the sum of squared distances, all positive; rsqrtf; three products and an add): a relative
