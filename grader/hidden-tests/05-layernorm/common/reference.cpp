@@ -20,6 +20,9 @@ RowStats row_stats(const double* x, int n) {
   }
   s.mean = sum / n;
   s.mean_abs = abs_sum / n;
+  float serial = 0.0f;  // the inputs are fp32 (or 16-bit) values, so the cast is exact
+  for (int i = 0; i < n; ++i) serial += static_cast<float>(x[i]);
+  s.serial_error = std::fabs(static_cast<double>(serial / static_cast<float>(n)) - s.mean);
   double sq = 0;
   for (int i = 0; i < n; ++i) sq += (x[i] - s.mean) * (x[i] - s.mean);  // two passes in fp64: the accurate way
   s.var = sq / n;
@@ -32,7 +35,9 @@ bool all_finite(const double* x, int n) {
   return true;
 }
 
-double mean_error(const RowStats& s, int n) { return (4.0 * std::sqrt(static_cast<double>(n)) + 32.0) * kU * s.mean_abs; }
+double mean_error(const RowStats& s, int n) {
+  return (4.0 * std::sqrt(static_cast<double>(n)) + 32.0) * kU * s.mean_abs + 2.0 * s.serial_error;
+}
 
 double variance_shift(const RowStats& s, int n, double eps) {
   const double d = mean_error(s, n);

@@ -14,6 +14,7 @@ struct RowStats {
   double mean = 0;      // sum(x) / N
   double var = 0;       // sum((x - mean)^2) / N: the biased (population) variance
   double mean_abs = 0;  // sum(|x|) / N: sets how large the rounding error of an fp32 mean can be
+  double serial_error = 0;  // |fp32 mean summed left to right - mean|: what the plainest order gets wrong on this row
   double rstd(double eps) const;
 };
 RowStats row_stats(const double* x, int n);
@@ -24,11 +25,13 @@ bool all_finite(const double* x, int n);
 
 // ---- what a correct fp32 kernel may get wrong ----------------------------------------------------------------
 // 1. The mean. An fp32 sum of N terms, in ANY order a kernel may choose (a thread's loop, a tree of shuffles, one
-//    thread serially), has a rounding error that in practice stays near sqrt(steps) * 2^-24 * sum|x| (independent
+//    thread serially), has a rounding error that for varied data stays near sqrt(steps) * 2^-24 * sum|x| (independent
 //    rounding errors add like a random walk; Higham, Accuracy and Stability of Numerical Algorithms, section 4.6) and
-//    is at most N * 2^-24 * sum|x|. mean_error() allows (4 sqrt(N) + 32) * 2^-24 * mean|x|: 4x the random-walk size
-//    of a serial sum plus a fixed depth for trees and the division. For zero-mean rows of N(0,1) values this is
-//    about 1e-5 of the spread; for a row of mean 1e4 and spread 1 it is 0.1 of the spread, a loose bound for
+//    is at most N * 2^-24 * sum|x|. Rows whose roundings all go one way (a constant row of 0.1, where a serial sum
+//    drifts steadily) come closer to the worst case, so mean_error() allows (4 sqrt(N) + 32) * 2^-24 * mean|x|, 4x
+//    the random-walk size of a serial sum plus a fixed depth for trees and the division, PLUS twice the error that the
+//    left-to-right fp32 sum -- the deepest order -- actually makes on this row. For zero-mean rows of N(0,1) values
+//    this is about 1e-5 of the spread; for a row of mean 1e4 and spread 1 it is 0.1 of the spread, a loose bound for
 //    such rows, and still far less than what E[x^2] - E[x]^2 gets wrong there (the variance itself: lesson section 2).
 // 2. The variance around a mean that is off by delta is var + delta^2 (never less), so rstd may be low by the
 //    relative amount delta^2 / (2 (var + eps)).
