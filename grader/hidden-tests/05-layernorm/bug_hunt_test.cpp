@@ -1,6 +1,6 @@
 // Hidden tests of the bug hunt: the fp32 LayerNorm contract, whose large-mean cases are what the shipped
 // E[x^2] - E[x]^2 statistics fail, plus more rows of that kind.
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/f32_cases.hpp"
 
@@ -23,7 +23,7 @@ WB_TEST("bug_hunt: activations with a mean of 300 and spread 3", "[bug_hunt][edg
 }
 WB_TEST("bug_hunt: the lesson's worked example as a row", "[bug_hunt][edge]") {
   run(wb05::f32_case(2, 4, "x = 10000, 10001, 10002, 10003 (section 2): variance 1.25, mean square 10^8",
-                     [](wb04::Rng& rng, int M, int N, wb05::Tensors& t) {
+                     [](wb::testkit::Rng& rng, int M, int N, wb05::Tensors& t) {
                        wb05::normal_inputs()(rng, M, N, t);
                        for (int r = 0; r < M; ++r)
                          for (int col = 0; col < N; ++col) t.x[static_cast<std::size_t>(r) * N + col] = 10000.0 + col;

@@ -2,7 +2,7 @@
 // normalising that rounded sum.
 #include <limits>
 
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/runners.hpp"
 

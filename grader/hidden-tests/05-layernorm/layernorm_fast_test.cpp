@@ -2,7 +2,7 @@
 // pointers at every alignment, row lengths around each register-cache capacity, and rows longer than the cache.
 #include <limits>
 
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/runners.hpp"
 

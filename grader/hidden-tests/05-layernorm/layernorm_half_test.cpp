@@ -1,7 +1,7 @@
 // Hidden tests of the 16-bit exercise: bf16 and fp16 LayerNorm with fp32 statistics and one rounding at the store.
 #include <limits>
 
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/runners.hpp"
 

@@ -1,5 +1,5 @@
 // Hidden tests of the core exercise: fp32 LayerNorm through launch_layernorm.
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/f32_cases.hpp"
 

@@ -1,7 +1,7 @@
 // Hidden tests of the Welford exercise: the fp32 LayerNorm cases, with every row's mean and rstd checked as well
 // (launch_layernorm_welford writes them). Row lengths that give the threads of a block different counts are what
 // expose a merge with the wrong weights: with equal counts, a plain average of the means happens to be right.
-#include "common/entry_points.hpp"
+#include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/f32_cases.hpp"
 
@@ -29,7 +29,7 @@ WB_TEST("welford: a trend along the row", "[welford][edge]") {
   // Each thread's elements differ in mean (column t has mean t/100): merged means differ, so M2's correction term
   // delta^2 * n_a * n_b / n is large and a merge that drops or misweighs it is visible.
   run(wb05::f32_case(3, 1500, "x = column / 100 + N(0,1): every thread's part of the row has its own mean",
-                     [](wb04::Rng& rng, int M, int N, wb05::Tensors& t) {
+                     [](wb::testkit::Rng& rng, int M, int N, wb05::Tensors& t) {
                        wb05::normal_inputs()(rng, M, N, t);
                        for (int r = 0; r < M; ++r)
                          for (int col = 0; col < N; ++col) t.x[static_cast<std::size_t>(r) * N + col] += col / 100.0;

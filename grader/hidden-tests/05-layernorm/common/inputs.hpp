@@ -9,7 +9,7 @@
 
 namespace wb05 {
 
-using wb04::Rng;
+using wb::testkit::Rng;
 
 struct Tensors {
   std::vector<double> x, w, b;            // x: M x N; w, b: N

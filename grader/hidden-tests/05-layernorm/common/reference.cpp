@@ -59,14 +59,14 @@ double output_tolerance(const RowStats& s, int n, double eps, double x, double w
 
 HalfRange half_range(Half t, double ref, double tol) {
   HalfRange h;
-  h.lo = wb04::round_to(t, ref - tol);
-  h.hi = wb04::round_to(t, ref + tol);
+  h.lo = wb::testkit::round_to(t, ref - tol);
+  h.hi = wb::testkit::round_to(t, ref + tol);
   return h;
 }
 
 double fused_residual(Half t, double input, double residual) {
   const float sum = static_cast<float>(input) + static_cast<float>(residual);
-  return wb04::round_to(t, sum);
+  return wb::testkit::round_to(t, sum);
 }
 
 }  // namespace wb05

@@ -6,7 +6,7 @@
 
 namespace wb05 {
 
-using wb04::Half;
+using wb::testkit::Half;
 
 // The exact statistics of one row (inputs are exactly representable in the storage type, so these are exact up to
 // fp64 rounding, which is 2^29 times finer than fp32's).

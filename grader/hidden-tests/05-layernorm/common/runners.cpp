@@ -9,13 +9,13 @@
 
 namespace wb05 {
 
-using wb04::CaseInfo;
-using wb04::DeviceBuffer;
-using wb04::kGuard;
-using wb04::kPoison16;
-using wb04::kPoison32;
-using wb04::kPoisonByte;
-using wb04::MismatchLog;
+using wb::testkit::CaseInfo;
+using wb::testkit::DeviceBuffer;
+using wb::testkit::kGuard;
+using wb::testkit::kPoison16;
+using wb::testkit::kPoison32;
+using wb::testkit::kPoisonByte;
+using wb::testkit::MismatchLog;
 
 namespace {
 
@@ -55,15 +55,15 @@ std::uint16_t load_u16(const std::vector<std::uint8_t>& bytes, std::size_t offse
   return v;
 }
 
-std::string f32_expected(double ref, double tol) { return wb04::format_f32(ref) + " (+-" + wb04::format_f32(tol) + ")"; }
+std::string f32_expected(double ref, double tol) { return wb::testkit::format_f32(ref) + " (+-" + wb::testkit::format_f32(tol) + ")"; }
 
 std::string f32_got(double got, std::uint32_t bits) {
-  return wb04::format_f32(got) + (bits == kPoison32 ? wb04::poisoned_note() : "");
+  return wb::testkit::format_f32(got) + (bits == kPoison32 ? wb::testkit::poisoned_note() : "");
 }
 
 std::string half_expected(Half t, const HalfRange& r) {
-  std::string s = wb04::format_half(r.lo, wb04::to_bits(t, r.lo));
-  if (r.hi != r.lo) s += " to " + wb04::format_half(r.hi, wb04::to_bits(t, r.hi));
+  std::string s = wb::testkit::format_half(r.lo, wb::testkit::to_bits(t, r.lo));
+  if (r.hi != r.lo) s += " to " + wb::testkit::format_half(r.hi, wb::testkit::to_bits(t, r.hi));
   return s;
 }
 
@@ -77,12 +77,12 @@ void check_half_row(Half t, MismatchLog& log, int row, const double* x, const st
     const double ref = output_reference(s, eps, x[c], w[c], b[c]);
     const HalfRange r = half_range(t, ref, output_tolerance(s, N, eps, x[c], w[c], b[c]));
     const std::uint16_t bits = load_u16(bytes, row_offset + 2 * static_cast<std::size_t>(c));
-    const double got = wb04::from_bits(t, bits);
+    const double got = wb::testkit::from_bits(t, bits);
     if (r.contains(got)) {
       log.pass();
       continue;
     }
-    log.fail(row, c, half_expected(t, r), wb04::format_half(got, bits) + (bits == kPoison16 ? wb04::poisoned_note() : ""));
+    log.fail(row, c, half_expected(t, r), wb::testkit::format_half(got, bits) + (bits == kPoison16 ? wb::testkit::poisoned_note() : ""));
   }
 }
 
@@ -95,8 +95,8 @@ HalfImages round_to_half(Half t, Tensors& v) {
   auto conv = [t](std::vector<double>& src, std::vector<std::uint16_t>& dst) {
     dst.resize(src.size());
     for (std::size_t i = 0; i < src.size(); ++i) {
-      src[i] = wb04::round_to(t, src[i]);
-      dst[i] = wb04::to_bits(t, src[i]);
+      src[i] = wb::testkit::round_to(t, src[i]);
+      dst[i] = wb::testkit::to_bits(t, src[i]);
     }
   };
   conv(v.x, img.x);
@@ -113,9 +113,9 @@ HalfImages round_to_half(Half t, Tensors& v) {
 void run_f32_case(const std::string& entry, const F32Launch& launch, const F32Case& c, bool with_stats) {
   const int M = c.M, N = c.N;
   const std::size_t count = static_cast<std::size_t>(M) * N;
-  CaseInfo info = wb04::case_info(
+  CaseInfo info = wb::testkit::case_info(
       "fp32, M=" + std::to_string(M) + " rows, N=" + std::to_string(N) + ", eps=" + eps_text(c.eps), c.probe);
-  wb04::Rng rng = wb04::test_rng();
+  wb::testkit::Rng rng = wb::testkit::test_rng();
   Tensors t;
   c.fill(rng, M, N, t);
   std::vector<float> xf(count), wf(N), bf(N);
@@ -135,7 +135,7 @@ void run_f32_case(const std::string& entry, const F32Launch& launch, const F32Ca
   upload(in, xf.data(), count * 4);
   upload(weight, wf.data(), row_bytes);
   upload(bias, bf.data(), row_bytes);
-  wb04::launch_and_check(entry, [&] {
+  wb::testkit::launch_and_check(entry, [&] {
     launch(static_cast<const float*>(in.data()), static_cast<const float*>(weight.data()),
            static_cast<const float*>(bias.data()), static_cast<float*>(out.data()),
            with_stats ? static_cast<float*>(mean_buf.data()) : nullptr,
@@ -163,8 +163,8 @@ void run_f32_case(const std::string& entry, const F32Launch& launch, const F32Ca
       log.fail(r, col, f32_expected(ref, tol), f32_got(got, bits));
     }
   }
-  wb04::expect_clean(log, info);
-  wb04::expect_untouched(info, "output", out, bytes, kPoisonByte, [](std::size_t) { return true; }, row_bytes);
+  wb::testkit::expect_clean(log, info);
+  wb::testkit::expect_untouched(info, "output", out, bytes, kPoisonByte, [](std::size_t) { return true; }, row_bytes);
 
   if (with_stats) {
     const std::vector<std::uint8_t> mb = mean_buf.download(), rb = rstd_buf.download();
@@ -183,15 +183,15 @@ void run_f32_case(const std::string& entry, const F32Launch& launch, const F32Ca
       if (!std::isnan(rs) && std::fabs(rs - ref) <= rtol) rstd_log.pass();
       else rstd_log.fail(r, 0, f32_expected(ref, rtol), f32_got(rs, bits));
     }
-    wb04::expect_clean(mean_log, info);
-    wb04::expect_clean(rstd_log, info);
+    wb::testkit::expect_clean(mean_log, info);
+    wb::testkit::expect_clean(rstd_log, info);
     const auto written = [N](std::size_t) { return N > 0; };
-    wb04::expect_untouched(info, "mean", mean_buf, mb, kPoisonByte, written, 4);
-    wb04::expect_untouched(info, "rstd", rstd_buf, rb, kPoisonByte, written, 4);
+    wb::testkit::expect_untouched(info, "mean", mean_buf, mb, kPoisonByte, written, 4);
+    wb::testkit::expect_untouched(info, "rstd", rstd_buf, rb, kPoisonByte, written, 4);
   }
-  wb04::expect_unchanged(info, "input", in, bytes_of(xf), 4);
-  wb04::expect_unchanged(info, "weight", weight, bytes_of(wf), 4);
-  wb04::expect_unchanged(info, "bias", bias, bytes_of(bf), 4);
+  wb::testkit::expect_unchanged(info, "input", in, bytes_of(xf), 4);
+  wb::testkit::expect_unchanged(info, "weight", weight, bytes_of(wf), 4);
+  wb::testkit::expect_unchanged(info, "bias", bias, bytes_of(bf), 4);
 }
 
 // ---- bf16 / fp16 --------------------------------------------------------------------------------------------------
@@ -201,14 +201,14 @@ void run_half_case(const std::string& entry, const HalfLaunch& launch, const Hal
   const Half t = c.type;
   const std::size_t count = static_cast<std::size_t>(M) * N;
   std::ostringstream shape;
-  shape << wb04::type_name(t) << ", M=" << M << " rows, N=" << N << ", eps=" << eps_text(c.eps);
+  shape << wb::testkit::type_name(t) << ", M=" << M << " rows, N=" << N << ", eps=" << eps_text(c.eps);
   if (c.in_offset) shape << ", input pointer " << c.in_offset << " element(s) past a 256-byte boundary";
   if (c.out_offset) shape << ", output pointer " << c.out_offset << " element(s) past a 256-byte boundary";
   if (c.w_offset) shape << ", weight pointer " << c.w_offset << " element(s) past a 256-byte boundary";
   if (c.b_offset) shape << ", bias pointer " << c.b_offset << " element(s) past a 256-byte boundary";
-  CaseInfo info = wb04::case_info(shape.str(), c.probe);
+  CaseInfo info = wb::testkit::case_info(shape.str(), c.probe);
 
-  wb04::Rng rng = wb04::test_rng();
+  wb::testkit::Rng rng = wb::testkit::test_rng();
   Tensors v;
   c.fill(rng, M, N, v);
   const HalfImages img = round_to_half(t, v);
@@ -222,18 +222,18 @@ void run_half_case(const std::string& entry, const HalfLaunch& launch, const Hal
   upload(weight, img.w.data(), row_bytes);
   upload(bias, img.b.data(), row_bytes);
 
-  wb04::launch_and_check(entry, [&] { launch(in.data(), weight.data(), bias.data(), out.data(), M, N, c.eps); });
+  wb::testkit::launch_and_check(entry, [&] { launch(in.data(), weight.data(), bias.data(), out.data(), M, N, c.eps); });
 
   const std::vector<std::uint8_t> bytes = out.download();
   MismatchLog log("output");
   for (int r = 0; r < M; ++r)
     check_half_row(t, log, r, &v.x[static_cast<std::size_t>(r) * N], v.w, v.b, N, c.eps, bytes,
                    out.before() + 2 * static_cast<std::size_t>(r) * N);
-  wb04::expect_clean(log, info);
-  wb04::expect_untouched(info, "output", out, bytes, kPoisonByte, [](std::size_t) { return true; }, row_bytes);
-  wb04::expect_unchanged(info, "input", in, bytes_of(img.x), 2);
-  wb04::expect_unchanged(info, "weight", weight, bytes_of(img.w), 2);
-  wb04::expect_unchanged(info, "bias", bias, bytes_of(img.b), 2);
+  wb::testkit::expect_clean(log, info);
+  wb::testkit::expect_untouched(info, "output", out, bytes, kPoisonByte, [](std::size_t) { return true; }, row_bytes);
+  wb::testkit::expect_unchanged(info, "input", in, bytes_of(img.x), 2);
+  wb::testkit::expect_unchanged(info, "weight", weight, bytes_of(img.w), 2);
+  wb::testkit::expect_unchanged(info, "bias", bias, bytes_of(img.b), 2);
 }
 
 // ---- fused add ----------------------------------------------------------------------------------------------------
@@ -242,10 +242,10 @@ void run_fused_case(const std::string& entry, const FusedLaunch& launch, const H
   const int M = c.M, N = c.N;
   const Half t = c.type;
   const std::size_t count = static_cast<std::size_t>(M) * N;
-  CaseInfo info = wb04::case_info(std::string(wb04::type_name(t)) + ", M=" + std::to_string(M) + " rows, N=" +
+  CaseInfo info = wb::testkit::case_info(std::string(wb::testkit::type_name(t)) + ", M=" + std::to_string(M) + " rows, N=" +
                                       std::to_string(N) + ", eps=" + eps_text(c.eps),
                                   c.probe);
-  wb04::Rng rng = wb04::test_rng();
+  wb::testkit::Rng rng = wb::testkit::test_rng();
   Tensors v;
   c.fill(rng, M, N, v);
   const HalfImages img = round_to_half(t, v);
@@ -261,7 +261,7 @@ void run_fused_case(const std::string& entry, const FusedLaunch& launch, const H
   upload(weight, img.w.data(), row_bytes);
   upload(bias, img.b.data(), row_bytes);
 
-  wb04::launch_and_check(entry, [&] {
+  wb::testkit::launch_and_check(entry, [&] {
     launch(in.data(), residual.data(), weight.data(), bias.data(), out.data(), M, N, c.eps);
   });
 
@@ -271,29 +271,29 @@ void run_fused_case(const std::string& entry, const FusedLaunch& launch, const H
     for (int col = 0; col < N; ++col) {
       const std::size_t i = static_cast<std::size_t>(r) * N + col;
       const std::uint16_t bits = load_u16(res_bytes, residual.before() + 2 * i);
-      const double got = wb04::from_bits(t, bits);
+      const double got = wb::testkit::from_bits(t, bits);
       if (got == summed[i] || (std::isnan(got) && std::isnan(summed[i]))) {
         res_log.pass();
         continue;
       }
-      res_log.fail(r, col, wb04::format_half(summed[i], wb04::to_bits(t, summed[i])),
-                   wb04::format_half(got, bits) +
+      res_log.fail(r, col, wb::testkit::format_half(summed[i], wb::testkit::to_bits(t, summed[i])),
+                   wb::testkit::format_half(got, bits) +
                        (bits == img.residual[i] ? " (the residual as it was before the launch)" : ""));
     }
-  wb04::expect_clean(res_log, info);
+  wb::testkit::expect_clean(res_log, info);
 
   const std::vector<std::uint8_t> out_bytes = out.download();
   MismatchLog log("output");
   for (int r = 0; r < M; ++r)
     check_half_row(t, log, r, &summed[static_cast<std::size_t>(r) * N], v.w, v.b, N, c.eps, out_bytes,
                    out.before() + 2 * static_cast<std::size_t>(r) * N);
-  wb04::expect_clean(log, info);
-  wb04::expect_untouched(info, "output", out, out_bytes, kPoisonByte, [](std::size_t) { return true; }, row_bytes);
-  wb04::expect_untouched(info, "residual", residual, res_bytes, kPoisonByte, [](std::size_t) { return true; },
+  wb::testkit::expect_clean(log, info);
+  wb::testkit::expect_untouched(info, "output", out, out_bytes, kPoisonByte, [](std::size_t) { return true; }, row_bytes);
+  wb::testkit::expect_untouched(info, "residual", residual, res_bytes, kPoisonByte, [](std::size_t) { return true; },
                          row_bytes);
-  wb04::expect_unchanged(info, "input", in, bytes_of(img.x), 2);
-  wb04::expect_unchanged(info, "weight", weight, bytes_of(img.w), 2);
-  wb04::expect_unchanged(info, "bias", bias, bytes_of(img.b), 2);
+  wb::testkit::expect_unchanged(info, "input", in, bytes_of(img.x), 2);
+  wb::testkit::expect_unchanged(info, "weight", weight, bytes_of(img.w), 2);
+  wb::testkit::expect_unchanged(info, "bias", bias, bytes_of(img.b), 2);
 }
 
 }  // namespace wb05

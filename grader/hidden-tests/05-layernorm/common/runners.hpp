@@ -12,7 +12,7 @@
 
 namespace wb05 {
 
-using wb04::Half;
+using wb::testkit::Half;
 
 // ---- fp32: layernorm, bug_hunt, welford (which also writes each row's mean and rstd) --------------------------
 struct F32Case {
