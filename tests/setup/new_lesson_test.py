@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """A lesson scaffolded by `workbook new-lesson` is a lesson like any other, with no edit outside its own folders.
 
-On a clone of the repository: `workbook new-lesson 05-scale`, then
-  - git lists new files only under lessons/, solutions/, exercises/ and grader/hidden-tests/ 05-scale/;
+On a clone of the repository: `workbook new-lesson NN-scale` (NN the first number after the lessons present), then
+  - git lists new files only under lessons/, solutions/, exercises/ and grader/hidden-tests/ NN-scale/;
   - CMake, configured afresh, discovers the lesson: its judge and worker entry table build (only those targets, so
     the test stays quick), and `ctest -N` lists its known-answer tests, so `make test` covers it;
-  - `workbook grade 05` passes the solution and fails the untouched starter, on the emulator. The grade uses the
+  - `workbook grade NN` passes the solution and fails the untouched starter, on the emulator. The grade uses the
     clone's judge and entry table with this build's command and emulator (composed into one workbook-config.json),
     which a fresh build of the clone would make the same; `workbook check` then finds no problem in any lesson.
 usage: new_lesson_test.py SOURCE_ROOT WORKBOOK BUILD_CONFIG WORK [CMAKE_ARG...]"""
@@ -15,8 +15,8 @@ import shutil
 import subprocess
 import sys
 
-SLUG = "05-scale"
-OWN = [f"{top}/{SLUG}/" for top in ("lessons", "solutions", "exercises", "grader/hidden-tests")]
+SLUG = ""  # NN-scale, set from the clone's lessons
+OWN = []
 
 
 def run(cmd, cwd=None, env=None, ok=(0,)):
@@ -36,6 +36,10 @@ def main():
     env = dict(os.environ, WORKBOOK_ROOT=repo, WORKBOOK_CONFIG=build_config)
     env.pop("MAKEFLAGS", None)
 
+    global SLUG, OWN
+    numbers = [int(d[:2]) for d in os.listdir(os.path.join(repo, "lessons")) if d[:2].isdigit()]
+    SLUG = f"{max(numbers, default=0) + 1:02d}-scale"
+    OWN = [f"{top}/{SLUG}/" for top in ("lessons", "solutions", "exercises", "grader/hidden-tests")]
     print(run([workbook, "new-lesson", SLUG], env=env).stdout, end="")
     status = run(["git", "-C", repo, "status", "--porcelain", "--untracked-files=all"]).stdout.splitlines()
     outside = [line for line in status if not any(line[3:].startswith(p) for p in OWN)]
