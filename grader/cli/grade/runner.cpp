@@ -239,6 +239,9 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
             spec.cwd = r.dir / "cwd";
             spec.stdin_data = r.nonce + "\n";
             spec.timeout_s = limits.timeout_s;
+            // The judge is trusted, and its shared-memory arena (a memfd: its size counts as written bytes) holds a
+            // test's buffers, 1 GiB for the roofline shape on a GPU. The worker keeps a limit of its own (sandbox).
+            spec.fsize_limit_mb = 8192;
             r.child = std::make_unique<Child>(spec);
             r.child->start();
             running.push_back(std::move(r));
