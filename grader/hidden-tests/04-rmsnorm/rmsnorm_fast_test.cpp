@@ -3,7 +3,6 @@
 #include "entry_points.hpp"
 #include "remote/call.hpp"
 #include "common/f32_cases.hpp"
-#include "testkit/bandwidth.hpp"
 
 namespace {
 void run(const wb04::F32Case& c) {
@@ -60,20 +59,3 @@ WB_TEST("rmsnorm_fast: hidden size 16385", "[rmsnorm_fast][edge]") {
   run(wb04::f32_case(2, 16385, "one element more than the widest row of the lesson"));
 }
 
-// The lesson's roofline shape (section 07). On a GPU the checked run is followed by timed runs (testkit/bandwidth.hpp)
-// and the report shows the kernel's bandwidth beside a device-to-device copy, as advice: the worker took the times, so
-// they earn nothing. On the emulator, where time means nothing and 67 million elements take minutes, the same kernel
-// runs on 64 rows of that width.
-WB_TEST("rmsnorm_fast: 16384 x 4096 (the roofline shape; timed on a GPU)", "[rmsnorm_fast][normal]") {
-  const bool gpu = wb::remote::config().backend == "gpu";
-  const int M = gpu ? 16384 : 64, N = 4096;
-  const std::uint64_t bytes = 2ull * M * N * sizeof(float) + N * sizeof(float);
-  wb04::run_f32_case(
-      "launch_rmsnorm_fast",
-      [&](const float* in, const float* w, float* out, int m, int n, float eps) {
-        if (gpu) WB_TIMED_CALL(wb::testkit::bandwidth_timing(bytes), launch_rmsnorm_fast, in, w, out, m, n, eps, cudaStream_t{});
-        else WB_CALL(launch_rmsnorm_fast, in, w, out, m, n, eps, cudaStream_t{});
-      },
-      wb04::f32_case(M, N, "the shape of the lesson's roofline: 16384 rows on a GPU (timed there), 64 on the emulator"));
-  if (gpu) wb::testkit::record_bandwidth("16384x4096", "fp32", bytes, wb::testkit::bandwidth_of_last_call(bytes));
-}
