@@ -149,8 +149,11 @@ test: configure
 	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the project and its tests" all
 	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
-# The C++ and CUDA sources git tracks, against .clang-format: format-check lists what differs, format rewrites.
-FORMAT_FILES = $(shell git ls-files '*.cpp' '*.hpp' '*.h' '*.cu' '*.cuh' 2>/dev/null)
+# The C++ sources already in the project's style, against .clang-format: format-check lists what differs, format
+# rewrites. The harness, the hidden tests, the emulator and the lesson sources are not yet reformatted (their line
+# numbers appear in tests, patches and included code blocks); add a folder here once it has been.
+FORMAT_DIRS  = grader/cli grader/written tests/review tests/lesson
+FORMAT_FILES = $(shell git ls-files $(foreach d,$(FORMAT_DIRS),'$(d)/*.cpp' '$(d)/*.hpp') 2>/dev/null)
 format-check:
 	@clang-format --dry-run --Werror $(FORMAT_FILES)
 

@@ -40,7 +40,8 @@ TEST_CASE("an anchor's region: dedented, without nested anchor lines", "[code]")
 }
 
 TEST_CASE("anchors must sit outside the blanks of a solution", "[code]") {
-    CHECK(lesson_code::anchors_inside_blanks("// ANCHOR: a\n// BLANK:b\nx;\n// END BLANK\n// ANCHOR_END: a\n", "s.cu").empty());
+    CHECK(lesson_code::anchors_inside_blanks("// ANCHOR: a\n// BLANK:b\nx;\n// END BLANK\n// ANCHOR_END: a\n", "s.cu")
+              .empty());
     const auto bad = lesson_code::anchors_inside_blanks("// BLANK:b\n// ANCHOR: a\nx;\n// END BLANK\n", "s.cu");
     REQUIRE(bad.size() == 1);
     CHECK(bad[0] == "s.cu:2: an anchor inside a blank");

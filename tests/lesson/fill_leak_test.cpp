@@ -90,14 +90,16 @@ TEST_CASE("a printed fill is found, renamed or re-spelled; a neighbouring techni
                            "to_float(weight[col]))` |\n")
                     .empty());
     // ... and its value alone, as the old table printed it.
-    CHECK(find_leaks(only("normalize"), "| `to_bf16(to_float(to_bf16(h * inv_rms)) * to_float(weight[col]))` |\n").size() == 1);
+    CHECK(find_leaks(only("normalize"), "| `to_bf16(to_float(to_bf16(h * inv_rms)) * to_float(weight[col]))` |\n")
+              .size() == 1);
     // Section 5's old tail loop, renamed.
     CHECK(find_leaks(only("scalar_tail"),
                      "```c++\nfor (int i = prefix + num_vecs * VEC + tid; i < N; i += BLOCK_SIZE) { op(i); }\n```\n")
               .size() == 1);
     // The same technique on another reduction is what the lesson should show instead.
-    CHECK(find_leaks(only("warp_shuffle"),
-                     "```c++\nfor (int d = 16; d > 0; d >>= 1) {\n    m = fmaxf(m, __shfl_xor_sync(kAll, m, d));\n}\n```\n")
+    CHECK(find_leaks(
+              only("warp_shuffle"),
+              "```c++\nfor (int d = 16; d > 0; d >>= 1) {\n    m = fmaxf(m, __shfl_xor_sync(kAll, m, d));\n}\n```\n")
               .empty());
     CHECK(find_leaks(only("inv_rms"), "`rsqrtf(v)` computes $1/\\sqrt v$; `sqrtf(sum_abs / N)` is not it.\n").empty());
 }
@@ -108,10 +110,9 @@ TEST_CASE("no blank's fill appears in the lesson text", "[leaks]") {
         if (e.path().extension() != ".md") continue;
         ++files;
         for (const auto& leak : lesson_test::find_leaks(fills(), read(e.path()))) {
-            FAIL_CHECK(e.path().filename().string()
-                       << ":" << leak.line << ": the fill of " << leak.blank << " is printed here (" << leak.distance
-                       << " token edits away):\n"
-                       << leak.region);
+            FAIL_CHECK(e.path().filename().string() << ":" << leak.line << ": the fill of " << leak.blank
+                                                    << " is printed here (" << leak.distance << " token edits away):\n"
+                                                    << leak.region);
         }
     }
     CHECK(files >= 9);

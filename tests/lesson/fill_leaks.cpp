@@ -25,9 +25,9 @@ std::string read_file(const std::filesystem::path& p) {
 
 // Type names that may stand in a C-style cast: `(float)n`, `(size_t)row`.
 bool is_type_word(const std::string& t) {
-    static const std::set<std::string> words = {"int",     "float",   "double",  "unsigned", "signed",  "long",
-                                                "short",   "char",    "bool",    "size_t",   "int64_t", "uint64_t",
-                                                "int32_t", "uint32_t", "uintptr_t"};
+    static const std::set<std::string> words = {"int",     "float",    "double",  "unsigned", "signed",
+                                                "long",    "short",    "char",    "bool",     "size_t",
+                                                "int64_t", "uint64_t", "int32_t", "uint32_t", "uintptr_t"};
     return words.count(t) == 1;
 }
 
@@ -57,7 +57,9 @@ bool power_of_two(double v, int& log2) {
     return true;
 }
 
-bool is_operand(const std::string& t) { return t == "ID" || (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) != 0)); }
+bool is_operand(const std::string& t) {
+    return t == "ID" || (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) != 0));
+}
 
 constexpr const char* kSentinel = "lesson_fill_sentinel";
 
@@ -141,8 +143,9 @@ std::vector<CodeRegion> code_regions(const std::string& md) {
         const std::string line = md.substr(b, e - b);
         for (std::size_t i = 0; i < line.size();) {
             if (line[i] == '`') {
-                std::size_t n = line.find_first_not_of('`', i) == std::string::npos ? line.size() - i
-                                                                                    : line.find_first_not_of('`', i) - i;
+                std::size_t n = line.find_first_not_of('`', i) == std::string::npos
+                                    ? line.size() - i
+                                    : line.find_first_not_of('`', i) - i;
                 const std::string ticks(n, '`');
                 std::size_t close = line.find(ticks, i + n);
                 while (close != std::string::npos && close + n < line.size() && line[close + n] == '`')
@@ -157,7 +160,8 @@ std::vector<CodeRegion> code_regions(const std::string& md) {
                 int depth = 1;
                 std::string code;
                 for (; j < line.size() && depth > 0; ++j) {
-                    if (line[j] == '\\' && j + 1 < line.size() && std::string("_{}").find(line[j + 1]) != std::string::npos) {
+                    if (line[j] == '\\' && j + 1 < line.size() &&
+                        std::string("_{}").find(line[j + 1]) != std::string::npos) {
                         code += line[++j];
                         continue;
                     }

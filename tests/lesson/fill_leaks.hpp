@@ -4,7 +4,8 @@
 // compared by value, and a shift by a constant reads as the division or modulo it stands for. A fill leaks when some
 // stretch of a code region of the Markdown is within a tenth of the fill's length in token edits (fills shorter than
 // ten tokens must not appear at all), or when one of its statements of at least kLongStatement tokens does: the key
-// line of a fill with a short preamble, or its value alone, is as much the answer as the whole. Code regions are fenced blocks, inline code spans and `\texttt{…}` in math.
+// line of a fill with a short preamble, or its value alone, is as much the answer as the whole. Code regions are fenced
+// blocks, inline code spans and `\texttt{…}` in math.
 #pragma once
 
 #include <filesystem>
@@ -14,9 +15,9 @@
 namespace lesson_test {
 
 struct BlankFill {
-    std::string exercise;   // file stem, e.g. "block_reduce"
-    std::string blank;      // blank id, e.g. "warp_shuffle"
-    std::string text;       // the solution's code between the markers
+    std::string exercise;  // file stem, e.g. "block_reduce"
+    std::string blank;     // blank id, e.g. "warp_shuffle"
+    std::string text;      // the solution's code between the markers
 };
 
 // Every blank of every marked solution in `dir`, read through the grader's marker library (review/markers.hpp):
@@ -24,7 +25,7 @@ struct BlankFill {
 std::vector<BlankFill> solution_fills(const std::filesystem::path& dir);
 
 struct CodeRegion {
-    int line = 0;           // 1-based line of the Markdown where the region starts
+    int line = 0;  // 1-based line of the Markdown where the region starts
     std::string code;
 };
 
@@ -48,10 +49,10 @@ inline constexpr std::size_t kLongStatement = 15;
 std::vector<std::vector<std::string>> long_statements(const std::vector<std::string>& tokens);
 
 struct Leak {
-    std::string blank;      // "exercise/blank"
-    int line = 0;           // line of the code region
+    std::string blank;  // "exercise/blank"
+    int line = 0;       // line of the code region
     std::size_t distance = 0;
-    std::string region;     // the region's code, for the message
+    std::string region;  // the region's code, for the message
 };
 
 // The fills that appear in `markdown` (see above).

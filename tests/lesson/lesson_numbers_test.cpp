@@ -138,23 +138,25 @@ TEST_CASE("the figures show the computed numbers", "[numbers]") {
     const std::string pbt = read(kRoot / "lessons" / "04-rmsnorm" / "figures" / "prefix-body-tail.svg");
     for (const std::string& s :
          {"starting " + i("pbt_misalign") + " bytes past", "prefix: " + i("pbt_prefix") + " elements",
-          "(" + i("pbt_prefix_bytes") + " bytes)", "body: " + i("pbt_body_vecs") + " packs of 8 = " + i("pbt_body_elems"),
-          "tail: " + i("pbt_tail"), i("pbt_prefix") + " + " + i("pbt_body_elems") + " + " + i("pbt_tail") + " = 5125"}) {
+          "(" + i("pbt_prefix_bytes") + " bytes)",
+          "body: " + i("pbt_body_vecs") + " packs of 8 = " + i("pbt_body_elems"), "tail: " + i("pbt_tail"),
+          i("pbt_prefix") + " + " + i("pbt_body_elems") + " + " + i("pbt_tail") + " = 5125"}) {
         INFO("prefix-body-tail.svg should contain: " << s);
         CHECK(pbt.find(s) != std::string::npos);
     }
 
     // Every bar carries a tooltip "<dtype> <M>×<N> <kernel>: <TB/s> TB/s" with the measured value.
     const std::string bars = read(kRoot / "lessons" / "04-rmsnorm" / "figures" / "h200-bandwidth.svg");
-    const std::pair<const char*, const char*> kernels[] = {
-        {"torch", "torch F.rms_norm"}, {"triton", "Triton, row in registers"}, {"cuda", "CUDA two-pass fp32 / bf16 vec8"}};
+    const std::pair<const char*, const char*> kernels[] = {{"torch", "torch F.rms_norm"},
+                                                           {"triton", "Triton, row in registers"},
+                                                           {"cuda", "CUDA two-pass fp32 / bf16 vec8"}};
     int bars_checked = 0;
     for (const auto& [id, value] : v) {
         if (id.rfind("bw_", 0) != 0) continue;
-        const std::string key = id.substr(3);                 // fp32_16384x1024_torch
+        const std::string key = id.substr(3);  // fp32_16384x1024_torch
         const std::string dtype = key.substr(0, 4);
         const auto last = key.rfind('_');
-        std::string shape = key.substr(5, last - 5);          // 16384x1024
+        std::string shape = key.substr(5, last - 5);  // 16384x1024
         shape.replace(shape.find('x'), 1, "×");
         const std::string kernel = key.substr(last + 1);
         for (const auto& [k, name] : kernels) {

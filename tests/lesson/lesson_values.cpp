@@ -56,11 +56,16 @@ double eps_variant_y0(EpsVariant v, const Row& x, double eps) {
     const double n = static_cast<double>(x.size());
     const double ms = mean_square(x);
     switch (v) {
-        case EpsVariant::correct: return x[0] / std::sqrt(ms + eps);
-        case EpsVariant::none: return x[0] / std::sqrt(ms);
-        case EpsVariant::on_rms: return x[0] / (std::sqrt(ms) + eps);
-        case EpsVariant::divide_by_rsqrt: return x[0] / (1.0 / std::sqrt(ms + eps));
-        case EpsVariant::root_before_mean: return x[0] / (std::sqrt(sum_squares(x)) / n + eps);
+        case EpsVariant::correct:
+            return x[0] / std::sqrt(ms + eps);
+        case EpsVariant::none:
+            return x[0] / std::sqrt(ms);
+        case EpsVariant::on_rms:
+            return x[0] / (std::sqrt(ms) + eps);
+        case EpsVariant::divide_by_rsqrt:
+            return x[0] / (1.0 / std::sqrt(ms + eps));
+        case EpsVariant::root_before_mean:
+            return x[0] / (std::sqrt(sum_squares(x)) / n + eps);
     }
     throw std::logic_error("unknown variant");
 }
@@ -180,7 +185,8 @@ void precision_section(Values& v) {
         // Root before the mean: the output is sqrt(N) times too large, here for a row of N = 4096.
         Row x(4096);
         for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37 * static_cast<double>(i)) + 0.2;
-        v["sqrt_4096"] = eps_variant_y0(EpsVariant::root_before_mean, x, 0.0) / eps_variant_y0(EpsVariant::correct, x, 0.0);
+        v["sqrt_4096"] =
+            eps_variant_y0(EpsVariant::root_before_mean, x, 0.0) / eps_variant_y0(EpsVariant::correct, x, 0.0);
     }
 
     v["fp16_max"] = largest_finite(kFp16);
@@ -201,7 +207,7 @@ void precision_section(Values& v) {
 
     v["bf16_stagnation"] = stagnation_point(kBf16, 1.0);
     v["fp16_stagnation"] = stagnation_point(kFp16, 1.0);
-    v["fp16_stagnation_4"] = stagnation_point(kFp16, 4.0);  // examples/half_dot.cu, row 1
+    v["fp16_stagnation_4"] = stagnation_point(kFp16, 4.0);     // examples/half_dot.cu, row 1
     const double bf16_sum = sequential_sum(kBf16, 1.0, 4096);  // 4096 squares of size 1, summed in bf16
     v["bf16_mean_factor"] = 4096.0 / bf16_sum;
     v["bf16_output_factor"] = std::sqrt(4096.0 / bf16_sum);

@@ -9,9 +9,9 @@
 namespace lesson_test {
 
 struct Written {
-    std::string text;   // as written, e.g. "671,096,832" or "0.848528"
-    double value = 0;   // the number it denotes
-    double unit = 1;    // one unit in the last written digit (1e-6 for "0.848528")
+    std::string text;  // as written, e.g. "671,096,832" or "0.848528"
+    double value = 0;  // the number it denotes
+    double unit = 1;   // one unit in the last written digit (1e-6 for "0.848528")
 };
 
 struct Mark {

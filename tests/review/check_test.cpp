@@ -25,7 +25,8 @@ fs::path complete_repo() {
 }
 
 // The built tests of the complete repository, as build/workbook-config.json lists them.
-const nlohmann::json kConfig = nlohmann::json::parse(R"({"judges": {"04-demo": {"k": "/build/judges/04-demo/judge-k"}}})");
+const nlohmann::json kConfig =
+    nlohmann::json::parse(R"({"judges": {"04-demo": {"k": "/build/judges/04-demo/judge-k"}}})");
 
 // The one problem `check` finds; its text must hold `what` and its fix `fix`.
 void expect_problem(const fs::path& root, const std::string& what, const std::string& fix,

@@ -14,7 +14,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-workbook::lesson::Manifest parsed(const nlohmann::json& j) { return workbook::lesson::parse_manifest(j, "lesson.json"); }
+workbook::lesson::Manifest parsed(const nlohmann::json& j) {
+    return workbook::lesson::parse_manifest(j, "lesson.json");
+}
 
 std::string with_inv(const std::string& fill) {
     std::string s = make_starter(fixture::kSolution, "k.cu").text;
@@ -66,8 +68,9 @@ TEST_CASE("review_comments reads the files and validates rules", "[comments]") {
     CHECK_THROWS_AS(validate_review_rules(parsed(bad)), UserError);
     bad = lesson;
     bad["exercises"][0]["review"][0]["blank"] = "nope";
-    CHECK_THROWS_WITH(parsed(bad), "lesson.json: exercises[0] (k), review[0] names blank 'nope', which exercise 'k' does "
-                                   "not have.");
+    CHECK_THROWS_WITH(parsed(bad),
+                      "lesson.json: exercises[0] (k), review[0] names blank 'nope', which exercise 'k' does "
+                      "not have.");
     fs::remove_all(root);
 }
 
@@ -119,7 +122,8 @@ ptxas info    : Used 32 registers, used 1 barriers, 160 bytes cumulative stack s
     CHECK(format_kernel(k[1]) ==
           "void k<256>(float const*, float*, int): 32 registers, 12 bytes spilled, 1024 bytes static shared memory, "
           "160 bytes stack, 1 barrier");
-    CHECK(compiler_diagnostics("bad.cu(1): error: identifier \"x\" is undefined\n  int main( { x }\n\n\n\nptxas info    : x\n") ==
+    CHECK(compiler_diagnostics(
+              "bad.cu(1): error: identifier \"x\" is undefined\n  int main( { x }\n\n\n\nptxas info    : x\n") ==
           "bad.cu:1: error: identifier \"x\" is undefined\n  int main( { x }");
 }
 

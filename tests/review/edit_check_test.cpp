@@ -35,8 +35,9 @@ std::string replace(std::string s, const std::string& from, const std::string& t
 }
 
 std::string filled() {
-    std::string s = replace(starter(), "______  // blank: sum",
-                            "for (int i = threadIdx.x; i < N; i += blockDim.x) { float v = in[row * N + i]; sq += v * v; }");
+    std::string s =
+        replace(starter(), "______  // blank: sum",
+                "for (int i = threadIdx.x; i < N; i += blockDim.x) { float v = in[row * N + i]; sq += v * v; }");
     return replace(s, "inv = ______;", "inv = 1.0f / sqrtf(sq / N + eps);");
 }
 
@@ -101,8 +102,8 @@ TEST_CASE("added code outside a blank is reported with its line", "[edit_check]"
 }
 
 TEST_CASE("a fill that closes the function and adds code outside fails", "[edit_check]") {
-    std::string s = replace(starter(), "______  // blank: sum",
-                            "sq = 1.f; } __global__ void extra() { float sq = 0.f;");
+    std::string s =
+        replace(starter(), "______  // blank: sum", "sq = 1.f; } __global__ void extra() { float sq = 0.f;");
     s = replace(s, "inv = ______;", "inv = rsqrtf(sq / N + eps);");
     EditCheck r = edit_check_text(starter(), s, "k.cu", {"sum", "inv"});
     REQUIRE_FALSE(r.ok);
@@ -136,15 +137,16 @@ TEST_CASE("unfilled blanks are named with their lines", "[blanks]") {
 }
 
 TEST_CASE("adjacent block blanks split their fills the way the student wrote them", "[edit_check]") {
-    const std::string sol = "void f(int* a, int n) {\n"
-                            "  int i = 0;\n"
-                            "  // BLANK:body\n"
-                            "  for (; i + 4 <= n; i += 4) a[i] = 0;\n"
-                            "  // END BLANK\n"
-                            "  // BLANK:tail\n"
-                            "  for (; i < n; ++i) a[i] = 0;\n"
-                            "  // END BLANK\n"
-                            "}\n";
+    const std::string sol =
+        "void f(int* a, int n) {\n"
+        "  int i = 0;\n"
+        "  // BLANK:body\n"
+        "  for (; i + 4 <= n; i += 4) a[i] = 0;\n"
+        "  // END BLANK\n"
+        "  // BLANK:tail\n"
+        "  for (; i < n; ++i) a[i] = 0;\n"
+        "  // END BLANK\n"
+        "}\n";
     const std::string starter = make_starter(sol, "f.cu").text;
     const std::vector<std::string> ids = {"body", "tail"};
 

@@ -46,7 +46,9 @@ std::string with_fills(const std::string& sum, const std::string& inv) {
 
 const std::string kSum = "for (int i = threadIdx.x; i < N; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];";
 
-EditCheck check_inv(const std::string& inv) { return edit_check_text(starter(), with_fills(kSum, inv), "k.cu", {"sum", "inv"}); }
+EditCheck check_inv(const std::string& inv) {
+    return edit_check_text(starter(), with_fills(kSum, inv), "k.cu", {"sum", "inv"});
+}
 EditCheck check_sum(const std::string& sum) {
     return edit_check_text(starter(), with_fills(sum, "rsqrtf(sq / N + eps)"), "k.cu", {"sum", "inv"});
 }
@@ -74,15 +76,21 @@ TEST_CASE("fill policy: ordinary fills pass", "[fill_policy]") {
     CHECK(check_inv("rsqrtf(sq / static_cast<float>(N) + eps)").ok);
     CHECK(check_inv("1.0f / sqrtf(sq / N + eps)").ok);
     CHECK(check_inv("__frsqrt_rn(sq / N + eps)").ok);
-    CHECK(check_sum("#pragma unroll 4\n  for (int i = threadIdx.x; i < N; i += blockDim.x) { const float v = in[row * N + i]; sq += v * v; }").ok);
+    CHECK(check_sum("#pragma unroll 4\n  for (int i = threadIdx.x; i < N; i += blockDim.x) { const float v = in[row * "
+                    "N + i]; sq += v * v; }")
+              .ok);
     CHECK(check_sum("auto add = [&](int i) { sq += in[row * N + i] * in[row * N + i]; };\n"
-                    "  for (int i = threadIdx.x; i < N; i += blockDim.x) add(i);").ok);
+                    "  for (int i = threadIdx.x; i < N; i += blockDim.x) add(i);")
+              .ok);
     // The alternative operator spellings are operators.
-    CHECK(check_sum("for (int i = threadIdx.x; i < N and i >= 0; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];").ok);
+    CHECK(check_sum(
+              "for (int i = threadIdx.x; i < N and i >= 0; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];")
+              .ok);
 }
 
 TEST_CASE("fill policy: preprocessor directives and operators are refused", "[fill_policy]") {
-    require_refused(check_sum("#define SQ(x) ((x) * (x))\n  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += SQ(in[row * N + i]);"),
+    require_refused(check_sum("#define SQ(x) ((x) * (x))\n  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += "
+                              "SQ(in[row * N + i]);"),
                     "preprocessor directive (`# define SQ");
     require_refused(check_sum("#include \"/etc/passwd\"\n  sq = 1.f;"), "preprocessor directive (`# include");
     require_refused(check_sum("#if 1\n  sq = 1.f;\n#endif"), "preprocessor directive (`# if 1`)");
@@ -100,7 +108,8 @@ TEST_CASE("fill policy: a fill cannot tell the emulator from a GPU", "[fill_poli
 }
 
 TEST_CASE("fill policy: the grader's and the system's internals are out of reach", "[fill_policy]") {
-    require_refused(check_inv("(emu::take_diagnostics(), rsqrtf(sq / N + eps))"), "`emu`, part of the grader's own code");
+    require_refused(check_inv("(emu::take_diagnostics(), rsqrtf(sq / N + eps))"),
+                    "`emu`, part of the grader's own code");
     require_refused(check_inv("(__tsan_release(&inv), rsqrtf(sq / N + eps))"), "`__tsan_release`");
     require_refused(check_inv("(__sanitizer_set_report_path(0), 1.f)"), "`__sanitizer_set_report_path`");
     require_refused(check_inv("(wb04::forge(), 1.f)"), "`wb04`");

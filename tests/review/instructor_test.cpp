@@ -41,8 +41,8 @@ nlohmann::json results_for(const std::string& exercise, bool all_passed) {
                      "gpu_verification": "pending", "seed": 42, "replay": "make grade-04 SEED=42 BACKEND=emu",
                      "submission": "exercises/04-demo", "exercises": {}}})J");
     for (auto& t : r["tests"]) t["tags"][0] = exercise;
-    r["extra_data"]["exercises"][exercise] = {{"score", 3}, {"max_score", 3}, {"all_passed", all_passed},
-                                              {"tests_passed", 5}, {"tests_total", 6}};
+    r["extra_data"]["exercises"][exercise] = {
+        {"score", 3}, {"max_score", 3}, {"all_passed", all_passed}, {"tests_passed", 5}, {"tests_total", 6}};
     return r;
 }
 
@@ -59,7 +59,9 @@ TEST_CASE("status: untouched, in progress, passing, hints used", "[tools]") {
     // The written answers have their own row.
     CHECK(s[1].name == "answers.md");
     CHECK(s[1].state == "missing");
-    fixture::write(root / "exercises/04-demo/answers.md", "## explanation\n\nA block reduction of the squares, then one rsqrtf.\n\n## Q1\n\n_Your answer here._\n");
+    fixture::write(
+        root / "exercises/04-demo/answers.md",
+        "## explanation\n\nA block reduction of the squares, then one rsqrtf.\n\n## Q1\n\n_Your answer here._\n");
     s = tools::lesson_status(L);
     CHECK(s[1].state == "in progress");
     CHECK(s[1].detail == "1 of 2 answered");
@@ -109,7 +111,8 @@ TEST_CASE("report: code, where it ran, failures, answers, hints", "[tools]") {
 
     // The graded code is what the hashes say: the same file is reported with its results ...
     auto graded = results_for("k", false);
-    graded["extra_data"]["exercises"]["k"]["content_sha256"] = util::sha256_hex(fixture::read(root / "exercises/04-demo/k.cu"));
+    graded["extra_data"]["exercises"]["k"]["content_sha256"] =
+        util::sha256_hex(fixture::read(root / "exercises/04-demo/k.cu"));
     graded["extra_data"]["answers_sha256"] = util::sha256_hex(fixture::read(root / "exercises/04-demo/answers.md"));
     fixture::write(root / "build/results/04/results.json", graded.dump());
     auto same = tools::write_report(L, {});
@@ -130,7 +133,8 @@ TEST_CASE("report: code, where it ran, failures, answers, hints", "[tools]") {
     fs::remove_all(root);
 }
 
-TEST_CASE("watch: one grade per burst of saves, a separator with the time, the fallback when nothing changes", "[tools]") {
+TEST_CASE("watch: one grade per burst of saves, a separator with the time, the fallback when nothing changes",
+          "[tools]") {
     fs::path root = fixture::make_repo();
     const fs::path f = root / "x.cu", g = root / "y.cu", log = root / "grades.log";
     fixture::write(f, "a\n");
@@ -177,7 +181,8 @@ TEST_CASE("watch: q quits at once, during a grade too, and the grade is stopped"
     w.keys_fd = keys[0];
     w.poll = std::chrono::milliseconds(20);
     std::thread typist([&] {
-        for (int i = 0; i < 200 && !fs::exists(pid_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        for (int i = 0; i < 200 && !fs::exists(pid_file); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         REQUIRE(::write(keys[1], "q", 1) == 1);
     });
@@ -224,14 +229,15 @@ nlohmann::json demo_results(double normal, double q1, std::vector<std::string> r
     nlohmann::json r;
     r["score"] = normal + 1 + 1 + q1 + 3;
     r["max_score"] = 10;
-    r["extra_data"] = {{"backend", "emu"},
-                       {"passed", reasons.empty()},
-                       {"core", {{"score", normal + 1 + 1 + q1}, {"max_score", 6}}},
-                       {"exercises",
-                        {{"k", {{"score", normal + 1}, {"groups", {{"normal", {{"score", normal}}}, {"edge", {{"score", 1}}}}}}},
-                         {"x", {{"score", 3}}}}},
-                       {"written", {{"explanation", {{"score", 1}}}, {"Q1", {{"score", q1}}}}},
-                       {"reasons", reasons}};
+    r["extra_data"] = {
+        {"backend", "emu"},
+        {"passed", reasons.empty()},
+        {"core", {{"score", normal + 1 + 1 + q1}, {"max_score", 6}}},
+        {"exercises",
+         {{"k", {{"score", normal + 1}, {"groups", {{"normal", {{"score", normal}}}, {"edge", {{"score", 1}}}}}}},
+          {"x", {{"score", 3}}}}},
+        {"written", {{"explanation", {{"score", 1}}}, {"Q1", {{"score", q1}}}}},
+        {"reasons", reasons}};
     return r;
 }
 
@@ -241,7 +247,11 @@ TEST_CASE("the gradebook has the core, each rubric line, each extension, the tot
     const lesson::Lesson L = demo_lesson();
     std::vector<tools::GradebookRow> rows;
     rows.push_back({"alice", demo_results(2, 2, {}), ""});
-    rows.push_back({"bob,jr", demo_results(1, 0.5, {"k: 2 of 4 tests failed (timed out)", "k: vetoed: k.cu: code outside the blanks was changed (line 5)"}), ""});
+    rows.push_back({"bob,jr",
+                    demo_results(1, 0.5,
+                                 {"k: 2 of 4 tests failed (timed out)",
+                                  "k: vetoed: k.cu: code outside the blanks was changed (line 5)"}),
+                    ""});
     rows.push_back({"=carol", nullptr, "the grader crashed (SIGSEGV, a segmentation fault)"});
     auto missing_x = demo_results(2, 2, {"missing files: x.cu"});
     missing_x["extra_data"]["exercises"].erase("x");  // an exercise the run did not grade shows 0, not a blank
@@ -250,7 +260,8 @@ TEST_CASE("the gradebook has the core, each rubric line, each extension, the tot
     CHECK(csv ==
           "student,core (6),k normal (2),k edge (1),explanation (1),Q1 (2),x (4),total (10),passed,backend,reason\n"
           "alice,6,2,1,1,2,3,9,yes,emu,\n"
-          "\"bob,jr\",3.5,1,1,1,0.5,3,6.5,no,emu,k: 2 of 4 tests failed (timed out); k: vetoed: k.cu: code outside the blanks was changed (line 5)\n"
+          "\"bob,jr\",3.5,1,1,1,0.5,3,6.5,no,emu,k: 2 of 4 tests failed (timed out); k: vetoed: k.cu: code outside the "
+          "blanks was changed (line 5)\n"
           "'=carol,,,,,,,,,,\"the grader crashed (SIGSEGV, a segmentation fault)\"\n"
           "dave,6,2,1,1,2,0,9,no,emu,missing files: x.cu\n");
 }
@@ -318,19 +329,27 @@ TEST_CASE("class grading: one folder per run, private copies, the gradebook alwa
 
 TEST_CASE("class grading: a crash, a hang, garbage or a leftover process cost that student's row only", "[tools]") {
     fs::path root = fixture::make_repo();
-    for (const char* s : {"crash", "garbage", "good", "hang", "orphan", "usage"}) fixture::write(root / "subs" / s / "k.cu", s);
+    for (const char* s : {"crash", "garbage", "good", "hang", "orphan", "usage"})
+        fixture::write(root / "subs" / s / "k.cu", s);
     fixture::write(root / "result.json", demo_results(2, 2, {}).dump());
     const fs::path pidfile = root / "orphan.pid";
     // Stands in for `workbook grade …`: $6 is the submission label, $2 the private copy.
-    const std::string script = "case \"$6\" in\n"
-                               "  */crash) kill -SEGV $$ ;;\n"
-                               "  */hang) sleep 30 ;;\n"
-                               "  */garbage) echo '{\"score\": ' ;;\n"
-                               "  */usage) echo \"workbook: $2/k.cu is not what we wanted.\" >&2; exit 2 ;;\n"
-                               "  */orphan) setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '" + pidfile.string() + "'\n"
-                               "            cat '" + (root / "result.json").string() + "' ;;\n"
-                               "  *) echo 'grading…' >&2; cat '" + (root / "result.json").string() + "' ;;\n"
-                               "esac\n";
+    const std::string script =
+        "case \"$6\" in\n"
+        "  */crash) kill -SEGV $$ ;;\n"
+        "  */hang) sleep 30 ;;\n"
+        "  */garbage) echo '{\"score\": ' ;;\n"
+        "  */usage) echo \"workbook: $2/k.cu is not what we wanted.\" >&2; exit 2 ;;\n"
+        "  */orphan) setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '" +
+        pidfile.string() +
+        "'\n"
+        "            cat '" +
+        (root / "result.json").string() +
+        "' ;;\n"
+        "  *) echo 'grading…' >&2; cat '" +
+        (root / "result.json").string() +
+        "' ;;\n"
+        "esac\n";
     tools::ChildGradeOptions child;
     child.command = {"/bin/sh", "-c", script, "sh"};
     child.timeout_s = 2;
@@ -350,8 +369,10 @@ TEST_CASE("class grading: a crash, a hang, garbage or a leftover process cost th
     // The process the "orphan" student left running (in a session of its own) did not outlive its row.
     const pid_t orphan = std::stoi(fixture::read(pidfile));
     CHECK(::kill(orphan, 0) != 0);
-    CHECK(fixture::read(run.gradebook).find("\nhang,,,,,,,,,,grading took longer than 2 s and was stopped\n") != std::string::npos);
-    CHECK(fixture::read(run.gradebook).find("\ncrash,,,,,,,,,,\"the grader crashed (SIGSEGV, a segmentation fault)\"\n") != std::string::npos);
+    CHECK(fixture::read(run.gradebook).find("\nhang,,,,,,,,,,grading took longer than 2 s and was stopped\n") !=
+          std::string::npos);
+    CHECK(fixture::read(run.gradebook)
+              .find("\ncrash,,,,,,,,,,\"the grader crashed (SIGSEGV, a segmentation fault)\"\n") != std::string::npos);
     fs::remove_all(root);
 }
 
@@ -411,8 +432,9 @@ TEST_CASE("the student edition: committed files only, no solutions, no instructo
     lesson::sync_lesson(L, false);
     fixture::write(root / "docs/instructor-guide.md", "secret\n");
     fixture::write(root / "docs/student-guide.md", "hello\n");
-    fixture::write(root / "README.md", "# Course\n\nmake grade-04\nmake gradescope-04 <!-- instructor -->\n"
-                                       "<!-- instructor:begin -->\nInstructors: make solutions-branch\n<!-- instructor:end -->\nend\n");
+    fixture::write(root / "README.md",
+                   "# Course\n\nmake grade-04\nmake gradescope-04 <!-- instructor -->\n"
+                   "<!-- instructor:begin -->\nInstructors: make solutions-branch\n<!-- instructor:end -->\nend\n");
     fixture::write(root / "tests/review/x_test.cpp", "int x;\n");
     fixture::write(root / "tests/setup/fake_test.sh", "#!/bin/sh\n");
     fixture::write(root / "grader/emulator/tests/programs/rmsnorm_fp32.cu", "kernel\n");

@@ -11,7 +11,8 @@ using namespace workbook;
 TEST_CASE("profile: registers and shared memory per kernel from nvcc -Xptxas -v", "[tools]") {
     const std::string out =
         "ptxas info    : 0 bytes gmem\n"
-        "ptxas info    : Compiling entry function '_ZN12_GLOBAL__N_114rmsnorm_kernelILi256EEEvPKfS2_Pfiif' for 'sm_90'\n"
+        "ptxas info    : Compiling entry function '_ZN12_GLOBAL__N_114rmsnorm_kernelILi256EEEvPKfS2_Pfiif' for "
+        "'sm_90'\n"
         "ptxas info    : Function properties for _ZN12_GLOBAL__N_114rmsnorm_kernelILi256EEEvPKfS2_Pfiif\n"
         "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
         "ptxas info    : Used 32 registers, used 1 barriers, 36 bytes smem\n"

@@ -12,9 +12,12 @@ TEST_CASE("sanitize_text keeps text and lines, drops what a terminal would obey"
     CHECK(util::sanitize_text("rmsnorm.cu:83: 中文 ok\n\tnext") == "rmsnorm.cu:83: 中文 ok\n\tnext");
     CHECK(util::sanitize_text("\x1b[32mPASSED\x1b[0m") == "?[32mPASSED?[0m");
     CHECK(util::sanitize_text("a\rb") == "ab");
-    CHECK(util::sanitize_text("\xc2\x9b" "31m") == "?31m");              // C1 CSI, the 8-bit escape
-    CHECK(util::sanitize_text("x\xe2\x80\xae" "cod") == "x?cod");        // right-to-left override
-    CHECK(util::sanitize_text("a\xe2\x80\xa8" "b") == "a?b");            // line separator
+    CHECK(util::sanitize_text("\xc2\x9b"
+                              "31m") == "?31m");  // C1 CSI, the 8-bit escape
+    CHECK(util::sanitize_text("x\xe2\x80\xae"
+                              "cod") == "x?cod");  // right-to-left override
+    CHECK(util::sanitize_text("a\xe2\x80\xa8"
+                              "b") == "a?b");  // line separator
     CHECK(util::sanitize_text("bad \xff byte") == "bad \xEF\xBF\xBD byte");
     CHECK(util::sanitize_name("evil\nname\t.cu") == "evil?name?.cu");
 }

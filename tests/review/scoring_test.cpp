@@ -61,7 +61,8 @@ TEST_CASE("a veto costs the exercise's code points, whatever its tests found", "
     Run run = run_of(demo_lesson());
     run.exercises[0].tests = {outcome("k", "normal", true), outcome("k", "edge", true)};
     run.exercises[1].tests = {outcome("x", "normal", true), outcome("x", "edge", false, "timed out after 30 s")};
-    run.vetoes.push_back({"k", "k.cu: code outside the blanks was changed (line 5); only the blanks may be edited.", ""});
+    run.vetoes.push_back(
+        {"k", "k.cu: code outside the blanks was changed (line 5); only the blanks may be edited.", ""});
     score_run(run);
     CHECK(run.exercises[0].all_passed);  // what the tests found
     CHECK(run.exercises[0].vetoed);
@@ -86,7 +87,8 @@ TEST_CASE("a veto costs the exercise's code points, whatever its tests found", "
 
 TEST_CASE("a missing file costs its own exercise only, and the reasons say which", "[tools]") {
     Run run = run_of(demo_lesson());
-    run.exercises[0].tests = {outcome("k", "normal", true), outcome("k", "edge", false, "launch_k: the submitted code crashed (SIGSEGV)")};
+    run.exercises[0].tests = {outcome("k", "normal", true),
+                              outcome("k", "edge", false, "launch_k: the submitted code crashed (SIGSEGV)")};
     run.exercises[1].missing = "x.cu is missing";
     run.exercises[1].attempted_build = false;
     run.written[0].score = 1;
@@ -104,12 +106,19 @@ TEST_CASE("a missing file costs its own exercise only, and the reasons say which
 TEST_CASE("bandwidth a GPU test measured is reported as advice and fills Gradescope's leaderboard", "[tools]") {
     Run run = run_of(demo_lesson());
     TestOutcome timed = outcome("x", "normal", true);
-    timed.measurements.push_back({{"kind", "bandwidth"}, {"shape", "16384x4096"}, {"dtype", "fp32"},
-                                  {"measured", true}, {"kernel_tb_per_s", 3.9104}, {"copy_tb_per_s", 4.25},
+    timed.measurements.push_back({{"kind", "bandwidth"},
+                                  {"shape", "16384x4096"},
+                                  {"dtype", "fp32"},
+                                  {"measured", true},
+                                  {"kernel_tb_per_s", 3.9104},
+                                  {"copy_tb_per_s", 4.25},
                                   {"fraction_of_copy", 0.92}});
     TestOutcome refused = outcome("k", "normal", true);
-    refused.measurements.push_back({{"kind", "bandwidth"}, {"shape", "64x4096"}, {"dtype", "fp32"},
-                                    {"measured", false}, {"why_not", "not timed: the first run failed"}});
+    refused.measurements.push_back({{"kind", "bandwidth"},
+                                    {"shape", "64x4096"},
+                                    {"dtype", "fp32"},
+                                    {"measured", false},
+                                    {"why_not", "not timed: the first run failed"}});
     run.exercises[0].tests = {refused, outcome("k", "edge", true)};
     run.exercises[1].tests = {timed, outcome("x", "edge", true)};
     score_run(run);
@@ -138,11 +147,18 @@ TEST_CASE("compute-sanitizer's findings are a report section beside the tests", 
     run.sanitize = true;
     run.backend = Backend::gpu;
     run.sanitizer = {{"k",
-                      {{"memcheck", {{"tests", 2}, {"tests_with_errors", 1}, {"errors", 3},
-                                     {"findings", {"Invalid __global__ write of size 4 bytes\nat k()+0x10 in k.cu:7"}},
-                                     {"not_run", nlohmann::json::array()}}},
-                       {"racecheck", {{"tests", 2}, {"tests_with_errors", 0}, {"errors", 0},
-                                      {"findings", nlohmann::json::array()}, {"not_run", nlohmann::json::array()}}}}}};
+                      {{"memcheck",
+                        {{"tests", 2},
+                         {"tests_with_errors", 1},
+                         {"errors", 3},
+                         {"findings", {"Invalid __global__ write of size 4 bytes\nat k()+0x10 in k.cu:7"}},
+                         {"not_run", nlohmann::json::array()}}},
+                       {"racecheck",
+                        {{"tests", 2},
+                         {"tests_with_errors", 0},
+                         {"errors", 0},
+                         {"findings", nlohmann::json::array()},
+                         {"not_run", nlohmann::json::array()}}}}}};
     score_run(run);
     const std::string text = format_report(run, false);
     CHECK_THAT(text, Catch::Matchers::Contains("k memcheck: 3 errors in 1 of 2 tests"));

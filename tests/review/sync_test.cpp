@@ -28,10 +28,12 @@ TEST_CASE("markers turn a solution into its starter and into a clean solution", 
 }
 
 TEST_CASE("fill_blanks replaces the named blanks and keeps the others' solution text", "[sync]") {
-    Converted f = fill_blanks(fixture::kSolution, {{"inv", "1.0f / (sqrtf(sq / N) + eps)"}, {"sum", "sq = 0.f;"}}, "k.cu");
+    Converted f =
+        fill_blanks(fixture::kSolution, {{"inv", "1.0f / (sqrtf(sq / N) + eps)"}, {"sum", "sq = 0.f;"}}, "k.cu");
     CHECK(f.text.find("BLANK") == std::string::npos);
     CHECK(f.text.find("inv = 1.0f / (sqrtf(sq / N) + eps);") != std::string::npos);
-    CHECK(f.text.find("  sq = 0.f;\n  if (threadIdx.x == 0)") != std::string::npos);  // block: one line, marker's indent
+    CHECK(f.text.find("  sq = 0.f;\n  if (threadIdx.x == 0)") !=
+          std::string::npos);  // block: one line, marker's indent
     CHECK(f.text.find("sq += in[row * N + i]") == std::string::npos);
 
     Converted one = fill_blanks(fixture::kSolution, {{"inv", "rsqrtf(sq + eps)"}}, "k.cu");
@@ -40,7 +42,8 @@ TEST_CASE("fill_blanks replaces the named blanks and keeps the others' solution 
 }
 
 TEST_CASE("malformed markers are refused with file and line", "[sync]") {
-    CHECK_THROWS_WITH(make_starter("a\n// BLANK:x\nb\n", "f.cu"), "f.cu:2: block blank is never closed with '// END BLANK'.");
+    CHECK_THROWS_WITH(make_starter("a\n// BLANK:x\nb\n", "f.cu"),
+                      "f.cu:2: block blank is never closed with '// END BLANK'.");
     CHECK_THROWS_WITH(make_starter("x = /*BLANK:y*/1;\n", "f.cu"),
                       "f.cu:1: inline blank 'y' has no '/*END*/' on the same line.");
     CHECK_THROWS_AS(make_starter("// END BLANK\n", "f.cu"), UserError);
@@ -96,8 +99,9 @@ TEST_CASE("sync refuses blank ids that disagree with lesson.json", "[sync]") {
     std::string sol = fixture::kSolution;
     sol.replace(sol.find("BLANK:inv"), 9, "BLANK:inverse");
     fixture::write(root / "solutions/04-demo/k.cu", sol);
-    CHECK_THROWS_WITH(sync_lesson(L, false),
-                      "solutions/04-demo/k.cu: blanks [sum, inverse] do not match lesson.json's [sum, inv] for exercise 'k'.");
+    CHECK_THROWS_WITH(
+        sync_lesson(L, false),
+        "solutions/04-demo/k.cu: blanks [sum, inverse] do not match lesson.json's [sum, inv] for exercise 'k'.");
     CHECK_FALSE(fs::exists(root / "exercises/04-demo/k.cu"));
     CHECK_THROWS_WITH(workbook::lesson::load_lesson(root, "05"), "Unknown lesson '05'; known lessons: 04-demo.");
     fs::remove_all(root);

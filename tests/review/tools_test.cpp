@@ -24,7 +24,8 @@ TEST_CASE("hints are revealed one level at a time and recorded", "[hint]") {
     REQUIRE(h1.shown.size() == 1);
     CHECK(h1.shown[0] == "sum of squares");
     // The follow-up names this blank: without BLANK= the next call could pick another one.
-    CHECK(tools::format_hint(h1, "04").find("`make hint-04 EX=k BLANK=sum` for the next level of this blank") != std::string::npos);
+    CHECK(tools::format_hint(h1, "04").find("`make hint-04 EX=k BLANK=sum` for the next level of this blank") !=
+          std::string::npos);
 
     auto h2 = tools::reveal_hint(L, "k");
     CHECK(h2.blank == "sum");
@@ -124,8 +125,9 @@ TEST_CASE("restore brings back the latest backup, or a named one, after saving t
     auto older = tools::restore_exercise(L, "k", all[0].stamp);
     CHECK(fixture::read(file) == "first\n");
     CHECK(fixture::read(older.saved) == "second\n");
-    CHECK(error_of("19990101-000000").find("No backup '19990101-000000' of exercises/04-demo/k.cu; the backups are (oldest first): " +
-                                           all[0].stamp) == 0);
+    CHECK(error_of("19990101-000000")
+              .find("No backup '19990101-000000' of exercises/04-demo/k.cu; the backups are (oldest first): " +
+                    all[0].stamp) == 0);
     CHECK(fixture::read(file) == "first\n");
     (void)r1;
     (void)r2;

@@ -110,8 +110,10 @@ the mean of squares is 0 and without eps we would divide by zero.
 }
 
 TEST_CASE("Chinese answers match their phrasings; short answers score zero", "[written]") {
-    std::string zh = "## Q1\n把 eps 放在根号内可以保证数值稳定，否则全零的行会出现除以零的情况，结果变成 NaN 或无穷大，整个输出都会出错。"
-                     "这也是 vLLM 等推理框架的做法。\n";
+    std::string zh =
+        "## Q1\n把 eps 放在根号内可以保证数值稳定，否则全零的行会出现除以零的情况，结果变成 NaN "
+        "或无穷大，整个输出都会出错。"
+        "这也是 vLLM 等推理框架的做法。\n";
     auto s = score_answers(rubric(), zh);
     CHECK(item(s, "Q1").score == 2);
     auto short_answer = score_answers(rubric(), "## Q1\nstability\n");
@@ -130,7 +132,9 @@ TEST_CASE("score_written finds the lesson's rubric; bad rubrics are refused", "[
     CHECK_THROWS_AS(score_written(nlohmann::json::parse(fixture::kLesson), root / "exercises/04-demo/answers.md", root),
                     UserError);
     CHECK_THROWS_AS(validate_rubric(nlohmann::json::parse(R"({"items": [{"id": "Q1", "points": 2, "concepts": [
-        {"patterns": ["(unclosed"]}]}]})"), "r.json"), UserError);
+        {"patterns": ["(unclosed"]}]}]})"),
+                                    "r.json"),
+                    UserError);
     fs::remove_all(root);
 }
 
@@ -154,9 +158,10 @@ TEST_CASE("the lesson's own rubric: the model answers earn every point, the temp
 TEST_CASE("the lesson's rubric judges meaning: a paraphrase is credited, its opposite is not", "[written]") {
     const fs::path root = WORKBOOK_SOURCE_DIR;
     const auto rubric = nlohmann::json::parse(read_text(root / "grader/rubrics/04-rmsnorm-written.json"));
-    const std::string good = "## Q2\nThe outputs shrink by N^(1/4), because the denominator grows by the fourth root "
-                             "of N. This depends on N, not on the input. For N = 4096 they are 8x too small, which "
-                             "matters since the next layers were trained for inputs of RMS 1.\n";
+    const std::string good =
+        "## Q2\nThe outputs shrink by N^(1/4), because the denominator grows by the fourth root "
+        "of N. This depends on N, not on the input. For N = 4096 they are 8x too small, which "
+        "matters since the next layers were trained for inputs of RMS 1.\n";
     const auto g = item(score_answers(rubric, good), "Q2");
     CHECK(g.score == 2);
     std::string bad = good;

@@ -43,8 +43,9 @@ std::optional<Context> find_context(bool need_config, std::string* error) {
             ctx.build_dir = ctx.config.value("build_dir", cfg.parent_path().string());
         } catch (const std::exception&) {
             if (error)
-                *error = cfg.string() + " is unreadable or damaged; re-create it with `cmake -S . -B build` "
-                                        "(or delete the build folder and run `make grade-04`).";
+                *error = cfg.string() +
+                         " is unreadable or damaged; re-create it with `cmake -S . -B build` "
+                         "(or delete the build folder and run `make grade-04`).";
             return std::nullopt;
         }
     } else if (need_config) {
@@ -70,8 +71,10 @@ std::optional<Context> find_context(bool need_config, std::string* error) {
         }
     }
     if (ctx.root.empty() || !looks_like_root(ctx.root)) {
-        if (error) *error = "Cannot find the workbook repository (a folder with lessons/ and grader/); run this "
-                            "from inside it.";
+        if (error)
+            *error =
+                "Cannot find the workbook repository (a folder with lessons/ and grader/); run this "
+                "from inside it.";
         return std::nullopt;
     }
     if (ctx.build_dir.empty()) ctx.build_dir = ctx.root / "build";
@@ -97,8 +100,7 @@ std::vector<std::string> config_list(const Context& ctx, const std::string& poin
             for (const auto& x : v)
                 if (x.is_string() && !x.get<std::string>().empty()) out.push_back(x.get<std::string>());
         if (v.is_string() && !v.get<std::string>().empty()) out.push_back(v.get<std::string>());
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
     return out;
 }
 

@@ -11,10 +11,10 @@
 namespace workbook {
 
 struct Context {
-    std::filesystem::path root;         // repository root (holds lessons/, exercises/, solutions/, grader/)
-    std::filesystem::path build_dir;    // CMake build directory (holds workbook-config.json, grade/, results/)
+    std::filesystem::path root;       // repository root (holds lessons/, exercises/, solutions/, grader/)
+    std::filesystem::path build_dir;  // CMake build directory (holds workbook-config.json, grade/, results/)
     std::filesystem::path config_path;
-    nlohmann::json config;              // null when not loaded
+    nlohmann::json config;  // null when not loaded
 };
 
 // The config is found at $WORKBOOK_CONFIG, else next to the build tree this executable belongs to

@@ -68,8 +68,8 @@ Submitted read_submitted(const fs::path& file, const std::string& label) {
     }
     if (static_cast<std::uintmax_t>(st.st_size) > kMaxTextFile) {
         ::close(fd);
-        r.refusal = label + " is " + std::to_string(st.st_size / 1024) +
-                    " KiB, over the 1024 KiB limit for a submitted file.";
+        r.refusal =
+            label + " is " + std::to_string(st.st_size / 1024) + " KiB, over the 1024 KiB limit for a submitted file.";
         return r;
     }
     std::string text;
@@ -176,7 +176,8 @@ std::string read_text(const fs::path& file) {
     ss << in.rdbuf();
     std::string text = ss.str();
     if (text.size() > kMaxTextFile)
-        throw UserError(file.string() + " is larger than 1 MiB; exercise files are small text files, so it was not read.");
+        throw UserError(file.string() +
+                        " is larger than 1 MiB; exercise files are small text files, so it was not read.");
     int bad_line = 0;
     if (!valid_utf8(text, &bad_line))
         throw UserError(file.string() + " is not UTF-8 text (first invalid byte on line " + std::to_string(bad_line) +
@@ -225,7 +226,9 @@ fs::path backup_file(const fs::path& repo_root, const fs::path& backup_dir, cons
     fs::path dest = backup_dir / rel;
     fs::create_directories(dest.parent_path());
     fs::copy_file(file, dest, fs::copy_options::overwrite_existing, ec);
-    if (ec) throw UserError("Could not save a backup of " + file.string() + " (" + ec.message() + "); nothing was changed.");
+    if (ec)
+        throw UserError("Could not save a backup of " + file.string() + " (" + ec.message() +
+                        "); nothing was changed.");
     return dest;
 }
 

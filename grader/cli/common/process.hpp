@@ -15,14 +15,14 @@ namespace workbook {
 
 struct ProcessSpec {
     std::vector<std::string> argv;
-    std::filesystem::path cwd;                 // empty: inherit
+    std::filesystem::path cwd;                             // empty: inherit
     std::vector<std::pair<std::string, std::string>> env;  // added to / replacing the inherited environment
-    std::string stdin_data;                    // written to the child's stdin, then closed
-    double timeout_s = 0;                      // 0: no limit
-    std::uint64_t rss_limit_mb = 0;            // polled resident memory of the child; 0: none
-    std::uint64_t as_limit_mb = 0;             // RLIMIT_AS; 0: none (sanitizers and CUDA reserve huge address space)
-    std::uint64_t fsize_limit_mb = 64;         // RLIMIT_FSIZE, bounds what a runaway program can write
-    std::size_t capture_limit = 256 * 1024;    // bytes of stdout/stderr kept (head and tail)
+    std::string stdin_data;                                // written to the child's stdin, then closed
+    double timeout_s = 0;                                  // 0: no limit
+    std::uint64_t rss_limit_mb = 0;                        // polled resident memory of the child; 0: none
+    std::uint64_t as_limit_mb = 0;           // RLIMIT_AS; 0: none (sanitizers and CUDA reserve huge address space)
+    std::uint64_t fsize_limit_mb = 64;       // RLIMIT_FSIZE, bounds what a runaway program can write
+    std::size_t capture_limit = 256 * 1024;  // bytes of stdout/stderr kept (head and tail)
 };
 
 struct ProcessResult {
@@ -39,7 +39,7 @@ struct ProcessResult {
 
 // A running child. poll() is non-blocking; the pipeline drives several at once.
 class Child {
-public:
+ public:
     explicit Child(ProcessSpec spec);
     ~Child();
     Child(const Child&) = delete;
@@ -50,7 +50,7 @@ public:
     bool poll();
     const ProcessResult& result() const { return result_; }
 
-private:
+ private:
     void finish(int status);
     void kill_group();
 

@@ -53,11 +53,9 @@ int kill_orphans() {
             ::kill(p, SIGKILL);
             killed.insert(p);
         }
-        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
-        }
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) {}
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
-        }
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) {}
     }
     return static_cast<int>(killed.size());
 }

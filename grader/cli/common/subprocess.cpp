@@ -80,8 +80,7 @@ RunResult run_program(const std::vector<std::string>& argv, const fs::path& cwd,
     }
     close(fds[0]);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (!r.timed_out && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
     return r;
 }

@@ -9,10 +9,10 @@
 namespace workbook::review {
 
 struct RunResult {
-    bool started = false;   // false: the program could not be run at all
-    int exit_code = -1;     // -1 when it was killed or did not start
+    bool started = false;  // false: the program could not be run at all
+    int exit_code = -1;    // -1 when it was killed or did not start
     bool timed_out = false;
-    std::string output;     // stdout and stderr interleaved
+    std::string output;  // stdout and stderr interleaved
 };
 
 // `argv[0]` is looked up on PATH when it has no '/'. `cwd` empty = current directory. timeout_s <= 0: no limit.

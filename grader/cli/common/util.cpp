@@ -76,10 +76,16 @@ std::size_t utf8_seq(const std::string& s, std::size_t i) {
     std::size_t n;
     std::uint32_t cp;
     if (c < 0x80) return 1;
-    if ((c & 0xe0) == 0xc0) { n = 2; cp = c & 0x1f; }
-    else if ((c & 0xf0) == 0xe0) { n = 3; cp = c & 0x0f; }
-    else if ((c & 0xf8) == 0xf0) { n = 4; cp = c & 0x07; }
-    else return 0;
+    if ((c & 0xe0) == 0xc0) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+        n = 4;
+        cp = c & 0x07;
+    } else return 0;
     if (i + n > s.size()) return 0;
     for (std::size_t k = 1; k < n; ++k) {
         const auto cc = static_cast<unsigned char>(s[i + k]);
@@ -174,10 +180,8 @@ std::string trim_lines(const std::string& s, std::size_t max_lines, bool tail) {
     std::size_t dropped = 0;
     if (lines.size() > max_lines) {
         dropped = lines.size() - max_lines;
-        if (tail)
-            kept.assign(lines.end() - static_cast<long>(max_lines), lines.end());
-        else
-            kept.assign(lines.begin(), lines.begin() + static_cast<long>(max_lines));
+        if (tail) kept.assign(lines.end() - static_cast<long>(max_lines), lines.end());
+        else kept.assign(lines.begin(), lines.begin() + static_cast<long>(max_lines));
     } else {
         kept = lines;
     }

@@ -18,18 +18,24 @@ std::string first_line(const std::string& text) {
 
 std::string backend_name(Backend b) {
     switch (b) {
-        case Backend::gpu: return "gpu";
-        case Backend::emu: return "emu";
-        case Backend::static_only: return "static";
+        case Backend::gpu:
+            return "gpu";
+        case Backend::emu:
+            return "emu";
+        case Backend::static_only:
+            return "static";
     }
     return "?";
 }
 
 std::string backend_description(Backend b, const std::string& gpu_name) {
     switch (b) {
-        case Backend::gpu: return "GPU (gpu" + (gpu_name.empty() ? std::string() : ", " + gpu_name) + ")";
-        case Backend::emu: return "CPU emulator (emu) — not a GPU measurement";
-        case Backend::static_only: return "nowhere: static review only (static) — no test was executed";
+        case Backend::gpu:
+            return "GPU (gpu" + (gpu_name.empty() ? std::string() : ", " + gpu_name) + ")";
+        case Backend::emu:
+            return "CPU emulator (emu) — not a GPU measurement";
+        case Backend::static_only:
+            return "nowhere: static review only (static) — no test was executed";
     }
     return "?";
 }
@@ -94,7 +100,8 @@ GpuProbe probe_gpu(const Context& ctx) {
     g.usable = false;
     if (pr.timed_out) said = "the probe did not answer within 60 s";
     else if (said.empty() && !pr.started) said = "the probe did not start: " + pr.start_error;
-    else if (said.empty()) said = "the probe ended with status " + std::to_string(pr.exit_code) + " " + first_line(pr.err);
+    else if (said.empty())
+        said = "the probe ended with status " + std::to_string(pr.exit_code) + " " + first_line(pr.err);
     g.reason = "the CUDA runtime cannot use the GPU that nvidia-smi lists (" +
                (g.name.empty() ? std::string("unnamed") : g.name) + "): " + said;
     if (said.find("InsufficientDriver") != std::string::npos)

@@ -80,7 +80,8 @@ Toolchain toolchain(const Context& ctx, Backend backend) {
 std::string cmdline(const std::vector<std::string>& argv) { return util::join(argv, " "); }
 
 // Keeps the cache from growing without bound: the newest few builds per exercise and backend survive, and so does
-// anything used in the last ten minutes (another grade running in parallel, e.g. class grading, may be about to run it).
+// anything used in the last ten minutes (another grade running in parallel, e.g. class grading, may be about to run
+// it).
 void prune(const fs::path& dir, std::size_t keep) {
     std::error_code ec;
     std::vector<std::pair<fs::file_time_type, fs::path>> entries;
@@ -125,10 +126,11 @@ BuildResult build_one(const Context& ctx, const lesson::Lesson& lesson, const Bu
     for (const auto& d : tc.deps) deps += stamp(d) + "\n";
     for (const auto& h : hidden) deps += stamp(h) + "\n";
     const std::string flags = cmdline(tc.cxxflags) + "|" + cmdline(tc.ldflags) + "|" + cmdline(tc.link_libs) + "|" +
-                              tc.cxx + "|" + tc.nvcc + "|" + cmdline({std::begin(kGpuCompileFlags), std::end(kGpuCompileFlags)});
-    const std::string key = util::sha256_hex(*source + '\0' + job.source.filename().string() + '\0' + b + '\0' +
-                                             flags + '\0' + deps)
-                                .substr(0, 20);
+                              tc.cxx + "|" + tc.nvcc + "|" +
+                              cmdline({std::begin(kGpuCompileFlags), std::end(kGpuCompileFlags)});
+    const std::string key =
+        util::sha256_hex(*source + '\0' + job.source.filename().string() + '\0' + b + '\0' + flags + '\0' + deps)
+            .substr(0, 20);
     const fs::path base = ctx.build_dir / "grade" / lesson.number / job.exercise / b;
     const fs::path dir = base / key;
     const fs::path exe = dir / "worker";
@@ -251,7 +253,8 @@ std::string trim_compiler_output(const std::string& out, const fs::path& base, s
     std::string text = out;
     // Absolute paths of the submission are noise; the student knows the file by its name.
     const std::string prefix = base.string() + "/";
-    for (std::size_t pos; !base.empty() && (pos = text.find(prefix)) != std::string::npos;) text.erase(pos, prefix.size());
+    for (std::size_t pos; !base.empty() && (pos = text.find(prefix)) != std::string::npos;)
+        text.erase(pos, prefix.size());
     auto lines = util::split_lines(text);
     std::vector<std::string> kept;
     std::size_t errors = 0;
@@ -262,7 +265,8 @@ std::string trim_compiler_output(const std::string& out, const fs::path& base, s
                               l.find("undefined reference") != std::string::npos ||
                               l.find("multiple definition") != std::string::npos;
         const bool is_note = l.find(": note:") != std::string::npos || l.find(": warning:") != std::string::npos ||
-                             l.find("In function") != std::string::npos || l.find("In file included") != std::string::npos;
+                             l.find("In function") != std::string::npos ||
+                             l.find("In file included") != std::string::npos;
         if (is_error) {
             if (errors == max_errors) break;
             ++errors;
@@ -283,8 +287,8 @@ std::string trim_compiler_output(const std::string& out, const fs::path& base, s
     return res;
 }
 
-std::vector<BuildResult> build_workers(const Context& ctx, const lesson::Lesson& lesson, const std::vector<BuildJob>& jobs,
-                                         Backend backend, int parallel) {
+std::vector<BuildResult> build_workers(const Context& ctx, const lesson::Lesson& lesson,
+                                       const std::vector<BuildJob>& jobs, Backend backend, int parallel) {
     const Toolchain tc = toolchain(ctx, backend);
     std::vector<BuildResult> results(jobs.size());
     std::atomic<std::size_t> next{0};

@@ -23,15 +23,15 @@ struct BuildResult {
     std::string exercise;
     bool ok = false;
     bool cached = false;
-    bool setup_error = false;        // the grader itself is incomplete (missing objects/tools), not the student's code
-    std::filesystem::path worker;    // executable when ok
-    std::string message;             // compiler errors (trimmed, student's file:line) or the setup problem
+    bool setup_error = false;      // the grader itself is incomplete (missing objects/tools), not the student's code
+    std::filesystem::path worker;  // executable when ok
+    std::string message;           // compiler errors (trimmed, student's file:line) or the setup problem
     double seconds = 0;
 };
 
 // Builds all jobs, at most `parallel` at a time.
-std::vector<BuildResult> build_workers(const Context& ctx, const lesson::Lesson& lesson, const std::vector<BuildJob>& jobs,
-                                         Backend backend, int parallel);
+std::vector<BuildResult> build_workers(const Context& ctx, const lesson::Lesson& lesson,
+                                       const std::vector<BuildJob>& jobs, Backend backend, int parallel);
 
 // The first compiler errors, with paths shown relative to `base`.
 std::string trim_compiler_output(const std::string& out, const std::filesystem::path& base, std::size_t max_errors = 3);

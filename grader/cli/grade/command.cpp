@@ -21,12 +21,14 @@ void add_grade_command(CLI::App& app) {
         ->check(CLI::IsMember({"auto", "gpu", "emu", "static"}));
     cmd->add_option("--ex", opt->exercise, "Grade this exercise alone (its file's stem, e.g. rmsnorm)");
     cmd->add_flag("--solutions", opt->solutions, "Grade solutions/<lesson> (instructors)");
-    cmd->add_flag("--sanitize", opt->sanitize, "On a GPU, also run compute-sanitizer's memcheck, racecheck, synccheck "
-                                               "and initcheck on every test (advice, no points)");
+    cmd->add_flag("--sanitize", opt->sanitize,
+                  "On a GPU, also run compute-sanitizer's memcheck, racecheck, synccheck "
+                  "and initcheck on every test (advice, no points)");
     auto* seed_opt = cmd->add_option("--seed", *seed, "Seed of the random test inputs (default: $SEED, else random)");
     cmd->add_option("--json-out", opt->json_out, "Also write results.json to this file (-: only to stdout, no report)");
-    cmd->add_option("--work-dir", opt->work_dir, "Build the test programs here instead of in the build folder (not under /tmp: "
-                                               "the sandbox gives the tests a /tmp of their own)");
+    cmd->add_option("--work-dir", opt->work_dir,
+                    "Build the test programs here instead of in the build folder (not under /tmp: "
+                    "the sandbox gives the tests a /tmp of their own)");
     cmd->add_option("--submission-label", opt->submission_label, "How the report names the submission (class grading)");
     cmd->callback([opt, seed, seed_opt] {
         if (seed_opt->count() > 0) opt->seed = *seed;

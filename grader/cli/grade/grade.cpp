@@ -63,9 +63,8 @@ class Pipeline {
     Pipeline(const Context& ctx, const GradeOptions& opt) : ctx(ctx), opt(opt) {}
 
     GradeOutcome run_all() {
-        for (auto stage : {&Pipeline::select, &Pipeline::check_submission, &Pipeline::choose_backend,
-                           &Pipeline::review, &Pipeline::build, &Pipeline::run_hidden_tests,
-                           &Pipeline::score_written, &Pipeline::score})
+        for (auto stage : {&Pipeline::select, &Pipeline::check_submission, &Pipeline::choose_backend, &Pipeline::review,
+                           &Pipeline::build, &Pipeline::run_hidden_tests, &Pipeline::score_written, &Pipeline::score})
             if (auto stopped = (this->*stage)()) return *stopped;
         return write_results();
     }
@@ -83,8 +82,8 @@ class Pipeline {
         if (!opt.exercise.empty()) {
             const lesson::Exercise* e = L.find(opt.exercise);
             if (!e)
-                return usage_error("Unknown exercise '" + opt.exercise + "' in lesson " + L.id + "; known exercises: " +
-                                   util::join(L.exercise_names(), ", ") + ".");
+                return usage_error("Unknown exercise '" + opt.exercise + "' in lesson " + L.id +
+                                   "; known exercises: " + util::join(L.exercise_names(), ", ") + ".");
             selected.push_back(e);
             run.only_exercise = e->name;
         } else {
@@ -106,9 +105,10 @@ class Pipeline {
         run.submission_label =
             util::sanitize_name(opt.submission_label.empty() ? shown_path(dir, ctx.root) : opt.submission_label);
         // Each submitted file is read once, here, without following links (review::read_submitted); the review uses
-        // these texts, so nothing outside the submission folder is opened or quoted. A file that is missing or cannot be
-        // graded costs its own exercise (or the written answers) only: the rest of the submission is graded. A byte that
-        // is not UTF-8 is a warning, not a refusal: the file is graded, the review reads it with such bytes replaced.
+        // these texts, so nothing outside the submission folder is opened or quoted. A file that is missing or cannot
+        // be graded costs its own exercise (or the written answers) only: the rest of the submission is graded. A byte
+        // that is not UTF-8 is a warning, not a refusal: the file is graded, the review reads it with such bytes
+        // replaced.
         auto take = [&](const std::string& file) {
             auto got = review::read_submitted(dir / file, file);
             if (got.refusal.empty() || got.not_utf8) hashes[file] = util::sha256_hex(got.text);
@@ -141,11 +141,11 @@ class Pipeline {
                 const std::string name = d.path().filename().string();
                 if (expected.count(name) || (!run.only_exercise.empty() && all_files.count(name))) continue;
                 if (name == L.answers_file) continue;
-                extra.push_back(util::sanitize_name(name) + (d.symlink_status(ec).type() == fs::file_type::directory ? "/" : ""));
+                extra.push_back(util::sanitize_name(name) +
+                                (d.symlink_status(ec).type() == fs::file_type::directory ? "/" : ""));
             }
             std::sort(extra.begin(), extra.end());
-            if (!extra.empty())
-                run.notes.push_back("ignored (not part of the submission): " + util::join(extra, ", "));
+            if (!extra.empty()) run.notes.push_back("ignored (not part of the submission): " + util::join(extra, ", "));
         }
         return std::nullopt;
     }
@@ -206,15 +206,16 @@ class Pipeline {
             try {
                 pristine_text = lesson::pristine_starter(L, *e);
                 if (!pristine_text)
-                    run.notes.push_back("the edit check of " + e->file() + " could not run: " +
-                                        shown_path(L.pristine_dir() / e->file(), ctx.root) +
+                    run.notes.push_back("the edit check of " + e->file() +
+                                        " could not run: " + shown_path(L.pristine_dir() / e->file(), ctx.root) +
                                         " is missing (the grader is incomplete)");
             } catch (const review::UserError& err) {
                 run.notes.push_back("the edit check of " + e->file() + " could not run: " + err.what());
             }
             try {
                 auto unfilled = review::find_unfilled(text, e->blank_ids(), pristine_text);
-                for (const auto& u : unfilled) ex.unfilled.push_back(u.id.empty() ? "line " + std::to_string(u.line) : u.id);
+                for (const auto& u : unfilled)
+                    ex.unfilled.push_back(u.id.empty() ? "line " + std::to_string(u.line) : u.id);
                 ex.unfilled_message = review::unfilled_message(e->file(), e->name, L.number, unfilled);
                 if (pristine_text && unfilled.empty()) {
                     auto check = review::edit_check_text(*pristine_text, text, e->file(), e->blank_ids());
@@ -254,7 +255,8 @@ class Pipeline {
         std::vector<BuildJob> jobs;
         std::vector<std::size_t> job_index;
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
-            if (run.exercises[i].missing.empty() && run.exercises[i].unfilled.empty() && !run.exercises[i].fill_refused) {
+            if (run.exercises[i].missing.empty() && run.exercises[i].unfilled.empty() &&
+                !run.exercises[i].fill_refused) {
                 jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
                 job_index.push_back(i);
             }
@@ -287,10 +289,12 @@ class Pipeline {
             }
         }
         if (any_setup_error && test_jobs.empty() && jobs.size() == built.size() && !jobs.empty()) {
-            bool all_setup = std::all_of(built.begin(), built.end(), [](const BuildResult& b) { return b.setup_error; });
+            bool all_setup =
+                std::all_of(built.begin(), built.end(), [](const BuildResult& b) { return b.setup_error; });
             if (all_setup)
                 return usage_error(setup_message + " Build the grader first: `make grade-" + L.number +
-                                   "` does it, or `cmake --build build`.", 3);
+                                       "` does it, or `cmake --build build`.",
+                                   3);
         }
         return std::nullopt;
     }
@@ -332,9 +336,10 @@ class Pipeline {
         if (opt.sanitize && run.backend == Backend::gpu)
             run.sanitizer = run_compute_sanitizer(test_jobs, run.seed, limits, prefix);
         else if (opt.sanitize)
-            run.notes.push_back("SANITIZE=1 runs compute-sanitizer, which needs the gpu backend; on emu the "
-                                "emulator's own checks (out of bounds, misaligned, races, barriers, uninitialized "
-                                "memory) ran as always");
+            run.notes.push_back(
+                "SANITIZE=1 runs compute-sanitizer, which needs the gpu backend; on emu the "
+                "emulator's own checks (out of bounds, misaligned, races, barriers, uninitialized "
+                "memory) ran as always");
         for (auto& o : outcomes)
             if (run.sandbox.is_null() && o.sandbox.is_object() && !o.sandbox.empty()) run.sandbox = o.sandbox;
         for (auto& o : outcomes)
@@ -351,13 +356,14 @@ class Pipeline {
         } else if (grade_written) {
             try {
                 for (const auto& w : review::score_written(L.raw, answers, submitted[L.answers_file], ctx.root))
-                    run.written.push_back({w.id, w.group, w.exercise.empty() ? L.core : w.exercise, w.feedback,
-                                           w.score, w.max_score});
+                    run.written.push_back(
+                        {w.id, w.group, w.exercise.empty() ? L.core : w.exercise, w.feedback, w.score, w.max_score});
             } catch (const review::UserError& ue) {
                 // The answers file was checked above, so this is the grader's rubric: the items score 0, visibly.
                 run.notes.push_back(std::string("the written answers could not be scored: ") + ue.what());
                 for (const auto& w : L.written)
-                    run.written.push_back({w.id, w.group, w.exercise, std::string("not scored: ") + ue.what(), 0, w.points});
+                    run.written.push_back(
+                        {w.id, w.group, w.exercise, std::string("not scored: ") + ue.what(), 0, w.points});
             }
         }
         // The hints recorded in this checkout's .workbook/ are its student's: a hand-in graded from elsewhere (class
@@ -388,7 +394,8 @@ class Pipeline {
         // The replay names every option that shaped the run (results_json's own line leaves out SUBMISSION and EX).
         out.results["extra_data"]["replay"] = replay_command(run);
         // What `make report` compares the answers file with, as content_sha256 does for each exercise file.
-        if (grade_written) out.results["extra_data"]["answers_sha256"] = util::sha256_hex(util::read_file(answers).value_or(""));
+        if (grade_written)
+            out.results["extra_data"]["answers_sha256"] = util::sha256_hex(util::read_file(answers).value_or(""));
         // Student output and compiler messages quoting a student's line may hold bytes that are not UTF-8: replaced,
         // so that results.json is always valid JSON.
         const std::string dumped = out.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -415,7 +422,8 @@ class Pipeline {
                           << " (this run: " << shown_path(out.results_path, ctx.root) << ")\n";
             else if (!out.results_path.empty())
                 std::cout << "Results: " << shown_path(out.results_path, ctx.root) << "\n";
-            if (!opt.json_out.empty() && opt.write_default_results) std::cout << "Also written to: " << opt.json_out << "\n";
+            if (!opt.json_out.empty() && opt.write_default_results)
+                std::cout << "Also written to: " << opt.json_out << "\n";
             std::cout << exit_status_line(run) << "\n";
             std::cout.flush();
         }

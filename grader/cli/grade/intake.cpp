@@ -37,9 +37,10 @@ std::string replace_invalid_utf8(const std::string& text, std::vector<int>* line
 std::string invalid_utf8_warning(const std::string& file, const std::vector<int>& lines) {
     std::vector<std::string> where;
     for (std::size_t i = 0; i < lines.size() && i < 5; ++i) where.push_back(std::to_string(lines[i]));
-    return file + ": line" + (lines.size() == 1 ? " " : "s ") + util::join(where, ", ") + (lines.size() > 5 ? ", …" : "") +
-           (lines.size() == 1 ? " holds" : " hold") +
-           " bytes that are not UTF-8 text (a file saved in another encoding?). It was graded anyway; save it as UTF-8.";
+    return file + ": line" + (lines.size() == 1 ? " " : "s ") + util::join(where, ", ") +
+           (lines.size() > 5 ? ", …" : "") + (lines.size() == 1 ? " holds" : " hold") +
+           " bytes that are not UTF-8 text (a file saved in another encoding?). It was graded anyway; save it as "
+           "UTF-8.";
 }
 
 }  // namespace workbook::grade

@@ -51,18 +51,18 @@ struct ExerciseResult {
     std::string unfilled_message;  // non-empty: blanks left, friendly message
     std::vector<std::string> unfilled;
     bool edit_ok = true;
-    bool fill_refused = false;     // the fill policy refused a fill: the file is never compiled or run
-    std::string static_compile;    // static backend: nvcc diagnostics or the ptxas report
+    bool fill_refused = false;   // the fill policy refused a fill: the file is never compiled or run
+    std::string static_compile;  // static backend: nvcc diagnostics or the ptxas report
     bool static_compile_ok = true;
     BuildResult build;
     bool attempted_build = false;
-    std::string list_error;        // the harness could not list its tests
+    std::string list_error;  // the harness could not list its tests
     std::vector<TestOutcome> tests;
     std::vector<GroupResult> groups;
     double earned = 0;
     double max = 0;
-    bool all_passed = false;       // every hidden test ran and passed (vetoed or not: what the tests saw)
-    bool vetoed = false;           // a veto names this exercise: its code points are 0
+    bool all_passed = false;  // every hidden test ran and passed (vetoed or not: what the tests saw)
+    bool vetoed = false;      // a veto names this exercise: its code points are 0
     bool gpu_verified = false;
     // Why points were lost, a few words each, no absolute paths ("did not compile", "3 of 18 tests failed: timed
     // out"); filled by the scorer, shown in results.json, the report and the gradebook.
@@ -81,8 +81,8 @@ struct Run {
     std::string gpu_name;
     std::uint64_t seed = 0;
     std::filesystem::path submission;
-    std::string submission_label;  // as shown to people
-    std::string only_exercise;     // --ex
+    std::string submission_label;    // as shown to people
+    std::string only_exercise;       // --ex
     std::vector<std::string> notes;  // extra files ignored, …
     std::vector<ExerciseResult> exercises;
     std::vector<WrittenResult> written;
@@ -91,17 +91,17 @@ struct Run {
     std::vector<Comment> comments;
     std::vector<std::string> warnings;  // graded anyway, but the student should fix it (a non-UTF-8 byte, …)
     nlohmann::json hints_used = nlohmann::json::object();  // {"<exercise>": {"<blank>": level}}
-    nlohmann::json sandbox;          // the layers that confined the submission's code (from the judges); null: none ran
-    bool sanitize = false;           // SANITIZE=1 was asked for (whatever the backend)
-    nlohmann::json sanitizer;        // SANITIZE=1 on gpu: compute-sanitizer's findings per exercise and tool (sanitize.hpp)
+    nlohmann::json sandbox;    // the layers that confined the submission's code (from the judges); null: none ran
+    bool sanitize = false;     // SANITIZE=1 was asked for (whatever the backend)
+    nlohmann::json sanitizer;  // SANITIZE=1 on gpu: compute-sanitizer's findings per exercise and tool (sanitize.hpp)
     // Scores.
     double core_score = 0, core_max = 0;
     double total_score = 0, total_max = 0;
     bool passed = false;
-    bool pending = false;            // static-only: execution points pending
+    bool pending = false;  // static-only: execution points pending
     bool gpu_verification_done = false;
     std::vector<std::string> reasons;  // every exercise's reasons, prefixed with its name, then the written answers'
-    std::string verdict;             // one line
+    std::string verdict;               // one line
     double seconds = 0;
 };
 

@@ -24,7 +24,8 @@ std::string program_lines(const std::string& output) {
     while (std::getline(in, l)) {
         const bool noise = l.rfind("=====", 0) == 0 || l.rfind("~~~~~", 0) == 0 || l.rfind("-----", 0) == 0 ||
                            l.rfind("test cases:", 0) == 0 || l.rfind("assertions:", 0) == 0 ||
-                           l.find("is a Catch") != std::string::npos || l.find("Randomness seeded to") != std::string::npos;
+                           l.find("is a Catch") != std::string::npos ||
+                           l.find("Randomness seeded to") != std::string::npos;
         if (noise) continue;
         const bool header = l.rfind("--- program output", 0) == 0;
         if (!header && l.find_first_not_of(" \t") != std::string::npos) any_own = true;
@@ -35,7 +36,9 @@ std::string program_lines(const std::string& output) {
 
 struct Style {
     bool on;
-    std::string wrap(const char* code, const std::string& s) const { return on ? std::string("\033[") + code + "m" + s + "\033[0m" : s; }
+    std::string wrap(const char* code, const std::string& s) const {
+        return on ? std::string("\033[") + code + "m" + s + "\033[0m" : s;
+    }
     std::string good(const std::string& s) const { return wrap("32", s); }
     std::string bad(const std::string& s) const { return wrap("31", s); }
     std::string warn(const std::string& s) const { return wrap("33", s); }
@@ -95,7 +98,8 @@ std::string performance_report(const Run& run) {
                     continue;
                 }
                 char text[160];
-                std::snprintf(text, sizeof text, "%.2f TB/s, %.0f%% of the device-to-device copy timed beside it (%.2f TB/s)",
+                std::snprintf(text, sizeof text,
+                              "%.2f TB/s, %.0f%% of the device-to-device copy timed beside it (%.2f TB/s)",
                               m.value("kernel_tb_per_s", 0.0), 100 * m.value("fraction_of_copy", 0.0),
                               m.value("copy_tb_per_s", 0.0));
                 o += what + text + "\n";
@@ -108,11 +112,13 @@ std::string performance_report(const Run& run) {
 std::string make_verdict(const Run& run) {
     std::string head;
     if (run.pending) {
-        head = "PENDING — static review only: no hidden test was executed; execution points are pending GPU verification";
+        head =
+            "PENDING — static review only: no hidden test was executed; execution points are pending GPU verification";
         if (!run.vetoes.empty()) head += "; vetoed (" + std::to_string(run.vetoes.size()) + ")";
     } else if (run.passed) {
         head = run.only_exercise.empty() || run.only_exercise == run.lesson.core
-                   ? "PASSED — core " + pts(run.core_score) + " / " + pts(run.core_max) + " (pass at " + pts(run.lesson.min_score) + ")"
+                   ? "PASSED — core " + pts(run.core_score) + " / " + pts(run.core_max) + " (pass at " +
+                         pts(run.lesson.min_score) + ")"
                    : "PASSED — every hidden test of '" + run.only_exercise + "' passed";
     } else {
         std::vector<std::string> why;
@@ -135,7 +141,8 @@ std::string make_verdict(const Run& run) {
         }
         const bool whole = run.only_exercise.empty() || run.only_exercise == run.lesson.core;
         if (whole && run.core_score + 1e-9 < run.lesson.min_score)
-            why.push_back("core " + pts(run.core_score) + " / " + pts(run.core_max) + " is below " + pts(run.lesson.min_score));
+            why.push_back("core " + pts(run.core_score) + " / " + pts(run.core_max) + " is below " +
+                          pts(run.lesson.min_score));
         head = "NOT PASSED — " + (why.empty() ? std::string("see above") : util::join(why, "; "));
     }
     return head + ". " + ran_on(run) + ".";
@@ -146,9 +153,9 @@ std::string format_report(const Run& unclean, bool color) {
     const Style st{color};
     std::string o;
     auto line = [&](const std::string& s) { o += s + "\n"; };
-    line(st.bold("workbook grade " + run.lesson.id) + "  submission: " + run.submission_label + "  backend: " +
-         backend_name(run.backend) + (run.backend_reason.empty() ? "" : " (" + run.backend_reason + ")") +
-         "  seed: " + std::to_string(run.seed));
+    line(st.bold("workbook grade " + run.lesson.id) + "  submission: " + run.submission_label +
+         "  backend: " + backend_name(run.backend) +
+         (run.backend_reason.empty() ? "" : " (" + run.backend_reason + ")") + "  seed: " + std::to_string(run.seed));
     for (const auto& n : run.notes) line(st.dim("note: " + n));
     if (auto sb = sandbox_line(run); !sb.empty()) line(st.dim(sb));
     for (const auto& w : run.warnings) line(st.warn("warning: ") + w);
@@ -158,16 +165,20 @@ std::string format_report(const Run& unclean, bool color) {
     for (const auto& ex : run.exercises) {
         const std::string file = ex.info->file();
         if (!ex.missing.empty()) {
-            line("  " + st.bad("not graded") + " — " + with_period(ex.missing) + " 0 points for " + ex.info->name + ".");
+            line("  " + st.bad("not graded") + " — " + with_period(ex.missing) + " 0 points for " + ex.info->name +
+                 ".");
         } else if (!ex.unfilled_message.empty()) {
             line("  " + st.warn("fill the blanks") + " — " + file);
             o += util::indent(ex.unfilled_message, "    ");
         } else {
-            line("  " + file + ": blanks filled" + (ex.edit_ok ? "; no edits outside the blanks"
-                         : "; " + st.bad(ex.fill_refused ? "a fill was refused (veto; not compiled)" : "edits outside the blanks (veto)")));
+            line("  " + file + ": blanks filled" +
+                 (ex.edit_ok ? "; no edits outside the blanks"
+                             : "; " + st.bad(ex.fill_refused ? "a fill was refused (veto; not compiled)"
+                                                             : "edits outside the blanks (veto)")));
         }
         if (run.backend == Backend::static_only && !ex.static_compile.empty())
-            o += util::indent(ex.static_compile, ex.static_compile_ok ? "    " : "    " + std::string(color ? "\033[31m!\033[0m " : "! "));
+            o += util::indent(ex.static_compile,
+                              ex.static_compile_ok ? "    " : "    " + std::string(color ? "\033[31m!\033[0m " : "! "));
     }
     if (!run.answers_missing.empty())
         line("  " + st.bad("not graded") + " — " + with_period(run.answers_missing) + " The written answers score 0.");
@@ -178,7 +189,8 @@ std::string format_report(const Run& unclean, bool color) {
     for (const auto& ex : run.exercises) {
         std::string tag = ex.info->core ? " (core)" : "";
         if (ex.attempted_build && !ex.build.ok) {
-            line("  " + pad(ex.info->name + tag, 26) + st.bad(ex.build.setup_error ? "could not be built by the grader" : "did not compile"));
+            line("  " + pad(ex.info->name + tag, 26) +
+                 st.bad(ex.build.setup_error ? "could not be built by the grader" : "did not compile"));
             o += util::indent(ex.build.message, "      ");
         } else if (!ex.list_error.empty()) {
             line("  " + pad(ex.info->name + tag, 26) + st.bad("tests could not be listed"));
@@ -189,16 +201,17 @@ std::string format_report(const Run& unclean, bool color) {
             if (g.state == "run" && g.vetoed)
                 status = st.bad("vetoed (" + std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed)");
             else if (g.state == "run")
-                status = (g.passed == g.total ? st.good(std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed")
-                                              : st.bad(std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed"));
-            else if (g.state == "pending")
-                status = st.warn("pending");
-            else
-                status = st.bad(g.note);
-            line("  " + pad(ex.info->name + tag, 26) + pad(g.name, 8) + pad(status, 24 + (color ? 9 : 0)) + pts(g.earned) + " / " + pts(g.points));
+                status = (g.passed == g.total
+                              ? st.good(std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed")
+                              : st.bad(std::to_string(g.passed) + "/" + std::to_string(g.total) + " passed"));
+            else if (g.state == "pending") status = st.warn("pending");
+            else status = st.bad(g.note);
+            line("  " + pad(ex.info->name + tag, 26) + pad(g.name, 8) + pad(status, 24 + (color ? 9 : 0)) +
+                 pts(g.earned) + " / " + pts(g.points));
         }
         if (run.backend == Backend::emu)
-            if (const auto a = tools::profile_advice(run.lesson.raw, run.lesson.number, ex.info->name); !a.empty()) line("    " + st.dim(a));
+            if (const auto a = tools::profile_advice(run.lesson.raw, run.lesson.number, ex.info->name); !a.empty())
+                line("    " + st.dim(a));
         // The first failures with the listener's own words; the rest are counted.
         // A failure whose message repeats one already shown (one bug usually fails many tests) is named, not
         // repeated; program output is shown only where it holds the program's own lines, not just the emulator's
@@ -210,15 +223,18 @@ std::string format_report(const Run& unclean, bool color) {
             ++failed;
             if (shown >= 3) continue;
             ++shown;
-            const bool repeat = std::find(messages_shown.begin(), messages_shown.end(), t.message) != messages_shown.end();
-            line("    " + st.bad("✗ ") + t.test.name + " [" + t.test.group + "]" + (repeat ? " — the same failure as above" : ""));
+            const bool repeat =
+                std::find(messages_shown.begin(), messages_shown.end(), t.message) != messages_shown.end();
+            line("    " + st.bad("✗ ") + t.test.name + " [" + t.test.group + "]" +
+                 (repeat ? " — the same failure as above" : ""));
             if (repeat) continue;
             messages_shown.push_back(t.message);
             o += util::indent(util::trim_lines(t.message, 12), "        ");
             const std::string own = program_lines(t.output);
             if (!own.empty()) o += util::indent(util::trim_lines(own, 12, true), "        ");
         }
-        if (failed > shown) line("    … and " + std::to_string(failed - shown) + " more failed tests (all in results.json)");
+        if (failed > shown)
+            line("    … and " + std::to_string(failed - shown) + " more failed tests (all in results.json)");
     }
 
     if (const std::string perf = performance_report(run); !perf.empty()) {
@@ -238,16 +254,25 @@ std::string format_report(const Run& unclean, bool color) {
     for (const auto& ex : run.exercises) {
         if (!ex.info->core) continue;
         for (const auto& g : ex.groups)
-            line("  " + pad("code — " + std::string(g.name == "normal" ? "normal inputs" : g.name == "edge" ? "edge inputs" : g.name), 34) +
-                 pts(g.earned) + " / " + pts(g.points) + (g.state == "pending" ? "  (pending)" : g.vetoed ? "  (vetoed)" : ""));
+            line("  " +
+                 pad("code — " + std::string(g.name == "normal" ? "normal inputs"
+                                             : g.name == "edge" ? "edge inputs"
+                                                                : g.name),
+                     34) +
+                 pts(g.earned) + " / " + pts(g.points) +
+                 (g.state == "pending" ? "  (pending)"
+                  : g.vetoed           ? "  (vetoed)"
+                                       : ""));
     }
     for (const auto& w : run.written)
         if (core && w.exercise == core->name)
-            line("  " + pad(w.group == "explanation" ? "explanation (provisional)" : w.id + " (provisional)", 34) + pts(w.score) + " / " + pts(w.max_score));
+            line("  " + pad(w.group == "explanation" ? "explanation (provisional)" : w.id + " (provisional)", 34) +
+                 pts(w.score) + " / " + pts(w.max_score));
     if (!run.only_exercise.empty() && core && run.only_exercise != core->name) {
         line("  (EX=" + run.only_exercise + ": the core rubric is not graded in this run)");
     } else {
-        line("  " + pad("total", 34) + st.bold(pts(run.core_score) + " / " + pts(run.core_max)) + "   pass at " + pts(run.lesson.min_score) + " with every core test passed and no veto");
+        line("  " + pad("total", 34) + st.bold(pts(run.core_score) + " / " + pts(run.core_max)) + "   pass at " +
+             pts(run.lesson.min_score) + " with every core test passed and no veto");
     }
     bool any_ext = false;
     for (const auto& ex : run.exercises)
@@ -257,9 +282,13 @@ std::string format_report(const Run& unclean, bool color) {
         for (const auto& ex : run.exercises)
             if (!ex.info->core)
                 line("  " + pad(ex.info->name, 34) + pts(ex.earned) + " / " + pts(ex.max) +
-                     (ex.vetoed ? "  (vetoed)" : !ex.missing.empty() ? "  (missing)" : ""));
+                     (ex.vetoed             ? "  (vetoed)"
+                      : !ex.missing.empty() ? "  (missing)"
+                                            : ""));
         for (const auto& w : run.written)
-            if (!core || w.exercise != core->name) line("  " + pad(w.exercise + " " + w.id + " (provisional)", 34) + pts(w.score) + " / " + pts(w.max_score));
+            if (!core || w.exercise != core->name)
+                line("  " + pad(w.exercise + " " + w.id + " (provisional)", 34) + pts(w.score) + " / " +
+                     pts(w.max_score));
     }
 
     // The written answers' feedback, as in report.md: which expected concepts were found and which are missing.
@@ -303,7 +332,8 @@ std::string replay_command(const Run& run) {
 
 std::string exit_status_line(const Run& run) {
     if (run.passed) return "Exit status 0: passed.";
-    return std::string("Exit status 1: ") + (run.pending ? "pending (a static review alone never passes)" : "not passed") +
+    return std::string("Exit status 1: ") +
+           (run.pending ? "pending (a static review alone never passes)" : "not passed") +
            ". The grade itself worked; 0 means passed, 2 a problem with the command or the files.";
 }
 

@@ -10,7 +10,9 @@ using nlohmann::json;
 
 namespace {
 
-std::string group_label(const std::string& g) { return g == "normal" ? "normal inputs" : g == "edge" ? "edge inputs" : g; }
+std::string group_label(const std::string& g) {
+    return g == "normal" ? "normal inputs" : g == "edge" ? "edge inputs" : g;
+}
 
 // The vetoes of one exercise, as the report states them.
 std::string veto_text(const Run& run, const std::string& exercise) {
@@ -44,8 +46,9 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
                     std::string out = t.passed ? "" : t.message;
                     if (!t.output.empty()) out += "\n" + t.output;
                     if (g.vetoed)
-                        out = "Vetoed: 0 points for this exercise's tests" + std::string(t.passed ? " (this test passed)" : "") +
-                              ". " + veto_text(run, ex.info->name) + (out.empty() ? "" : "\n" + out);
+                        out = "Vetoed: 0 points for this exercise's tests" +
+                              std::string(t.passed ? " (this test passed)" : "") + ". " +
+                              veto_text(run, ex.info->name) + (out.empty() ? "" : "\n" + out);
                     jt["output"] = out;
                     jt["output_format"] = "text";
                     json tags = json::array({ex.info->name, g.name});
@@ -64,7 +67,8 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
                 jt["max_score"] = g.points;
                 jt["status"] = "failed";
                 std::string out = g.note;
-                if (!ex.missing.empty()) out += "\nThis exercise was not graded: 0 points. The other files were graded.";
+                if (!ex.missing.empty())
+                    out += "\nThis exercise was not graded: 0 points. The other files were graded.";
                 else if (!ex.unfilled_message.empty()) out += "\n" + ex.unfilled_message;
                 else if (ex.attempted_build && !ex.build.ok) out += "\n" + ex.build.message;
                 else if (!ex.list_error.empty()) out += "\n" + ex.list_error;
@@ -86,8 +90,8 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
         }
         json groups = json::object();
         for (const auto& g : ex.groups)
-            groups[g.name] = {{"score", g.earned}, {"max_score", g.points}, {"passed", g.passed}, {"total", g.total},
-                              {"state", g.state}, {"vetoed", g.vetoed}};
+            groups[g.name] = {{"score", g.earned}, {"max_score", g.points}, {"passed", g.passed},
+                              {"total", g.total},  {"state", g.state},      {"vetoed", g.vetoed}};
         per_exercise[ex.info->name] = {{"score", ex.earned},
                                        {"max_score", ex.max},
                                        {"core", ex.info->core},
@@ -106,7 +110,10 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
     int w_index = 0;
     json written = json::object();
     for (const auto& w : run.written) {
-        written[w.id] = {{"score", w.score}, {"max_score", w.max_score}, {"group", w.group}, {"exercise", w.exercise},
+        written[w.id] = {{"score", w.score},
+                         {"max_score", w.max_score},
+                         {"group", w.group},
+                         {"exercise", w.exercise},
                          {"provisional", true}};
         json jt;
         jt["name"] = w.id + (w.group == "explanation" ? " — explanation of the implementation" : "") + " (provisional)";
@@ -114,14 +121,16 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
         jt["score"] = w.score;
         jt["max_score"] = w.max_score;
         jt["status"] = w.score + 1e-9 >= w.max_score && w.max_score > 0 ? "passed" : "failed";
-        jt["output"] = w.feedback + "\n(Provisional: checked against a rubric of concepts until an instructor confirms.)";
+        jt["output"] =
+            w.feedback + "\n(Provisional: checked against a rubric of concepts until an instructor confirms.)";
         jt["output_format"] = "text";
         jt["tags"] = json::array({w.exercise, w.group, "provisional"});
         jt["visibility"] = "visible";
         tests.push_back(jt);
     }
     json vetoes = json::array();
-    for (const auto& v : run.vetoes) vetoes.push_back({{"exercise", v.exercise}, {"reason", v.reason}, {"diff", v.diff}});
+    for (const auto& v : run.vetoes)
+        vetoes.push_back({{"exercise", v.exercise}, {"reason", v.reason}, {"diff", v.diff}});
 
     json r;
     r["score"] = run.total_score;
@@ -132,28 +141,29 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
     r["visibility"] = "visible";
     r["stdout_visibility"] = "hidden";
     const json& hints = run.hints_used;
-    r["extra_data"] = {{"lesson", run.lesson.id},
-                       {"backend", backend_name(run.backend)},
-                       {"ran_on", backend_description(run.backend, run.gpu_name)},
-                       {"passed", run.passed},
-                       {"verdict", run.verdict},
-                       {"vetoes", vetoes},
-                       {"gpu_verification", run.gpu_verification_done ? "done" : "pending"},
-                       {"sandbox", run.sandbox},
-                       {"sanitizer", run.sanitizer},
-                       {"seed", run.seed},
-                       {"replay", "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
-                                      (run.backend == Backend::static_only ? "" : " BACKEND=" + backend_name(run.backend))},
-                       {"submission", run.submission_label},
-                       {"exercise", run.only_exercise.empty() ? json(nullptr) : json(run.only_exercise)},
-                       {"core", {{"score", run.core_score}, {"max_score", run.core_max}, {"min_score", run.lesson.min_score}}},
-                       {"exercises", per_exercise},
-                       {"written", written},
-                       {"hints_used", hints},
-                       {"reasons", run.reasons},
-                       {"answers_missing", run.answers_missing.empty() ? json(nullptr) : json(run.answers_missing)},
-                       {"warnings", run.warnings},
-                       {"notes", run.notes}};
+    r["extra_data"] = {
+        {"lesson", run.lesson.id},
+        {"backend", backend_name(run.backend)},
+        {"ran_on", backend_description(run.backend, run.gpu_name)},
+        {"passed", run.passed},
+        {"verdict", run.verdict},
+        {"vetoes", vetoes},
+        {"gpu_verification", run.gpu_verification_done ? "done" : "pending"},
+        {"sandbox", run.sandbox},
+        {"sanitizer", run.sanitizer},
+        {"seed", run.seed},
+        {"replay", "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
+                       (run.backend == Backend::static_only ? "" : " BACKEND=" + backend_name(run.backend))},
+        {"submission", run.submission_label},
+        {"exercise", run.only_exercise.empty() ? json(nullptr) : json(run.only_exercise)},
+        {"core", {{"score", run.core_score}, {"max_score", run.core_max}, {"min_score", run.lesson.min_score}}},
+        {"exercises", per_exercise},
+        {"written", written},
+        {"hints_used", hints},
+        {"reasons", run.reasons},
+        {"answers_missing", run.answers_missing.empty() ? json(nullptr) : json(run.answers_missing)},
+        {"warnings", run.warnings},
+        {"notes", run.notes}};
     r["tests"] = tests;
     // Bandwidth the hidden tests measured on a GPU: advice, never points (the worker took the times). Also Gradescope's
     // leaderboard, which shows each student's figure beside the class's.
@@ -192,7 +202,8 @@ void update_gpu_verification(Run& run, const fs::path& repo_root) {
     bool changed = false;
     bool all = !run.exercises.empty();
     for (auto& ex : run.exercises) {
-        const bool graded_here = run.backend == Backend::gpu && ex.attempted_build && ex.build.ok && ex.list_error.empty();
+        const bool graded_here =
+            run.backend == Backend::gpu && ex.attempted_build && ex.build.ok && ex.list_error.empty();
         if (graded_here) {
             verified["hashes"][ex.content_hash] = {{"lesson", run.lesson.id},
                                                    {"exercise", ex.info->name},

@@ -50,7 +50,8 @@ RunLimits default_limits(Backend backend, bool sanitized) {
     return l;
 }
 
-std::optional<std::vector<TestInfo>> list_tests(const fs::path& judge, const std::string& exercise, std::string* error) {
+std::optional<std::vector<TestInfo>> list_tests(const fs::path& judge, const std::string& exercise,
+                                                std::string* error) {
     ProcessSpec spec;
     spec.argv = {judge.string(), "--wb-list"};
     spec.timeout_s = 60;
@@ -121,9 +122,9 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
             result = json::parse(*text);
             valid = result.is_object() && result.value("nonce", std::string()) == run.nonce &&
                     result.value("name", std::string()) == job.test.name &&
-                    (result.value("status", std::string()) == "passed" || result.value("status", std::string()) == "failed");
-        } catch (const std::exception&) {
-        }
+                    (result.value("status", std::string()) == "passed" ||
+                     result.value("status", std::string()) == "failed");
+        } catch (const std::exception&) {}
     }
     std::error_code ec;
     fs::remove_all(run.dir, ec);
@@ -153,7 +154,8 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
     } else if (pr.memory_exceeded) {
         o.message = "the judge used more than its memory limit" + where + " (a grader problem; please report it)";
     } else if (pr.signal) {
-        o.message = "the judge crashed (" + signal_name(pr.signal) + ")" + where + " (a grader problem; please report it)";
+        o.message =
+            "the judge crashed (" + signal_name(pr.signal) + ")" + where + " (a grader problem; please report it)";
     } else if (!valid) {
         o.message = "the judge ended with exit status " + std::to_string(pr.exit_code) + " without a valid result" +
                     where + " (a grader problem; please report it)";
@@ -165,7 +167,8 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
         std::vector<std::string> msgs;
         if (result.contains("failures") && result["failures"].is_array())
             for (const auto& f : result["failures"]) {
-                std::string m = f.is_object() ? f.value("message", std::string()) : (f.is_string() ? f.get<std::string>() : "");
+                std::string m =
+                    f.is_object() ? f.value("message", std::string()) : (f.is_string() ? f.get<std::string>() : "");
                 if (!m.empty()) msgs.push_back(util::sanitize_text(m));
             }
         o.message = msgs.empty() ? "failed" + where : util::join(msgs, "\n");
@@ -187,7 +190,8 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
     std::vector<TestOutcome> outcomes(jobs.size());
     // Whether bubblewrap works here is asked once per grade, not once per test.
     std::string sandbox = limits.sandbox, sandbox_why;
-    if (sandbox == "auto" && !jobs.empty()) sandbox = wb::sandbox::bwrap_usable("bwrap", &sandbox_why) ? "bwrap" : "none";
+    if (sandbox == "auto" && !jobs.empty())
+        sandbox = wb::sandbox::bwrap_usable("bwrap", &sandbox_why) ? "bwrap" : "none";
     std::vector<Running> running;
     std::size_t next = 0;
     const std::size_t parallel = static_cast<std::size_t>(std::max(1, limits.parallel));
@@ -202,8 +206,9 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
                 TestOutcome& skipped = outcomes[next++];
                 skipped.test = job.test;
                 skipped.passed = false;
-                skipped.message = "not run: two earlier tests of this exercise timed out, so its remaining tests were "
-                                  "skipped to finish the grade. Fix the hang (see the first time-out), then grade again.";
+                skipped.message =
+                    "not run: two earlier tests of this exercise timed out, so its remaining tests were "
+                    "skipped to finish the grade. Fix the hang (see the first time-out), then grade again.";
                 continue;
             }
             Running r;
@@ -215,20 +220,35 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
             // The judge's time for the worker's calls ends before the test's own limit, so that a hung kernel is
             // reported by the judge (with the emulator's account of where each thread is), not just killed.
             const double call_timeout = std::max(2.0, limits.timeout_s - 3);
-            spec.argv = {job.judge.string(), "--wb-run", job.test.name, "--wb-result", (r.dir / "result.json").string(),
-                         "--wb-seed", std::to_string(seed), "--wb-worker", job.worker.string(),
-                         "--wb-backend", backend_name(limits.backend), "--wb-sandbox", sandbox,
-                         "--wb-call-timeout", seconds_text(call_timeout),
-                         "--wb-worker-rss-mb", std::to_string(limits.rss_limit_mb)};
+            spec.argv = {job.judge.string(),
+                         "--wb-run",
+                         job.test.name,
+                         "--wb-result",
+                         (r.dir / "result.json").string(),
+                         "--wb-seed",
+                         std::to_string(seed),
+                         "--wb-worker",
+                         job.worker.string(),
+                         "--wb-backend",
+                         backend_name(limits.backend),
+                         "--wb-sandbox",
+                         sandbox,
+                         "--wb-call-timeout",
+                         seconds_text(call_timeout),
+                         "--wb-worker-rss-mb",
+                         std::to_string(limits.rss_limit_mb)};
             if (!sandbox_why.empty()) spec.argv.insert(spec.argv.end(), {"--wb-sandbox-why", sandbox_why});
-            if (limits.as_limit_mb) spec.argv.insert(spec.argv.end(), {"--wb-worker-as-mb", std::to_string(limits.as_limit_mb)});
+            if (limits.as_limit_mb)
+                spec.argv.insert(spec.argv.end(), {"--wb-worker-as-mb", std::to_string(limits.as_limit_mb)});
             for (const auto& h : limits.hide) spec.argv.insert(spec.argv.end(), {"--wb-hide", h});
-            if (!limits.sanitize_tool.empty()) spec.argv.insert(spec.argv.end(), {"--wb-sanitize", limits.sanitize_tool});
+            if (!limits.sanitize_tool.empty())
+                spec.argv.insert(spec.argv.end(), {"--wb-sanitize", limits.sanitize_tool});
             // The worker's whole environment: nothing of the grader's (tokens, paths) reaches the submission.
             const char* watchdog = std::getenv("EMU_WATCHDOG_SECONDS");
-            const std::string wd = watchdog && *watchdog ? watchdog : std::to_string(std::max(2, static_cast<int>(call_timeout / 3)));
-            for (const std::string& kv : std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/tmp",
-                                         "EMU_WATCHDOG_SECONDS=" + wd})
+            const std::string wd =
+                watchdog && *watchdog ? watchdog : std::to_string(std::max(2, static_cast<int>(call_timeout / 3)));
+            for (const std::string& kv : std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
+                                                                  "HOME=/tmp", "EMU_WATCHDOG_SECONDS=" + wd})
                 spec.argv.insert(spec.argv.end(), {"--wb-worker-env", kv});
             // What the program needs to load and to find its device, and the emulator's schedule choice; no more.
             for (const char* pass : {"EMU_SCHEDULE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
@@ -250,7 +270,8 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
         for (auto it = running.begin(); it != running.end();) {
             if (it->child->poll()) {
                 outcomes[it->index] = interpret(jobs[it->index], *it, seed, limits);
-                if (outcomes[it->index].timed_out || outcomes[it->index].message.find(" still running after ") != std::string::npos)
+                if (outcomes[it->index].timed_out ||
+                    outcomes[it->index].message.find(" still running after ") != std::string::npos)
                     ++timeouts[jobs[it->index].worker.string()];
                 it = running.erase(it);
                 progressed = true;

@@ -30,7 +30,8 @@ struct TestOutcome {
     double seconds = 0;
     bool timed_out = false;  // the test, or the worker's call, ran out of time
     nlohmann::json sandbox;  // the layers that confined the worker, as the judge reported them (empty: none ran)
-    nlohmann::json sanitizer;  // under compute-sanitizer (RunLimits::sanitize_tool): its findings, as the judge read them
+    nlohmann::json
+        sanitizer;  // under compute-sanitizer (RunLimits::sanitize_tool): its findings, as the judge read them
     // What the test measured beside its checks (a kernel's bandwidth on a GPU, testkit/bandwidth.hpp): advice.
     nlohmann::json measurements = nlohmann::json::array();
 };
@@ -46,9 +47,9 @@ struct RunLimits {
     std::uint64_t as_limit_mb = 0;      // the worker's address space (RLIMIT_AS); 0: none
     int parallel = 2;
     Backend backend = Backend::emu;
-    std::string sandbox = "auto";       // WORKBOOK_SANDBOX: auto, bwrap or none
-    std::vector<std::string> hide;      // folders the worker must not see (grade-class: the other submissions)
-    std::string sanitize_tool;          // non-empty (gpu): the worker runs under compute-sanitizer with this tool
+    std::string sandbox = "auto";   // WORKBOOK_SANDBOX: auto, bwrap or none
+    std::vector<std::string> hide;  // folders the worker must not see (grade-class: the other submissions)
+    std::string sanitize_tool;      // non-empty (gpu): the worker runs under compute-sanitizer with this tool
 };
 RunLimits default_limits(Backend backend, bool sanitized);
 

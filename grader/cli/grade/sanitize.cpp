@@ -46,7 +46,10 @@ json run_compute_sanitizer(const std::vector<TestJob>& jobs, std::uint64_t seed,
         for (const auto& o : outcomes) {
             json& entry = out[o.test.exercise][tool];
             if (!entry.is_object())
-                entry = {{"tests", 0}, {"tests_with_errors", 0}, {"errors", 0}, {"findings", json::array()},
+                entry = {{"tests", 0},
+                         {"tests_with_errors", 0},
+                         {"errors", 0},
+                         {"findings", json::array()},
                          {"not_run", json::array()}};
             entry["tests"] = entry["tests"].get<int>() + 1;
             const json& s = o.sanitizer;
@@ -89,10 +92,12 @@ std::string sanitizer_report(const json& findings) {
             std::string head = "  " + exercise + " " + tool + ": ";
             if (errors == 0 && not_run == 0) head += "clean in " + std::to_string(tests) + " tests";
             else if (errors == 0) head += "no error reported; in some tests the tool did not run to its end";
-            else head += std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + " in " + std::to_string(bad) +
-                         " of " + std::to_string(tests) + " tests";
+            else
+                head += std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + " in " + std::to_string(bad) +
+                        " of " + std::to_string(tests) + " tests";
             lines += head + "\n";
-            for (const auto& f : e.value("findings", json::array())) lines += util::indent(f.get<std::string>(), "      ");
+            for (const auto& f : e.value("findings", json::array()))
+                lines += util::indent(f.get<std::string>(), "      ");
             for (const auto& w : e.value("not_run", json::array()))
                 lines += util::indent("not checked: " + w.get<std::string>(), "      ");
         }

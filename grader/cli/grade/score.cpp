@@ -96,7 +96,8 @@ void score_exercise(ExerciseResult& ex, Backend backend, bool vetoed) {
         } else if (ex.fill_refused) {
             gr.note = "not run: the static review refused a fill (see Vetoes)";
         } else if (ex.attempted_build && !ex.build.ok) {
-            gr.note = ex.build.setup_error ? "not run: the grader could not build the tests" : "not run: did not compile";
+            gr.note =
+                ex.build.setup_error ? "not run: the grader could not build the tests" : "not run: did not compile";
         } else if (!ex.list_error.empty()) {
             gr.note = "not run: " + util_first_line(ex.list_error);
         } else if (gr.total == 0) {

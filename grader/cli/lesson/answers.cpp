@@ -16,15 +16,16 @@ std::string known_answer_text(const Lesson& lesson, const json& entry) {
     const std::string label = "known answer '" + entry.value("name", std::string("(unnamed)")) + "'";
     const Exercise* ex = lesson.find(entry.value("exercise", std::string()));
     if (!ex)
-        throw UserError(label + " names exercise '" + entry.value("exercise", std::string()) + "', which " +
-                        lesson.id + " does not have.");
+        throw UserError(label + " names exercise '" + entry.value("exercise", std::string()) + "', which " + lesson.id +
+                        " does not have.");
     const fs::path solution = lesson.solutions_dir() / ex->file();
     const std::string shown = review::display_path(solution, lesson.root);
     if (entry.contains("fills")) {
         std::map<std::string, std::string> fills;
         for (const auto& [blank, code] : entry["fills"].items()) {
             if (!ex->blank(blank))
-                throw UserError(label + " fills blank '" + blank + "', which exercise '" + ex->name + "' does not have.");
+                throw UserError(label + " fills blank '" + blank + "', which exercise '" + ex->name +
+                                "' does not have.");
             fills[blank] = code.get<std::string>();
         }
         return lesson::fill_blanks(review::read_text(solution), fills, shown).text;

@@ -186,9 +186,10 @@ class Checker {
             try {
                 known_answer_text(L_, entry);
             } catch (const UserError& e) {
-                add(where + ": " + e.what(),
-                    "correct the entry: its exercise is one of " + list(L_.exercise_names()) + ", its blanks are the "
-                    "exercise's in " + manifest() + ", a patch's \"find\" is the solution's current text");
+                add(where + ": " + e.what(), "correct the entry: its exercise is one of " + list(L_.exercise_names()) +
+                                                 ", its blanks are the "
+                                                 "exercise's in " +
+                                                 manifest() + ", a patch's \"find\" is the solution's current text");
             }
         }
     }
@@ -201,8 +202,8 @@ class Checker {
             for (const auto& [name, exe] : config[ptr].items()) built.insert(name);
         if (built != manifest_names) {
             std::vector<std::string> b(built.begin(), built.end()), m(manifest_names.begin(), manifest_names.end());
-            add("the build's hidden tests of " + L_.id + " are " + list(b) + ", but " + manifest() + " lists " + list(m) +
-                    ".",
+            add("the build's hidden tests of " + L_.id + " are " + list(b) + ", but " + manifest() + " lists " +
+                    list(m) + ".",
                 "reconfigure the build (cmake -S . -B build), then run `make check` again");
         }
     }

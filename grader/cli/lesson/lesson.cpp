@@ -31,8 +31,8 @@ Lesson load_lesson(const fs::path& root, const std::string& name) {
     for (const auto& id : ids)
         if (id == name || id.rfind(name + "-", 0) == 0) matches.push_back(id);
     if (matches.size() != 1)
-        throw UserError("Unknown lesson '" + name + "'; known lessons: " + (ids.empty() ? "none" : util::join(ids, ", ")) +
-                        ".");
+        throw UserError("Unknown lesson '" + name +
+                        "'; known lessons: " + (ids.empty() ? "none" : util::join(ids, ", ")) + ".");
     Lesson L;
     L.root = root;
     L.id = matches.front();
@@ -40,8 +40,8 @@ Lesson load_lesson(const fs::path& root, const std::string& name) {
     L.raw = load_json(L.manifest());
     static_cast<Manifest&>(L) = parse_manifest(L.raw, display_path(L.manifest(), root));
     if (L.slug != L.id)
-        throw UserError(display_path(L.manifest(), root) + ": 'slug' is \"" + L.slug + "\", but the lesson's folder is " +
-                        L.id + "; they must be the same.");
+        throw UserError(display_path(L.manifest(), root) + ": 'slug' is \"" + L.slug +
+                        "\", but the lesson's folder is " + L.id + "; they must be the same.");
     return L;
 }
 

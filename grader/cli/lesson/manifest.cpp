@@ -50,7 +50,9 @@ class Fields {
         if (s.empty()) fail("'" + std::string(key) + "' is empty");
         return s;
     }
-    std::string text_or(const char* key, const std::string& fallback) { return has(key) ? text(key) : mark(key, fallback); }
+    std::string text_or(const char* key, const std::string& fallback) {
+        return has(key) ? text(key) : mark(key, fallback);
+    }
     double number(const char* key) { return get(key, &json::is_number, "a number").get<double>(); }
     bool boolean_or(const char* key, bool fallback) {
         return has(key) ? get(key, &json::is_boolean, "true or false").get<bool>() : mark(key, fallback);
@@ -102,7 +104,8 @@ ReviewRule parse_rule(const json& j, const std::string& where, const fs::path& f
     r.when_present = when == "present";
     r.comment = f.text("comment");
     r.veto = f.text_or("veto", "");
-    if (!r.veto.empty() && r.veto != "accident") f.fail("has \"veto\": \"" + r.veto + "\"; the one kind is \"accident\"");
+    if (!r.veto.empty() && r.veto != "accident")
+        f.fail("has \"veto\": \"" + r.veto + "\"; the one kind is \"accident\"");
     r.icase = f.boolean_or("icase", false);
     f.done();
     return r;
@@ -219,7 +222,8 @@ Manifest parse_manifest(const json& j, const fs::path& file) {
     m.file = file;
     const json& version = f.get("format_version", &json::is_number_integer, "a whole number");
     if (version.get<int>() != kFormatVersion)
-        f.fail("has format_version " + version.dump() + "; this grader reads version " + std::to_string(kFormatVersion));
+        f.fail("has format_version " + version.dump() + "; this grader reads version " +
+               std::to_string(kFormatVersion));
     m.slug = f.text("slug");
     m.title = f.text("title");
     Fields pass(f.object("pass"), "pass", file);

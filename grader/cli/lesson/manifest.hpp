@@ -43,12 +43,12 @@ struct Blank {
 };
 
 struct ReviewRule {
-    std::string blank;             // empty: the rule sees every fill of the exercise
-    std::string pattern;           // RE2
-    std::string unless;            // empty: none
-    bool when_present = true;      // "when": "present" (default) or "absent"
+    std::string blank;         // empty: the rule sees every fill of the exercise
+    std::string pattern;       // RE2
+    std::string unless;        // empty: none
+    bool when_present = true;  // "when": "present" (default) or "absent"
     std::string comment;
-    std::string veto;              // empty: no veto; "accident": right only by accident
+    std::string veto;  // empty: no veto; "accident": right only by accident
     bool icase = false;
 };
 
@@ -69,7 +69,7 @@ struct Exercise {
 };
 
 struct WrittenItem {
-    std::string id;        // "explanation", "Q1" …
+    std::string id;  // "explanation", "Q1" …
     double points = 0;
     std::string group;     // "explanation" | "question"
     std::string exercise;  // the exercise it counts toward in the rubric table
@@ -96,8 +96,8 @@ struct Manifest {
     double core_max() const;
 };
 
-// Parses and checks a manifest. `file` names it in errors: "lessons/04-rmsnorm/lesson.json: exercises[2] (rmsnorm_half):
-// unknown key 'blank'". Throws UserError for JSON that is not this format.
+// Parses and checks a manifest. `file` names it in errors: "lessons/04-rmsnorm/lesson.json: exercises[2]
+// (rmsnorm_half): unknown key 'blank'". Throws UserError for JSON that is not this format.
 Manifest parse_manifest(const nlohmann::json& j, const std::filesystem::path& file);
 // Reads (common/files.hpp's read_text) and parses lessons/<slug>/lesson.json.
 Manifest read_manifest(const std::filesystem::path& file);

@@ -58,8 +58,9 @@ Converted convert(const std::string& solution, const std::string& label, bool to
         const std::string& line = lines[i];
         const std::string t = util::trim(line);
         if (t.rfind(kBlockOpen, 0) == 0) {
-            if (in_block) fail(label, lineno, "a block blank opens inside the block blank opened on line " +
-                                                  std::to_string(block_line) + ".");
+            if (in_block)
+                fail(label, lineno,
+                     "a block blank opens inside the block blank opened on line " + std::to_string(block_line) + ".");
             std::string id = util::trim(t.substr(std::string(kBlockOpen).size()));
             if (!valid_id(id)) fail(label, lineno, "blank id '" + id + "' must be letters, digits, '_' or '-'.");
             in_block = true;
@@ -103,8 +104,7 @@ Converted convert(const std::string& solution, const std::string& label, bool to
             if (close == std::string::npos)
                 fail(label, lineno, "inline blank '" + id + "' has no '/*END*/' on the same line.");
             std::string content = line.substr(content_start, close - content_start);
-            if (content.find(kInlineOpen) != std::string::npos)
-                fail(label, lineno, "inline blanks cannot be nested.");
+            if (content.find(kInlineOpen) != std::string::npos) fail(label, lineno, "inline blanks cannot be nested.");
             out.blanks.push_back({id, lineno, false, content});
             rewritten += line.substr(pos, open - pos);
             auto f = fills.find(id);
@@ -121,9 +121,7 @@ Converted convert(const std::string& solution, const std::string& label, bool to
 
 }  // namespace
 
-Converted make_starter(const std::string& solution, const std::string& label) {
-    return convert(solution, label, true);
-}
+Converted make_starter(const std::string& solution, const std::string& label) { return convert(solution, label, true); }
 
 Converted strip_markers(const std::string& solution, const std::string& label) {
     return convert(solution, label, false);

@@ -74,7 +74,8 @@ that one product. This page and the exercise are a placeholder that `workbook ne
 the lesson's own (docs/adding-a-lesson.md).
 )";
 
-const char* const kSolution = R"(// scale: output[i] = alpha * input[i], one thread per element (lessons/@SLUG@/01-scale.md).
+const char* const kSolution =
+    R"(// scale: output[i] = alpha * input[i], one thread per element (lessons/@SLUG@/01-scale.md).
 #include <cuda_runtime.h>
 
 __global__ void scale_kernel(const float* input, float* output, int n, float alpha) {
@@ -89,7 +90,8 @@ void launch_scale(const float* input, float* output, int n, float alpha, cudaStr
 }
 )";
 
-const char* const kTests = R"(// Hidden tests of `scale`: every output element is alpha times its input, exactly (one fp32 product).
+const char* const kTests =
+    R"(// Hidden tests of `scale`: every output element is alpha times its input, exactly (one fp32 product).
 #include <cstring>
 #include <string>
 #include <vector>
@@ -140,7 +142,8 @@ WB_TEST("scale: one element", "[scale][edge]") { run(1, -3.0f, "a single element
 std::vector<fs::path> scaffold_lesson(const fs::path& root, const std::string& slug) {
     using review::UserError;
     if (!valid_slug(slug))
-        throw UserError("'" + slug + "' is not a lesson name: use NN-name, two digits then lower-case words joined by "
+        throw UserError("'" + slug +
+                        "' is not a lesson name: use NN-name, two digits then lower-case words joined by "
                         "'-' (e.g. 05-softmax).");
     const std::string number = slug.substr(0, 2);
     for (const auto& id : lesson_ids(root))

@@ -11,12 +11,12 @@ namespace fs = std::filesystem;
 
 namespace workbook::lesson {
 
-using review::UserError;
 using review::backup_file;
 using review::display_path;
 using review::files_with_ext;
 using review::new_backup_dir;
 using review::read_text;
+using review::UserError;
 using review::write_text;
 namespace {
 

@@ -15,10 +15,10 @@
 namespace workbook::lesson {
 
 struct SyncReport {
-    bool in_sync = true;                  // --check: nothing differs and lesson.json agrees
-    std::vector<std::string> problems;    // --check: one line per differing/missing file or blank-id mismatch
-    std::vector<std::string> actions;     // write mode: what was written, what was backed up and where
-    std::filesystem::path backup_dir;     // empty when nothing needed a backup
+    bool in_sync = true;                // --check: nothing differs and lesson.json agrees
+    std::vector<std::string> problems;  // --check: one line per differing/missing file or blank-id mismatch
+    std::vector<std::string> actions;   // write mode: what was written, what was backed up and where
+    std::filesystem::path backup_dir;   // empty when nothing needed a backup
 };
 
 // Solutions of a lesson: the marked .cu files directly in solutions/<lesson>/ (wrong/ and alt/ are not exercises).

@@ -52,7 +52,8 @@ std::string unfilled_message(const std::string& file_label, const std::string& e
     return msg;
 }
 
-std::vector<std::string> unfilled_blanks(const std::filesystem::path& student, const std::vector<std::string>& blank_ids) {
+std::vector<std::string> unfilled_blanks(const std::filesystem::path& student,
+                                         const std::vector<std::string>& blank_ids) {
     std::vector<std::string> ids;
     for (const auto& u : find_unfilled(read_text(student), blank_ids))
         ids.push_back(u.id.empty() ? "line " + std::to_string(u.line) : u.id);

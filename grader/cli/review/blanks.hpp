@@ -26,6 +26,7 @@ std::string unfilled_message(const std::string& file_label, const std::string& e
                              const std::string& lesson_number, const std::vector<UnfilledBlank>& unfilled);
 
 // Ids (or "line N" when unknown) of the blanks still unfilled in `student`; empty = all filled.
-std::vector<std::string> unfilled_blanks(const std::filesystem::path& student, const std::vector<std::string>& blank_ids);
+std::vector<std::string> unfilled_blanks(const std::filesystem::path& student,
+                                         const std::vector<std::string>& blank_ids);
 
 }  // namespace workbook::review

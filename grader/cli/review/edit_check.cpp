@@ -108,11 +108,17 @@ void slide_runs(const std::vector<Tok>& t, std::vector<long>& match, std::vector
         return c;
     };
     for (std::size_t a = 0; a < n;) {
-        if (match[a] >= 0) { ++a; continue; }
+        if (match[a] >= 0) {
+            ++a;
+            continue;
+        }
         std::size_t b = a;
         bool has_blank = false;
         while (b < n && match[b] < 0) has_blank |= t[b].is_blank(), ++b;
-        if (skip_blanks && has_blank) { a = b; continue; }
+        if (skip_blanks && has_blank) {
+            a = b;
+            continue;
+        }
         // Slide left as far as equal tokens allow, then walk right scoring each position.
         while (a > 0 && match[a - 1] >= 0 && t[a - 1].text == t[b - 1].text) {
             match[b - 1] = match[a - 1];
@@ -158,7 +164,10 @@ void resplit_adjacent(const std::vector<Tok>& p, const std::vector<Tok>& s, cons
         std::size_t b = a + 1;
         while (b < wild.size() && wild[b] == wild[b - 1] + 1) ++b;
         const std::size_t g = b - a;
-        if (g < 2 || g > 4) { a = b; continue; }
+        if (g < 2 || g > 4) {
+            a = b;
+            continue;
+        }
         const std::size_t lo = spans[a].first, hi = spans[b - 1].second;
         // Cut points: where the prefix of the region is balanced.
         std::vector<std::size_t> cuts;
@@ -169,7 +178,10 @@ void resplit_adjacent(const std::vector<Tok>& p, const std::vector<Tok>& s, cons
                 if (j < hi) depth += is_open(s[j].text) ? 1 : is_close(s[j].text) ? -1 : 0;
             }
         }
-        if (cuts.size() > 64) { a = b; continue; }  // long fills: keep the first match rather than search
+        if (cuts.size() > 64) {
+            a = b;
+            continue;
+        }  // long fills: keep the first match rather than search
         auto piece_cost = [&](std::size_t k, std::size_t from, std::size_t to) {
             int cost = 0, placeholders = 0;
             for (std::size_t j = from; j < to; ++j) placeholders += s[j].is_blank();
@@ -238,7 +250,8 @@ std::vector<std::string> describe_changes(const std::string& psrc, const std::ve
     }
     if ((a + 1) * (b + 1) > kMaxCells) {
         int first = pre < n ? p[pre].line : (n ? p[n - 1].line : 1);
-        return {"line " + std::to_string(first) + " onwards: the file differs from the starter too much to list the changes"};
+        return {"line " + std::to_string(first) +
+                " onwards: the file differs from the starter too much to list the changes"};
     }
     // An LCS (a match scores kMatch) in which a wildcard may also take a bracket-balanced run of student tokens as
     // its fill (each taken token scores 1), provided the starter token right after the blank matches right after
@@ -267,7 +280,10 @@ std::vector<std::string> describe_changes(const std::string& psrc, const std::ve
             if (j < b) best = std::max(best, l(i, j + 1));
             if (j < b && same(pre + i, pre + j)) best = std::max(best, l(i + 1, j + 1) + kMatch);
             if (p[pre + i].is_blank())
-                anchored_fills(i, j, [&](std::size_t, std::uint32_t v) { best = std::max(best, v); return false; });
+                anchored_fills(i, j, [&](std::size_t, std::uint32_t v) {
+                    best = std::max(best, v);
+                    return false;
+                });
             l(i, j) = best;
         }
     }
@@ -307,14 +323,21 @@ std::vector<std::string> describe_changes(const std::string& psrc, const std::ve
         if (!p[w].is_blank()) continue;
         long sa = -1, sb = static_cast<long>(m);
         for (std::size_t k = w; k-- > 0;)
-            if (match_p[k] >= 0) { sa = match_p[k]; break; }
+            if (match_p[k] >= 0) {
+                sa = match_p[k];
+                break;
+            }
         for (std::size_t k = w + 1; k < n; ++k)
-            if (match_p[k] >= 0) { sb = match_p[k]; break; }
+            if (match_p[k] >= 0) {
+                sb = match_p[k];
+                break;
+            }
         for (long j = sa + 1; j < sb; ++j) in_fill[static_cast<std::size_t>(j)] = true;
         if (sa + 1 < sb && !balanced(s, static_cast<std::size_t>(sa + 1), static_cast<std::size_t>(sb))) {
             std::string name = blank_no < blank_ids.size() ? "blank '" + blank_ids[blank_no] + "'" : "a blank";
             out.push_back("line " + std::to_string(s[static_cast<std::size_t>(sa + 1)].line) + ": what fills " + name +
-                          " (`" + shorten(join_tokens(s, static_cast<std::size_t>(sa + 1), static_cast<std::size_t>(sb))) +
+                          " (`" +
+                          shorten(join_tokens(s, static_cast<std::size_t>(sa + 1), static_cast<std::size_t>(sb))) +
                           "`) closes a bracket it did not open, so it reaches outside the blank");
         }
         ++blank_no;
@@ -345,7 +368,8 @@ std::vector<std::string> describe_changes(const std::string& psrc, const std::ve
             now += (now.empty() ? "" : " ") + line_text(ssrc, sl);
             explained.insert(sl);
         }
-        changes.push_back({pline, "line " + std::to_string(pline) + ": `" + shorten(was) + "` became `" + shorten(now) + "`"});
+        changes.push_back(
+            {pline, "line " + std::to_string(pline) + ": `" + shorten(was) + "` became `" + shorten(now) + "`"});
     }
     for (int sl : added_lines) {
         if (explained.count(sl)) continue;
@@ -364,8 +388,8 @@ EditCheck refused(const std::string& label, const Refusal& why, const std::strin
     r.ok = false;
     r.refused = true;
     r.changes.push_back("line " + std::to_string(why.line) + ": " + subject + " " + why.what);
-    r.reason = label + ":" + std::to_string(why.line) + ": " + subject + " " + why.what +
-               "; " + rule + ", so this vetoes the grade.";
+    r.reason = label + ":" + std::to_string(why.line) + ": " + subject + " " + why.what + "; " + rule +
+               ", so this vetoes the grade.";
     return r;
 }
 
@@ -385,8 +409,9 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
         for (std::size_t k = 0; k < spans.size(); ++k) {
             if (spans[k].first >= spans[k].second) continue;
             if (auto why = refuse_fill(s, spans[k].first, spans[k].second, names))
-                return refused(label, *why, "the fill of " + (k < blank_ids.size() ? "blank '" + blank_ids[k] + "'"
-                                                                                     : "blank " + std::to_string(k + 1)),
+                return refused(label, *why,
+                               "the fill of " + (k < blank_ids.size() ? "blank '" + blank_ids[k] + "'"
+                                                                      : "blank " + std::to_string(k + 1)),
                                "a blank's fill is arithmetic on the kernel's own values");
         }
         std::vector<int> blank_lines;
@@ -418,7 +443,8 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
             std::size_t b = a + 1;
             while (b < wild.size() && b < r.fills.size() && wild[b] == wild[b - 1] + 1) ++b;
             const std::string region = spans[a].first < spans[b - 1].second
-                                           ? join_tokens(s, spans[a].first, spans[b - 1].second) : std::string();
+                                           ? join_tokens(s, spans[a].first, spans[b - 1].second)
+                                           : std::string();
             for (std::size_t k = a; k < b; ++k) r.fills[k].region_tokens = region;
             a = b;
         }

@@ -12,15 +12,15 @@
 namespace workbook::review {
 
 struct Fill {
-    std::size_t index = 0;     // blank number in file order (0-based)
-    std::string id;            // blank id from lesson.json when known
-    int line = 0;              // student-file line where the fill starts (the blank's line when empty)
+    std::size_t index = 0;  // blank number in file order (0-based)
+    std::string id;         // blank id from lesson.json when known
+    int line = 0;           // student-file line where the fill starts (the blank's line when empty)
     int end_line = 0;
-    std::string text;          // the student's text of the fill, verbatim (comments inside kept)
-    std::string tokens;        // the fill's tokens joined by single spaces (comments dropped)
-    std::string region_tokens; // what review rules match: the tokens of this fill and of the blanks right next to it
-                               // (nothing between them), whose split between blanks is a guess
-    bool unfilled = false;     // the fill is still the `______` placeholder
+    std::string text;           // the student's text of the fill, verbatim (comments inside kept)
+    std::string tokens;         // the fill's tokens joined by single spaces (comments dropped)
+    std::string region_tokens;  // what review rules match: the tokens of this fill and of the blanks right next to it
+                                // (nothing between them), whose split between blanks is a guess
+    bool unfilled = false;      // the fill is still the `______` placeholder
 };
 
 struct EditCheck {

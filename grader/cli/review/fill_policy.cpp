@@ -24,62 +24,234 @@ std::string quoted(std::string s) {
 }
 
 bool allowed_keyword(std::string_view k) {
-    return in(k, {"auto",      "bool",     "char",         "char8_t",     "char16_t",   "char32_t", "double",
-                  "float",     "int",      "long",         "short",       "signed",     "unsigned", "void",
-                  "wchar_t",   "const",    "volatile",     "constexpr",   "if",         "else",     "for",
-                  "while",     "do",       "switch",       "case",        "default",    "break",    "continue",
-                  "return",    "true",     "false",        "nullptr",     "sizeof",     "alignof",  "alignas",
-                  "decltype",  "static_cast", "reinterpret_cast", "const_cast", "struct", "union",   "enum",
-                  "class",     "typedef",  "public",       "private",     "protected",  "mutable",  "noexcept",
+    return in(k, {"auto", "bool", "char", "char8_t", "char16_t", "char32_t", "double", "float", "int", "long", "short",
+                  "signed", "unsigned", "void", "wchar_t", "const", "volatile", "constexpr", "if", "else", "for",
+                  "while", "do", "switch", "case", "default", "break", "continue", "return", "true", "false", "nullptr",
+                  "sizeof", "alignof", "alignas", "decltype", "static_cast", "reinterpret_cast", "const_cast", "struct",
+                  "union", "enum", "class", "typedef", "public", "private", "protected", "mutable", "noexcept",
                   // The alternative operator spellings are operators (the edit check compares them as && || …).
-                  "and",       "or",       "not",          "bitand",      "bitor",      "xor",      "compl",
-                  "and_eq",    "or_eq",    "xor_eq",       "not_eq"});
+                  "and", "or", "not", "bitand", "bitor", "xor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq"});
 }
 
 // CUDA's documented device functions, intrinsics and types whose names are reserved identifiers (they start with
 // "__"); the only reserved names a fill may use beyond those of its starter.
 bool cuda_device_name(std::string_view n) {
     return in(n, {
-        // synchronization, warp votes and shuffles, fences
-        "__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__syncwarp",
-        "__threadfence", "__threadfence_block", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-        "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "__activemask", "__match_any_sync",
-        "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-        // qualifiers that may appear in a declaration inside a kernel
-        "__shared__", "__restrict__", "__align__",
-        // loads and integer intrinsics
-        "__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", "__popc", "__popcll", "__clz", "__clzll",
-        "__ffs", "__ffsll", "__brev", "__brevll", "__mul24", "__umul24", "__mulhi", "__umulhi", "__mul64hi",
-        "__umul64hi", "__sad", "__usad", "__byte_perm", "__funnelshift_l", "__funnelshift_r",
-        // single-precision intrinsics
-        "__fdividef", "__fdiv_rn", "__fdiv_rz", "__fdiv_ru", "__fdiv_rd", "__frsqrt_rn", "__fsqrt_rn",
-        "__fsqrt_rz", "__fsqrt_ru", "__fsqrt_rd", "__frcp_rn", "__frcp_rz", "__frcp_ru", "__frcp_rd", "__fmaf_rn",
-        "__fmaf_rz", "__fmaf_ru", "__fmaf_rd", "__fmul_rn", "__fmul_rz", "__fmul_ru", "__fmul_rd", "__fadd_rn",
-        "__fadd_rz", "__fadd_ru", "__fadd_rd", "__fsub_rn", "__fsub_rz", "__fsub_ru", "__fsub_rd", "__expf",
-        "__exp10f", "__logf", "__log2f", "__log10f", "__powf", "__sinf", "__cosf", "__tanf", "__sincosf",
-        "__saturatef", "__dadd_rn", "__dmul_rn", "__fma_rn", "__drcp_rn", "__dsqrt_rn", "__ddiv_rn",
-        // conversions and reinterpretations
-        "__float2int_rn", "__float2int_rz", "__float2int_ru", "__float2int_rd", "__float2uint_rn",
-        "__float2uint_rz", "__int2float_rn", "__int2float_rz", "__uint2float_rn", "__float_as_int",
-        "__int_as_float", "__float_as_uint", "__uint_as_float", "__double2float_rn", "__double2float_rz",
-        "__float2ll_rn", "__ll2float_rn", "__double_as_longlong", "__longlong_as_double",
-        // fp16 and bf16 types, conversions and arithmetic (cuda_fp16.h, cuda_bf16.h)
-        "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162", "__half_raw", "__nv_bfloat16_raw",
-        "__float2half", "__float2half_rn", "__float2half_rz", "__float2half_ru", "__float2half_rd", "__half2float",
-        "__float2half2_rn", "__floats2half2_rn", "__half22float2", "__float22half2_rn", "__low2float",
-        "__high2float", "__low2half", "__high2half", "__halves2half2", "__half2half2", "__lowhigh2highlow",
-        "__float2bfloat16", "__float2bfloat16_rn", "__float2bfloat16_rz", "__float2bfloat16_ru",
-        "__float2bfloat16_rd", "__bfloat162float", "__float2bfloat162_rn", "__floats2bfloat162_rn",
-        "__bfloat1622float2", "__float22bfloat162_rn", "__low2bfloat16", "__high2bfloat16",
-        "__halves2bfloat162", "__bfloat162bfloat162", "__half_as_short", "__half_as_ushort", "__short_as_half",
-        "__ushort_as_half", "__bfloat16_as_short", "__bfloat16_as_ushort", "__short_as_bfloat16",
-        "__ushort_as_bfloat16", "__hadd", "__hsub", "__hmul", "__hdiv", "__hfma", "__hneg", "__habs", "__hmax",
-        "__hmin", "__hadd_rn", "__hsub_rn", "__hmul_rn", "__hadd_sat", "__hmul_sat", "__hfma_sat", "__hfma_relu",
-        "__hmax_nan", "__hmin_nan", "__hadd2", "__hsub2", "__hmul2", "__h2div", "__hfma2", "__hneg2", "__habs2",
-        "__hmax2", "__hmin2", "__hadd2_rn", "__hmul2_rn", "__heq", "__hne", "__hlt", "__hle", "__hgt", "__hge",
-        "__hequ", "__hneu", "__hltu", "__hleu", "__hgtu", "__hgeu", "__hisnan", "__hisinf", "__heq2", "__hne2",
-        "__hlt2", "__hle2", "__hgt2", "__hge2", "__hisnan2",
-    });
+                     // synchronization, warp votes and shuffles, fences
+                     "__syncthreads",
+                     "__syncthreads_count",
+                     "__syncthreads_and",
+                     "__syncthreads_or",
+                     "__syncwarp",
+                     "__threadfence",
+                     "__threadfence_block",
+                     "__shfl_sync",
+                     "__shfl_up_sync",
+                     "__shfl_down_sync",
+                     "__shfl_xor_sync",
+                     "__ballot_sync",
+                     "__all_sync",
+                     "__any_sync",
+                     "__activemask",
+                     "__match_any_sync",
+                     "__reduce_add_sync",
+                     "__reduce_min_sync",
+                     "__reduce_max_sync",
+                     // qualifiers that may appear in a declaration inside a kernel
+                     "__shared__",
+                     "__restrict__",
+                     "__align__",
+                     // loads and integer intrinsics
+                     "__ldg",
+                     "__ldcg",
+                     "__ldca",
+                     "__ldcs",
+                     "__ldlu",
+                     "__ldcv",
+                     "__popc",
+                     "__popcll",
+                     "__clz",
+                     "__clzll",
+                     "__ffs",
+                     "__ffsll",
+                     "__brev",
+                     "__brevll",
+                     "__mul24",
+                     "__umul24",
+                     "__mulhi",
+                     "__umulhi",
+                     "__mul64hi",
+                     "__umul64hi",
+                     "__sad",
+                     "__usad",
+                     "__byte_perm",
+                     "__funnelshift_l",
+                     "__funnelshift_r",
+                     // single-precision intrinsics
+                     "__fdividef",
+                     "__fdiv_rn",
+                     "__fdiv_rz",
+                     "__fdiv_ru",
+                     "__fdiv_rd",
+                     "__frsqrt_rn",
+                     "__fsqrt_rn",
+                     "__fsqrt_rz",
+                     "__fsqrt_ru",
+                     "__fsqrt_rd",
+                     "__frcp_rn",
+                     "__frcp_rz",
+                     "__frcp_ru",
+                     "__frcp_rd",
+                     "__fmaf_rn",
+                     "__fmaf_rz",
+                     "__fmaf_ru",
+                     "__fmaf_rd",
+                     "__fmul_rn",
+                     "__fmul_rz",
+                     "__fmul_ru",
+                     "__fmul_rd",
+                     "__fadd_rn",
+                     "__fadd_rz",
+                     "__fadd_ru",
+                     "__fadd_rd",
+                     "__fsub_rn",
+                     "__fsub_rz",
+                     "__fsub_ru",
+                     "__fsub_rd",
+                     "__expf",
+                     "__exp10f",
+                     "__logf",
+                     "__log2f",
+                     "__log10f",
+                     "__powf",
+                     "__sinf",
+                     "__cosf",
+                     "__tanf",
+                     "__sincosf",
+                     "__saturatef",
+                     "__dadd_rn",
+                     "__dmul_rn",
+                     "__fma_rn",
+                     "__drcp_rn",
+                     "__dsqrt_rn",
+                     "__ddiv_rn",
+                     // conversions and reinterpretations
+                     "__float2int_rn",
+                     "__float2int_rz",
+                     "__float2int_ru",
+                     "__float2int_rd",
+                     "__float2uint_rn",
+                     "__float2uint_rz",
+                     "__int2float_rn",
+                     "__int2float_rz",
+                     "__uint2float_rn",
+                     "__float_as_int",
+                     "__int_as_float",
+                     "__float_as_uint",
+                     "__uint_as_float",
+                     "__double2float_rn",
+                     "__double2float_rz",
+                     "__float2ll_rn",
+                     "__ll2float_rn",
+                     "__double_as_longlong",
+                     "__longlong_as_double",
+                     // fp16 and bf16 types, conversions and arithmetic (cuda_fp16.h, cuda_bf16.h)
+                     "__half",
+                     "__half2",
+                     "__nv_bfloat16",
+                     "__nv_bfloat162",
+                     "__half_raw",
+                     "__nv_bfloat16_raw",
+                     "__float2half",
+                     "__float2half_rn",
+                     "__float2half_rz",
+                     "__float2half_ru",
+                     "__float2half_rd",
+                     "__half2float",
+                     "__float2half2_rn",
+                     "__floats2half2_rn",
+                     "__half22float2",
+                     "__float22half2_rn",
+                     "__low2float",
+                     "__high2float",
+                     "__low2half",
+                     "__high2half",
+                     "__halves2half2",
+                     "__half2half2",
+                     "__lowhigh2highlow",
+                     "__float2bfloat16",
+                     "__float2bfloat16_rn",
+                     "__float2bfloat16_rz",
+                     "__float2bfloat16_ru",
+                     "__float2bfloat16_rd",
+                     "__bfloat162float",
+                     "__float2bfloat162_rn",
+                     "__floats2bfloat162_rn",
+                     "__bfloat1622float2",
+                     "__float22bfloat162_rn",
+                     "__low2bfloat16",
+                     "__high2bfloat16",
+                     "__halves2bfloat162",
+                     "__bfloat162bfloat162",
+                     "__half_as_short",
+                     "__half_as_ushort",
+                     "__short_as_half",
+                     "__ushort_as_half",
+                     "__bfloat16_as_short",
+                     "__bfloat16_as_ushort",
+                     "__short_as_bfloat16",
+                     "__ushort_as_bfloat16",
+                     "__hadd",
+                     "__hsub",
+                     "__hmul",
+                     "__hdiv",
+                     "__hfma",
+                     "__hneg",
+                     "__habs",
+                     "__hmax",
+                     "__hmin",
+                     "__hadd_rn",
+                     "__hsub_rn",
+                     "__hmul_rn",
+                     "__hadd_sat",
+                     "__hmul_sat",
+                     "__hfma_sat",
+                     "__hfma_relu",
+                     "__hmax_nan",
+                     "__hmin_nan",
+                     "__hadd2",
+                     "__hsub2",
+                     "__hmul2",
+                     "__h2div",
+                     "__hfma2",
+                     "__hneg2",
+                     "__habs2",
+                     "__hmax2",
+                     "__hmin2",
+                     "__hadd2_rn",
+                     "__hmul2_rn",
+                     "__heq",
+                     "__hne",
+                     "__hlt",
+                     "__hle",
+                     "__hgt",
+                     "__hge",
+                     "__hequ",
+                     "__hneu",
+                     "__hltu",
+                     "__hleu",
+                     "__hgtu",
+                     "__hgeu",
+                     "__hisnan",
+                     "__hisinf",
+                     "__heq2",
+                     "__hne2",
+                     "__hlt2",
+                     "__hle2",
+                     "__hgt2",
+                     "__hge2",
+                     "__hisnan2",
+                 });
 }
 
 // Names that reach past the kernel's own values: the grader and the emulator, the process, the system.
@@ -89,26 +261,28 @@ const char* denied_class(std::string_view n) {
         return "part of the grader's own code";
     if (in(n, {"CUDA_VERSION", "CUDART_VERSION", "__CUDA_API_VERSION"}))
         return "a macro whose value differs between the emulator and a GPU's toolkit";
-    if (in(n, {"system", "popen", "pclose", "fork", "vfork", "clone", "daemon", "exit", "_exit", "_Exit", "abort",
-               "quick_exit", "atexit", "at_quick_exit", "terminate", "execl", "execle", "execlp", "execv", "execve",
-               "execvp", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "wait", "waitpid", "kill", "raise",
-               "signal", "sigaction", "ptrace", "prctl", "setuid", "setgid", "chroot", "main"}))
+    if (in(n, {"system",       "popen",  "pclose",  "fork",       "vfork",  "clone",         "daemon",    "exit",
+               "_exit",        "_Exit",  "abort",   "quick_exit", "atexit", "at_quick_exit", "terminate", "execl",
+               "execle",       "execlp", "execv",   "execve",     "execvp", "execvpe",       "fexecve",   "posix_spawn",
+               "posix_spawnp", "wait",   "waitpid", "kill",       "raise",  "signal",        "sigaction", "ptrace",
+               "prctl",        "setuid", "setgid",  "chroot",     "main"}))
         return "a call that controls the process";
     if (in(n, {"dlopen", "dlsym", "dlvsym", "dlclose", "dladdr", "dlerror", "dlinfo", "dl_iterate_phdr"}))
         return "a call that loads or looks up code at run time";
     if (in(n, {"getenv", "secure_getenv", "setenv", "putenv", "unsetenv", "clearenv", "environ"}))
         return "the process environment";
-    if (in(n, {"fopen", "fdopen", "freopen", "fclose", "fread", "fwrite", "fprintf", "fputs", "fputc", "fgets",
-               "fscanf", "fflush", "open", "openat", "creat", "close", "read", "write", "pread", "pwrite", "lseek",
-               "unlink", "unlinkat", "remove", "rename", "truncate", "ftruncate", "mkdir", "rmdir", "chdir", "chmod",
-               "chown", "link", "symlink", "readlink", "opendir", "readdir", "stat", "lstat", "fstat", "access",
-               "dup", "dup2", "pipe", "socket", "connect", "bind", "listen", "accept", "send", "recv", "sendto",
-               "recvfrom", "ioctl", "fcntl", "stdin", "stdout", "stderr", "cin", "cout", "cerr", "clog", "fstream",
-               "ifstream", "ofstream", "filebuf", "tmpfile", "mkstemp", "fsync", "sync", "FILE"}))
+    if (in(n, {"fopen",    "fdopen",   "freopen", "fclose",  "fread",    "fwrite", "fprintf", "fputs",    "fputc",
+               "fgets",    "fscanf",   "fflush",  "open",    "openat",   "creat",  "close",   "read",     "write",
+               "pread",    "pwrite",   "lseek",   "unlink",  "unlinkat", "remove", "rename",  "truncate", "ftruncate",
+               "mkdir",    "rmdir",    "chdir",   "chmod",   "chown",    "link",   "symlink", "readlink", "opendir",
+               "readdir",  "stat",     "lstat",   "fstat",   "access",   "dup",    "dup2",    "pipe",     "socket",
+               "connect",  "bind",     "listen",  "accept",  "send",     "recv",   "sendto",  "recvfrom", "ioctl",
+               "fcntl",    "stdin",    "stdout",  "stderr",  "cin",      "cout",   "cerr",    "clog",     "fstream",
+               "ifstream", "ofstream", "filebuf", "tmpfile", "mkstemp",  "fsync",  "sync",    "FILE"}))
         return "a file, stream or descriptor operation";
-    if (in(n, {"syscall", "mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "sbrk", "malloc", "calloc",
-               "realloc", "free", "aligned_alloc", "memalign", "posix_memalign", "valloc", "alloca", "setjmp",
-               "longjmp", "sigsetjmp", "siglongjmp"}))
+    if (in(n, {"syscall",        "mmap",   "munmap", "mprotect", "mremap",  "madvise",       "brk",
+               "sbrk",           "malloc", "calloc", "realloc",  "free",    "aligned_alloc", "memalign",
+               "posix_memalign", "valloc", "alloca", "setjmp",   "longjmp", "sigsetjmp",     "siglongjmp"}))
         return "a raw system call or memory management";
     if (in(n, {"thread", "jthread", "async", "pthread_create", "pthread_kill", "pthread_exit", "pthread_cancel"}) ||
         starts_with(n, "pthread_"))
@@ -122,16 +296,17 @@ bool reserved_name(std::string_view n) {
 
 std::optional<Refusal> refuse_identifier(const Tok& t, const std::set<std::string>& allowed) {
     if (allowed.count(t.text)) return std::nullopt;  // the starter's own names are the kernel's values
-    if (const char* why = denied_class(t.text))
-        return Refusal{t.line, "names " + quoted(t.text) + ", " + why};
+    if (const char* why = denied_class(t.text)) return Refusal{t.line, "names " + quoted(t.text) + ", " + why};
     if (cuda_device_name(t.text)) return std::nullopt;
     if (starts_with(t.text, "cuda"))
-        return Refusal{t.line, "names " + quoted(t.text) + ", the CUDA runtime API: host code, which a kernel cannot "
-                               "call on a GPU and which on the emulator would reach the emulator's own runtime"};
+        return Refusal{t.line, "names " + quoted(t.text) +
+                                   ", the CUDA runtime API: host code, which a kernel cannot "
+                                   "call on a GPU and which on the emulator would reach the emulator's own runtime"};
     if (reserved_name(t.text))
-        return Refusal{t.line, "names " + quoted(t.text) + ", a name reserved to the compiler and its libraries "
-                               "(it starts with `__` or `_` and a capital letter) that is not one of CUDA's device "
-                               "functions"};
+        return Refusal{t.line, "names " + quoted(t.text) +
+                                   ", a name reserved to the compiler and its libraries "
+                                   "(it starts with `__` or `_` and a capital letter) that is not one of CUDA's device "
+                                   "functions"};
     return std::nullopt;
 }
 
@@ -142,7 +317,8 @@ bool unroll_pragma(const Tok& t, const std::set<std::string>& allowed) {
     if (!rest.empty() && rest[0] != ' ') return false;  // `#pragma unrolled`
     const std::vector<Tok> operand = code_tokens(rest);
     for (const auto& o : operand) {
-        const bool plain = o.kind == Kind::number || (o.kind == Kind::punct && in(o.text, {"(", ")", "+", "-", "*", "/"})) ||
+        const bool plain = o.kind == Kind::number ||
+                           (o.kind == Kind::punct && in(o.text, {"(", ")", "+", "-", "*", "/"})) ||
                            (o.kind == Kind::identifier && !refuse_identifier(o, allowed));
         if (!plain) return false;
     }
@@ -166,7 +342,8 @@ std::optional<Refusal> refuse_fill(const std::vector<Tok>& toks, std::size_t b, 
     for (std::size_t i = b; i < e; ++i) {
         const Tok& t = toks[i];
         switch (t.kind) {
-            case Kind::number: break;
+            case Kind::number:
+                break;
             case Kind::preprocessor:
                 if (!unroll_pragma(t, allowed_names))
                     return Refusal{t.line, "holds a preprocessor directive (" + quoted(t.text) +
@@ -188,8 +365,9 @@ std::optional<Refusal> refuse_fill(const std::vector<Tok>& toks, std::size_t b, 
                     return Refusal{t.line, "holds the preprocessing operator " + quoted(t.text)};
                 if (t.text == "::")
                     return Refusal{t.line, "names something by qualified name (" +
-                                               quoted((i > b ? toks[i - 1].text : std::string()) + "::" +
-                                                      (i + 1 < e ? toks[i + 1].text : std::string())) + ")"};
+                                               quoted((i > b ? toks[i - 1].text : std::string()) +
+                                                      "::" + (i + 1 < e ? toks[i + 1].text : std::string())) +
+                                               ")"};
                 if (in(t.text, {"<<<", ">>>"})) return Refusal{t.line, "launches a kernel (" + quoted(t.text) + ")"};
                 if (t.text == "[" && i + 1 < e && toks[i + 1].text == "[")
                     return Refusal{t.line, "holds an attribute (`[[`)"};
@@ -213,7 +391,8 @@ std::optional<Refusal> refuse_source(const std::string& student, const std::stri
     auto trigraphs = [](const std::string& s) {
         std::vector<std::size_t> at;
         for (std::size_t i = 0; i + 2 < s.size(); ++i)
-            if (s[i] == '?' && s[i + 1] == '?' && std::string_view("=/'()!<>-").find(s[i + 2]) != std::string_view::npos)
+            if (s[i] == '?' && s[i + 1] == '?' &&
+                std::string_view("=/'()!<>-").find(s[i + 2]) != std::string_view::npos)
                 at.push_back(i);
         return at;
     };

@@ -17,7 +17,8 @@ namespace {
 
 std::string demangle(const std::string& mangled) {
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+    std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
+                                               std::free);
     return status == 0 && out ? std::string(out.get()) : mangled;
 }
 
@@ -115,9 +116,8 @@ StaticCompile nvcc_static_compile(const std::string& nvcc, const fs::path& stude
     fs::create_directories(work_dir, ec);
     const fs::path obj = work_dir / (student.stem().string() + ".static.o");
     // sm_90 is the lesson's target (H100/H200); the report then matches what the lesson's own text quotes.
-    RunResult run = run_program({tool, "-std=c++17", "-arch=sm_90", "-c", student.string(), "-o", obj.string(),
-                                 "-Xptxas", "-v"},
-                                {}, 300);
+    RunResult run = run_program(
+        {tool, "-std=c++17", "-arch=sm_90", "-c", student.string(), "-o", obj.string(), "-Xptxas", "-v"}, {}, 300);
     if (!run.started) return r;
     r.ran = true;
     r.ok = run.exit_code == 0;

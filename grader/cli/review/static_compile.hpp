@@ -9,14 +9,14 @@
 namespace workbook::review {
 
 struct KernelResources {
-    std::string name;           // demangled when possible: "rmsnorm_kernel(float const*, …)"
+    std::string name;  // demangled when possible: "rmsnorm_kernel(float const*, …)"
     std::string mangled;
     int registers = -1;
     int barriers = -1;
-    long smem_bytes = 0;        // static shared memory
+    long smem_bytes = 0;  // static shared memory
     long stack_frame = 0;
-    long spill_stores = 0;      // bytes
-    long spill_loads = 0;       // bytes
+    long spill_stores = 0;  // bytes
+    long spill_loads = 0;   // bytes
     long cumulative_stack = 0;
 };
 

@@ -15,8 +15,8 @@ cxxlex::Options compiler_view() {
 // close a brace the edit check did not see, and a starter line respelled with digraphs is not an edit.
 std::string usual_spelling(const std::string& t) {
     static const std::pair<const char*, const char*> kAlternatives[] = {
-        {"<%", "{"},   {"%>", "}"},    {"<:", "["},     {":>", "]"},      {"%:", "#"},     {"%:%:", "##"},
-        {"and", "&&"}, {"or", "||"},   {"not", "!"},    {"bitand", "&"},  {"bitor", "|"},  {"xor", "^"},
+        {"<%", "{"},    {"%>", "}"},      {"<:", "["},     {":>", "]"},      {"%:", "#"},      {"%:%:", "##"},
+        {"and", "&&"},  {"or", "||"},     {"not", "!"},    {"bitand", "&"},  {"bitor", "|"},   {"xor", "^"},
         {"compl", "~"}, {"and_eq", "&="}, {"or_eq", "|="}, {"xor_eq", "^="}, {"not_eq", "!="},
     };
     for (const auto& [alt, usual] : kAlternatives)

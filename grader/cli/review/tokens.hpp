@@ -12,10 +12,10 @@
 namespace workbook::review {
 
 struct Tok {
-    std::string text;        // normalized: `<%` is `{`, `and` is `&&`; a directive's comments dropped, single spaces
+    std::string text;  // normalized: `<%` is `{`, `and` is `&&`; a directive's comments dropped, single spaces
     cxxlex::Kind kind = cxxlex::Kind::other;
-    int line = 0;            // 1-based
-    std::size_t begin = 0;   // byte range in the source
+    int line = 0;           // 1-based
+    std::size_t begin = 0;  // byte range in the source
     std::size_t end = 0;
     bool is_blank() const { return text == "______"; }
 };

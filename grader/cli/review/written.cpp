@@ -160,7 +160,8 @@ std::vector<WrittenScore> score_answers(const nlohmann::json& rubric_json, const
         w.max_score = item.points;
         const nlohmann::json li = lesson_item(lesson_json, w.id);
         w.group = li.is_object() && li.contains("group") ? li["group"].get<std::string>()
-                  : lower_ascii(w.id) == "explanation" ? "explanation" : "question";
+                  : lower_ascii(w.id) == "explanation"   ? "explanation"
+                                                         : "question";
         w.exercise = li.is_object() && li.contains("exercise") ? li["exercise"].get<std::string>() : core;
         std::string section;
         bool present = false;

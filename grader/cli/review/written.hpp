@@ -14,12 +14,12 @@
 namespace workbook::review {
 
 struct WrittenScore {
-    std::string id;         // "explanation", "Q1", "Q2", "Q3" (as the rubric spells it)
-    std::string group;      // "explanation" or "question"
-    std::string exercise;   // exercise the item belongs to in the rubric table (the core exercise for Q1-Q3)
+    std::string id;        // "explanation", "Q1", "Q2", "Q3" (as the rubric spells it)
+    std::string group;     // "explanation" or "question"
+    std::string exercise;  // exercise the item belongs to in the rubric table (the core exercise for Q1-Q3)
     double score = 0;
     double max_score = 0;
-    std::string feedback;   // concepts found / missing, one short paragraph
+    std::string feedback;              // concepts found / missing, one short paragraph
     std::vector<std::string> found;    // concept descriptions credited
     std::vector<std::string> missing;  // concept descriptions not credited (absent, or contradicted by the answer)
     bool placeholder = false;          // still the template's placeholder (or empty)

@@ -52,7 +52,8 @@ GradeOneFn grade_in_child(ChildGradeOptions o) {
                 if (!g.results.is_object() || !g.results.contains("score")) throw std::runtime_error("no score");
             } catch (const std::exception&) {
                 g.results = nullptr;
-                g.error = "the grader's output was not a results.json (exit status " + std::to_string(r.exit_code) + ")";
+                g.error =
+                    "the grader's output was not a results.json (exit status " + std::to_string(r.exit_code) + ")";
             }
         } else {
             const std::string why = child_error(r.err, private_dir);

@@ -15,7 +15,7 @@ struct ChildGradeOptions {
     // --submission, --work-dir, --submission-label, --backend and --json-out - after it.
     std::vector<std::string> command;
     std::string backend = "auto";
-    double timeout_s = 1800;  // the whole grade of one student
+    double timeout_s = 1800;                               // the whole grade of one student
     std::vector<std::pair<std::string, std::string>> env;  // e.g. WORKBOOK_CONFIG, so the child finds this build
 };
 

@@ -52,7 +52,8 @@ void add_hint_command(CLI::App& app) {
         int level = 0;
     };
     auto o = std::make_shared<Opt>();
-    auto* cmd = app.add_subcommand("hint", "Reveal the next hint level for a blank (concept area, direction, key line, full answer)");
+    auto* cmd = app.add_subcommand(
+        "hint", "Reveal the next hint level for a blank (concept area, direction, key line, full answer)");
     cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
     cmd->add_option("--ex", o->ex, "Exercise (its file's stem, e.g. rmsnorm)")->required();
     cmd->add_option("--blank", o->blank, "Blank id (default: the first unfilled blank)");
@@ -70,7 +71,8 @@ void add_status_command(CLI::App& app) {
     cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
     cmd->callback([lesson] {
         const Context ctx = context(false);
-        std::vector<std::string> ids = lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
+        std::vector<std::string> ids =
+            lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
         for (const auto& id : ids) {
             const auto L = lesson::load_lesson(ctx.root, id);
             std::cout << format_status(L, lesson_status(L));
@@ -81,7 +83,8 @@ void add_status_command(CLI::App& app) {
 void add_reset_command(CLI::App& app) {
     auto lesson = std::make_shared<std::string>();
     auto ex = std::make_shared<std::string>();
-    auto* cmd = app.add_subcommand("reset", "Restore an exercise's starter, after saving your version under .workbook/backups/");
+    auto* cmd = app.add_subcommand("reset",
+                                   "Restore an exercise's starter, after saving your version under .workbook/backups/");
     cmd->add_option("lesson", *lesson, "Lesson number or id, e.g. 04")->required();
     cmd->add_option("--ex", *ex, "Exercise (its file's stem)")->required();
     cmd->callback([lesson, ex] {
@@ -95,7 +98,8 @@ void add_restore_command(CLI::App& app) {
         std::string lesson, ex, backup;
     };
     auto o = std::make_shared<Opt>();
-    auto* cmd = app.add_subcommand("restore", "Bring an exercise back from .workbook/backups/ (the current file is saved first)");
+    auto* cmd = app.add_subcommand("restore",
+                                   "Bring an exercise back from .workbook/backups/ (the current file is saved first)");
     cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
     cmd->add_option("--ex", o->ex, "Exercise (its file's stem)")->required();
     cmd->add_option("--backup", o->backup, "The backup's folder name (default: the most recent backup of that file)");
@@ -110,7 +114,8 @@ void add_report_command(CLI::App& app) {
         std::string lesson, submission, results, out;
     };
     auto o = std::make_shared<Opt>();
-    auto* cmd = app.add_subcommand("report", "Write a Markdown submission report (code, where it ran, results, answers, hints)");
+    auto* cmd = app.add_subcommand("report",
+                                   "Write a Markdown submission report (code, where it ran, results, answers, hints)");
     cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
     cmd->add_option("--submission", o->submission, "Folder with the files (default: exercises/<lesson>)");
     cmd->add_option("--results", o->results, "results.json to report on (default: build/results/<n>/results.json)");
@@ -124,7 +129,9 @@ void add_report_command(CLI::App& app) {
         if (!o->out.empty()) in.out = from_cwd(o->out);
         const ReportOutcome r = write_report(L, in);
         std::cout << "Report written to " << review::display_path(r.path, fs::current_path()) << "\n";
-        if (!r.graded) std::cout << "Not graded yet: it holds your code and answers, no results. Run `make grade-" << L.number << "` first.\n";
+        if (!r.graded)
+            std::cout << "Not graded yet: it holds your code and answers, no results. Run `make grade-" << L.number
+                      << "` first.\n";
         if (!r.changed.empty()) {
             std::string names;
             for (const auto& c : r.changed) names += (names.empty() ? "" : ", ") + c;
@@ -139,7 +146,8 @@ void add_watch_command(CLI::App& app) {
         std::string lesson, exercise, backend, submission;
     };
     auto o = std::make_shared<Opt>();
-    auto* cmd = app.add_subcommand("watch", "Re-grade whenever an exercise file or answers.md is saved (q or Ctrl-C quits)");
+    auto* cmd =
+        app.add_subcommand("watch", "Re-grade whenever an exercise file or answers.md is saved (q or Ctrl-C quits)");
     cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
     cmd->add_option("--ex", o->exercise, "Watch and grade this exercise alone");
     cmd->add_option("--backend", o->backend, "auto (default), gpu, emu or static")
@@ -152,8 +160,7 @@ void add_watch_command(CLI::App& app) {
         WatchOptions w;
         if (o->exercise.empty())
             for (const auto& e : L.exercises) w.files.push_back(dir / e.file());
-        else
-            w.files.push_back(dir / L.exercise(o->exercise).file());
+        else w.files.push_back(dir / L.exercise(o->exercise).file());
         w.files.push_back(dir / L.answers_file);
         w.manual_command = "make grade-" + L.number + (o->exercise.empty() ? "" : " EX=" + o->exercise);
         // Each grade is this same program's `grade`, as a child the watch can stop at once.
@@ -173,12 +180,14 @@ void add_watch_command(CLI::App& app) {
 void add_sync_command(CLI::App& app) {
     auto lesson = std::make_shared<std::string>();
     auto check = std::make_shared<bool>(false);
-    auto* cmd = app.add_subcommand("sync", "Write the starters and pristine copies from the marked solutions (instructors)");
+    auto* cmd =
+        app.add_subcommand("sync", "Write the starters and pristine copies from the marked solutions (instructors)");
     cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
     cmd->add_flag("--check", *check, "Only check that they are in sync; exit 1 listing what differs");
     cmd->callback([lesson, check] {
         const Context ctx = context(false);
-        std::vector<std::string> ids = lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
+        std::vector<std::string> ids =
+            lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
         bool all_in_sync = true;
         for (const auto& id : ids) {
             const auto L = lesson::load_lesson(ctx.root, id);
@@ -201,12 +210,14 @@ void add_sync_command(CLI::App& app) {
 
 void add_check_command(CLI::App& app) {
     auto lesson = std::make_shared<std::string>();
-    auto* cmd = app.add_subcommand("check", "Check a lesson against its files: solutions, starters, hidden tests, known "
-                                            "answers, the built tests (lesson authors)");
+    auto* cmd = app.add_subcommand("check",
+                                   "Check a lesson against its files: solutions, starters, hidden tests, known "
+                                   "answers, the built tests (lesson authors)");
     cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
     cmd->callback([lesson] {
         const Context ctx = context(false);
-        std::vector<std::string> ids = lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
+        std::vector<std::string> ids =
+            lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
         std::size_t problems = 0;
         for (const auto& id : ids) {
             if (lesson->empty() && !fs::exists(ctx.root / "solutions" / id)) continue;  // a student edition has none
@@ -226,8 +237,9 @@ void add_check_command(CLI::App& app) {
 
 void add_new_lesson_command(CLI::App& app) {
     auto slug = std::make_shared<std::string>();
-    auto* cmd = app.add_subcommand("new-lesson", "Scaffold a lesson that builds, grades and passes `workbook check` "
-                                                 "(lesson authors)");
+    auto* cmd = app.add_subcommand("new-lesson",
+                                   "Scaffold a lesson that builds, grades and passes `workbook check` "
+                                   "(lesson authors)");
     cmd->add_option("slug", *slug, "NN-name, e.g. 05-softmax")->required();
     cmd->callback([slug] {
         const Context ctx = context(false);
@@ -243,10 +255,12 @@ void add_class_command(CLI::App& app) {
         double student_timeout = 1800;
     };
     auto o = std::make_shared<Opt>();
-    auto* cmd = app.add_subcommand("grade-class", "Grade a folder of submissions (one subfolder per student) into a gradebook");
+    auto* cmd =
+        app.add_subcommand("grade-class", "Grade a folder of submissions (one subfolder per student) into a gradebook");
     cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04")->required();
     cmd->add_option("--submissions", o->submissions, "Folder with one subfolder per student")->required();
-    cmd->add_option("--out", o->out, "Output folder (default: build/results/<n>/class); every run keeps its own subfolder");
+    cmd->add_option("--out", o->out,
+                    "Output folder (default: build/results/<n>/class); every run keeps its own subfolder");
     cmd->add_option("--backend", o->backend, "auto (default), gpu, emu or static")
         ->check(CLI::IsMember({"auto", "gpu", "emu", "static"}));
     cmd->add_option("--student-timeout", o->student_timeout, "Seconds one student's grade may take (default 1800)")
@@ -289,7 +303,8 @@ void add_gradescope_command(CLI::App& app) {
             std::cout << "WARNING: " << r.uncommitted.size() << " uncommitted change"
                       << (r.uncommitted.size() == 1 ? " is" : "s are") << " not in the bundle (it holds commit "
                       << r.commit.substr(0, 12) << "):\n";
-            for (std::size_t i = 0; i < r.uncommitted.size() && i < 10; ++i) std::cout << "  " << r.uncommitted[i] << "\n";
+            for (std::size_t i = 0; i < r.uncommitted.size() && i < 10; ++i)
+                std::cout << "  " << r.uncommitted[i] << "\n";
             if (r.uncommitted.size() > 10) std::cout << "  … and " << r.uncommitted.size() - 10 << " more\n";
         }
         std::cout << "Gradescope bundle: " << r.zip.string() << " (setup.sh, run_autograder and " << r.files
@@ -299,7 +314,8 @@ void add_gradescope_command(CLI::App& app) {
 
 void add_solutions_branch_command(CLI::App& app) {
     auto branch = std::make_shared<std::string>("solutions");
-    auto* cmd = app.add_subcommand("solutions-branch", "Create or update the git branch `solutions` (exercises filled in)");
+    auto* cmd =
+        app.add_subcommand("solutions-branch", "Create or update the git branch `solutions` (exercises filled in)");
     cmd->add_option("--branch", *branch, "Branch name (default: solutions)");
     cmd->callback([branch] {
         const Context ctx = context(false);
@@ -307,26 +323,31 @@ void add_solutions_branch_command(CLI::App& app) {
         if (!r.changed)
             std::cout << "Branch '" << r.branch << "' is already up to date (" << r.commit.substr(0, 12) << ").\n";
         else
-            std::cout << (r.created ? "Created" : "Updated") << " branch '" << r.branch << "' at " << r.commit.substr(0, 12)
-                      << " with " << r.files.size() << " solution files in exercises/; your working tree was not touched.\n";
+            std::cout << (r.created ? "Created" : "Updated") << " branch '" << r.branch << "' at "
+                      << r.commit.substr(0, 12) << " with " << r.files.size()
+                      << " solution files in exercises/; your working tree was not touched.\n";
     });
 }
 
 void add_student_edition_command(CLI::App& app) {
     auto out = std::make_shared<std::string>();
-    auto* cmd = app.add_subcommand("student-edition", "Copy the repository without solutions and instructor-only files");
+    auto* cmd =
+        app.add_subcommand("student-edition", "Copy the repository without solutions and instructor-only files");
     cmd->add_option("--out", *out, "New folder to create (default: <repository>-student beside the repository)");
     cmd->callback([out] {
         const Context ctx = context(false);
-        const fs::path dest = out->empty() ? ctx.root.parent_path() / (ctx.root.filename().string() + "-student")
-                                           : from_cwd(*out);
+        const fs::path dest =
+            out->empty() ? ctx.root.parent_path() / (ctx.root.filename().string() + "-student") : from_cwd(*out);
         EditionResult r = make_student_edition(ctx.root, dest);
         std::cout << "Student edition: " << r.out.string() << " (" << r.files << " files from commit "
                   << r.commit.substr(0, 12) << "; no solutions, no instructor guide, tests or CI).\n";
         if (!r.uncommitted.empty()) {
-            std::cout << "WARNING: " << r.uncommitted.size() << " uncommitted change" << (r.uncommitted.size() == 1 ? " is" : "s are")
-                      << " NOT in the edition (it holds only committed files); commit them and make it again to include them:\n";
-            for (std::size_t i = 0; i < r.uncommitted.size() && i < 10; ++i) std::cout << "  " << r.uncommitted[i] << "\n";
+            std::cout << "WARNING: " << r.uncommitted.size() << " uncommitted change"
+                      << (r.uncommitted.size() == 1 ? " is" : "s are")
+                      << " NOT in the edition (it holds only committed files); commit them and make it again to "
+                         "include them:\n";
+            for (std::size_t i = 0; i < r.uncommitted.size() && i < 10; ++i)
+                std::cout << "  " << r.uncommitted[i] << "\n";
             if (r.uncommitted.size() > 10) std::cout << "  … and " << r.uncommitted.size() - 10 << " more\n";
         }
     });

@@ -97,8 +97,8 @@ fs::path student_files(const fs::path& student_dir, const std::string& lesson_id
     return fs::is_directory(fs::symlink_status(nested, ec)) ? nested : student_dir;
 }
 
-ClassRun grade_class(const fs::path& submissions, const fs::path& out, const lesson::Lesson& lesson, const GradeOneFn& grade_one,
-                     std::ostream& log, const fs::path& private_root) {
+ClassRun grade_class(const fs::path& submissions, const fs::path& out, const lesson::Lesson& lesson,
+                     const GradeOneFn& grade_one, std::ostream& log, const fs::path& private_root) {
     std::error_code ec;
     if (!fs::is_directory(submissions, ec))
         throw review::UserError("The submissions folder " + submissions.string() + " does not exist.");
@@ -139,11 +139,11 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
         const std::string folder = students[i].filename().string();
         Handin h{folder, util::sanitize_name(folder), staging / ("handin-" + std::to_string(i)), {}, {}};
         const fs::path nested = students[i] / "exercises" / lesson.id;
-        if (fs::is_symlink(students[i], ec) || fs::is_symlink(nested, ec) || fs::is_symlink(students[i] / "exercises", ec))
+        if (fs::is_symlink(students[i], ec) || fs::is_symlink(nested, ec) ||
+            fs::is_symlink(students[i] / "exercises", ec))
             h.refusal = h.student + (fs::is_symlink(students[i], ec) ? "" : "/exercises/" + lesson.id) +
                         " is a symbolic link; a submission folder holds the files themselves, so it was not followed.";
-        else
-            h.hashes = copy_handin(student_files(students[i], lesson.id), h.snapshot);
+        else h.hashes = copy_handin(student_files(students[i], lesson.id), h.snapshot);
         handins.push_back(std::move(h));
     }
 
@@ -175,7 +175,8 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
                 g.error = "the copy of this hand-in changed during class grading (" + util::join(changed, ", ") +
                           "); grade this student again on their own";
             } else {
-                fs::path folder = submissions.filename().empty() ? submissions.parent_path().filename() : submissions.filename();
+                fs::path folder =
+                    submissions.filename().empty() ? submissions.parent_path().filename() : submissions.filename();
                 const std::string label = util::sanitize_name((folder / h.folder).string());
                 try {
                     g = grade_one(copy, work, label);

@@ -28,14 +28,14 @@ struct OneGrade {
 
 // Grades the hand-in copied to `submission` (a private folder named after the lesson), building in `work_dir`
 // (empty, private). `label` is how people know the hand-in ("handins/alice"). Never throws for a bad hand-in.
-using GradeOneFn = std::function<OneGrade(const std::filesystem::path& submission, const std::filesystem::path& work_dir,
-                                          const std::string& label)>;
+using GradeOneFn = std::function<OneGrade(const std::filesystem::path& submission,
+                                          const std::filesystem::path& work_dir, const std::string& label)>;
 
 struct ClassRun {
     std::filesystem::path dir;        // <out>/<run>
     std::filesystem::path gradebook;  // <out>/<run>/gradebook.csv
     std::vector<GradebookRow> rows;
-    int not_graded = 0;               // rows without results (their reason says why)
+    int not_graded = 0;  // rows without results (their reason says why)
 };
 
 // The folder holding a student's files: <dir>/exercises/<lesson> when the student handed in a whole repository,
@@ -46,8 +46,8 @@ std::filesystem::path student_files(const std::filesystem::path& student_dir, co
 // folders are made under `private_root` (not /tmp for real grading: the sandbox gives the worker a /tmp of its own,
 // where it would not find the program built for it) and removed at the end. Missing or empty `submissions`, or an
 // `out` that cannot be written: UserError. The gradebook is written whatever happens to each student.
-ClassRun grade_class(const std::filesystem::path& submissions, const std::filesystem::path& out, const lesson::Lesson& lesson,
-                     const GradeOneFn& grade_one, std::ostream& log,
+ClassRun grade_class(const std::filesystem::path& submissions, const std::filesystem::path& out,
+                     const lesson::Lesson& lesson, const GradeOneFn& grade_one, std::ostream& log,
                      const std::filesystem::path& private_root = "/tmp");
 
 }  // namespace workbook::tools

@@ -51,7 +51,8 @@ std::vector<GradebookColumn> gradebook_columns(const lesson::Lesson& lesson) {
                 cols.push_back({with_max(core->name + " " + g, it->second),
                                 "/extra_data/exercises/" + key(core->name) + "/groups/" + g + "/score"});
         for (const auto& w : lesson.written)
-            if (w.exercise == core->name) cols.push_back({with_max(w.id, w.points), "/extra_data/written/" + key(w.id) + "/score"});
+            if (w.exercise == core->name)
+                cols.push_back({with_max(w.id, w.points), "/extra_data/written/" + key(w.id) + "/score"});
     }
     for (const auto& e : lesson.exercises) {
         if (&e == core) continue;
@@ -59,7 +60,9 @@ std::vector<GradebookColumn> gradebook_columns(const lesson::Lesson& lesson) {
         for (const auto& [g, p] : e.points) max += (g == "normal" || g == "edge") ? p : 0;
         cols.push_back({with_max(e.name, max), "/extra_data/exercises/" + key(e.name) + "/score"});
         for (const auto& w : lesson.written)
-            if (w.exercise == e.name) cols.push_back({with_max(e.name + " " + w.id, w.points), "/extra_data/written/" + key(w.id) + "/score"});
+            if (w.exercise == e.name)
+                cols.push_back(
+                    {with_max(e.name + " " + w.id, w.points), "/extra_data/written/" + key(w.id) + "/score"});
     }
     cols.push_back({with_max("total", points_of(lesson)), "/score"});
     cols.push_back({"passed", "/extra_data/passed", false});

@@ -54,14 +54,18 @@ BundleResult write_gradescope_bundle(const lesson::Lesson& lesson, const fs::pat
         throw review::UserError("The exercises folder " + review::display_path(lesson.exercises_dir(), lesson.root) +
                                 " does not exist.");
     const std::string cmake = review::which("cmake");
-    if (cmake.empty()) throw review::UserError("cmake is not installed; it writes the bundle. Install it with:  sudo apt-get install -y cmake");
+    if (cmake.empty())
+        throw review::UserError(
+            "cmake is not installed; it writes the bundle. Install it with:  sudo apt-get install -y cmake");
 
     Staging staging;
     for (const char* script : {"setup.sh", "run_autograder"}) {
         const fs::path p = staging.dir / script;
         review::write_text(p, gradescope_script(lesson, script));
-        fs::permissions(p, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                               fs::perms::others_read | fs::perms::others_exec, ec);
+        fs::permissions(p,
+                        fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                            fs::perms::others_exec,
+                        ec);
     }
     BundleResult r;
     // What was committed, never uncommitted edits (the instructor is told what was left out); a folder that is not a
@@ -102,8 +106,8 @@ BundleResult write_gradescope_bundle(const lesson::Lesson& lesson, const fs::pat
     if (r.zip.has_parent_path()) fs::create_directories(r.zip.parent_path(), ec);
     const fs::path tmp_zip = staging.dir / "bundle.zip";
     // A fixed date makes the archive depend on the files only.
-    auto tar = review::run_program({cmake, "-E", "tar", "cf", tmp_zip.string(), "--format=zip", "--mtime=2000-01-01 00:00:00 UTC",
-                                    "--", "setup.sh", "run_autograder", "workbook"},
+    auto tar = review::run_program({cmake, "-E", "tar", "cf", tmp_zip.string(), "--format=zip",
+                                    "--mtime=2000-01-01 00:00:00 UTC", "--", "setup.sh", "run_autograder", "workbook"},
                                    staging.dir, 600);
     if (!tar.started || tar.exit_code != 0)
         throw review::UserError("cmake -E tar could not write the bundle: " + tar.output);

@@ -18,11 +18,11 @@ std::string gradescope_script(const lesson::Lesson& lesson, const std::string& n
 
 struct BundleResult {
     std::filesystem::path zip;
-    std::size_t files = 0;        // repository files inside, besides the two scripts
-    std::filesystem::path backup; // a previous bundle at the same path, saved first
-    std::string commit;           // the commit bundled (git archive of HEAD)
+    std::size_t files = 0;                 // repository files inside, besides the two scripts
+    std::filesystem::path backup;          // a previous bundle at the same path, saved first
+    std::string commit;                    // the commit bundled (git archive of HEAD)
     std::vector<std::string> uncommitted;  // changes of the work tree left out of the bundle
-    std::string note;             // set when the folder is not a git checkout (bundled as it is)
+    std::string note;                      // set when the folder is not a git checkout (bundled as it is)
 };
 
 // Throws UserError when the lesson has no exercises folder, a template is missing, cmake is not found or the output

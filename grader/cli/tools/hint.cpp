@@ -13,8 +13,7 @@ namespace workbook::tools {
 
 const char* const kHintLevelNames[kHintLevels] = {"concept area", "direction", "key line", "full answer"};
 
-HintResult reveal_hint(const lesson::Lesson& lesson, const std::string& exercise, const std::string& blank,
-                       int level) {
+HintResult reveal_hint(const lesson::Lesson& lesson, const std::string& exercise, const std::string& blank, int level) {
     const lesson::Exercise& ex = lesson.exercise(exercise);
     const std::vector<std::string> ids = ex.blank_ids();
     if (level < 0 || level > kHintLevels)
@@ -25,13 +24,16 @@ HintResult reveal_hint(const lesson::Lesson& lesson, const std::string& exercise
     nlohmann::json state = load_state(lesson.root, &r.note);
     nlohmann::json& used = state["lessons"][lesson.id]["hints"][exercise];
     if (!used.is_object()) used = nlohmann::json::object();
-    auto revealed = [&](const std::string& b) { return used.contains(b) && used[b].is_number() ? used[b].get<int>() : 0; };
+    auto revealed = [&](const std::string& b) {
+        return used.contains(b) && used[b].is_number() ? used[b].get<int>() : 0;
+    };
 
     if (!blank.empty()) {
         if (!ex.blank(blank)) {
             std::string names;
             for (const auto& b : ids) names += (names.empty() ? "" : ", ") + b;
-            throw review::UserError("Exercise '" + exercise + "' has no blank '" + blank + "'; its blanks are: " + names + ".");
+            throw review::UserError("Exercise '" + exercise + "' has no blank '" + blank +
+                                    "'; its blanks are: " + names + ".");
         }
         r.blank = blank;
     } else {
@@ -78,10 +80,10 @@ std::string format_hint(const HintResult& r, const std::string& lesson_number) {
         s += "  " + std::to_string(k + 1) + ". " + kHintLevelNames[k] + ": " + r.shown[k] + "\n";
     if (r.level < kHintLevels)
         // BLANK= keeps the next call on this blank: without it the next call picks the first unfilled blank.
-        s += "Run `make hint-" + lesson_number + " EX=" + r.exercise + " BLANK=" + r.blank + "` for the next level of this blank (" +
-             kHintLevelNames[r.level] + "). Hints used are listed in your report.\n";
-    else
-        s += "That was the last level. Hints used are listed in your report.\n";
+        s += "Run `make hint-" + lesson_number + " EX=" + r.exercise + " BLANK=" + r.blank +
+             "` for the next level of this blank (" + kHintLevelNames[r.level] +
+             "). Hints used are listed in your report.\n";
+    else s += "That was the last level. Hints used are listed in your report.\n";
     return s;
 }
 

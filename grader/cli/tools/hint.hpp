@@ -16,10 +16,10 @@ extern const char* const kHintLevelNames[kHintLevels];  // "concept area", "dire
 struct HintResult {
     std::string exercise;
     std::string blank;
-    int level = 0;                    // highest level now revealed (1..4)
-    bool newly_revealed = false;      // false: the level was already revealed (shown again)
-    std::vector<std::string> shown;   // texts of levels 1..level
-    std::string note;                 // e.g. the state file had to be repaired
+    int level = 0;                   // highest level now revealed (1..4)
+    bool newly_revealed = false;     // false: the level was already revealed (shown again)
+    std::vector<std::string> shown;  // texts of levels 1..level
+    std::string note;                // e.g. the state file had to be repaired
 };
 
 // Reveals the next level (level == 0) or every level up to `level`. With `blank` empty, picks the first blank, in

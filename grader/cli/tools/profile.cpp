@@ -33,7 +33,8 @@ std::string demangle(const std::string& name) {
 void step(const std::vector<std::string>& argv, const std::string& what) {
     const auto r = review::run_program(argv, {}, 600);
     if (!r.started || r.exit_code != 0)
-        throw review::UserError("profile: " + what + " failed:\n" + util::trim_lines(util::sanitize_text(r.output), 40));
+        throw review::UserError("profile: " + what + " failed:\n" +
+                                util::trim_lines(util::sanitize_text(r.output), 40));
 }
 
 // What `nvcc -Xptxas -v` says about the file's kernels, as EMU_PROFILE_PTXAS lines; empty with the reason in *why.
@@ -44,9 +45,9 @@ std::string registers_of(const Context& ctx, const fs::path& src, const fs::path
         *why = "unknown: nvcc is not installed (registers come from nvcc -Xptxas -v)";
         return "";
     }
-    const auto r = review::run_program(
-        {nvcc, "-std=c++17", "-O3", "-arch=sm_90", "-Xptxas", "-v", "-c", src.string(), "-o", (obj_dir / "ptxas.o").string()},
-        {}, 600);
+    const auto r = review::run_program({nvcc, "-std=c++17", "-O3", "-arch=sm_90", "-Xptxas", "-v", "-c", src.string(),
+                                        "-o", (obj_dir / "ptxas.o").string()},
+                                       {}, 600);
     if (!r.started || r.exit_code != 0) {
         *why = "unknown: nvcc -Xptxas -v did not compile the file";
         return "";
@@ -129,7 +130,9 @@ ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt) {
     if (src.empty()) {
         if (opt.exercise.empty()) throw review::UserError("profile: say which exercise, e.g. --ex rmsnorm");
         const lesson::Exercise& ex = L.exercise(opt.exercise);
-        const fs::path dir = opt.solutions ? L.solutions_dir() : !opt.submission.empty() ? opt.submission : L.exercises_dir();
+        const fs::path dir = opt.solutions             ? L.solutions_dir()
+                             : !opt.submission.empty() ? opt.submission
+                                                       : L.exercises_dir();
         src = dir / ex.file();
     }
     if (!fs::exists(src)) throw review::UserError("profile: " + src.string() + " does not exist");
@@ -187,11 +190,13 @@ std::string format_profile(const ProfileResult& r) {
     s += "Registers: " + r.registers + ".\n";
     for (const auto& p : r.pictures) s += "Picture: " + p.string() + "\n";
     s += "Counts are the CPU emulator's; every time and bandwidth above is a PREDICTION of a model "
-         "(docs/emulator.md, Profiler), never a measurement. Reports: " + r.out_dir.string() + "\n";
+         "(docs/emulator.md, Profiler), never a measurement. Reports: " +
+         r.out_dir.string() + "\n";
     return s;
 }
 
-std::string profile_advice(const nlohmann::json& manifest, const std::string& lesson_number, const std::string& exercise) {
+std::string profile_advice(const nlohmann::json& manifest, const std::string& lesson_number,
+                           const std::string& exercise) {
     if (!manifest.is_object() || !manifest.contains("exercises") || !manifest["exercises"].is_array()) return "";
     for (const auto& e : manifest["exercises"]) {
         if (!e.is_object() || e.value("name", "") != exercise) continue;
@@ -205,8 +210,9 @@ std::string profile_advice(const nlohmann::json& manifest, const std::string& le
 
 void add_profile_command(CLI::App& app) {
     auto o = std::make_shared<ProfileOptions>();
-    auto* cmd = app.add_subcommand("profile", "Profile an exercise (or any emulator-built program) on the CPU emulator: "
-                                              "sectors per request, bank conflicts, DRAM traffic, predicted H200 time");
+    auto* cmd = app.add_subcommand("profile",
+                                   "Profile an exercise (or any emulator-built program) on the CPU emulator: "
+                                   "sectors per request, bank conflicts, DRAM traffic, predicted H200 time");
     cmd->add_option("lesson", o->lesson, "Lesson number or id, e.g. 04 (default 04)");
     cmd->add_option("--ex", o->exercise, "Exercise (its file's stem, e.g. rmsnorm_fast)");
     cmd->add_option("--file", o->file, "A .cu file defining one of the lesson's entry points, instead of --ex");
@@ -214,7 +220,8 @@ void add_profile_command(CLI::App& app) {
     cmd->add_flag("--solutions", o->solutions, "Profile the reference solution");
     cmd->add_option("--rows", o->rows, "Rows emulated per shape (default 64)");
     cmd->add_option("--predict-rows", o->predict_rows, "Rows of the launch the prediction is for (default 16384)");
-    cmd->add_option("--n", o->widths, "Row lengths to profile (default: lesson.json, else 1024 4096 8192)")->delimiter(',');
+    cmd->add_option("--n", o->widths, "Row lengths to profile (default: lesson.json, else 1024 4096 8192)")
+        ->delimiter(',');
     cmd->add_option("--out", o->out, "Folder for report.txt, profile.jsonl and the pictures");
     cmd->add_option("--program", o->program, "Run this emulator-built program (and its arguments) with the profiler on")
         ->allow_extra_args();

@@ -17,22 +17,22 @@
 namespace workbook::tools {
 
 struct ProfileOptions {
-    std::string lesson, exercise;          // lesson mode
-    std::filesystem::path file;            // a .cu file with one of the lesson's entry points (instead of --ex)
-    std::filesystem::path submission;      // folder with the exercise's file (default: exercises/<lesson>/)
-    bool solutions = false;                // profile the reference solution
-    int rows = 64;                         // rows emulated per shape
-    double predict_rows = 16384;           // rows of the launch the prediction is for
-    std::vector<int> widths;               // N of each shape; empty: lesson.json "profile" "n", else 1024, 4096, 8192
-    std::vector<std::string> program;      // program mode: argv of an emulator-built program
-    std::filesystem::path out;             // default: build/profile/<lesson>/<exercise>
+    std::string lesson, exercise;      // lesson mode
+    std::filesystem::path file;        // a .cu file with one of the lesson's entry points (instead of --ex)
+    std::filesystem::path submission;  // folder with the exercise's file (default: exercises/<lesson>/)
+    bool solutions = false;            // profile the reference solution
+    int rows = 64;                     // rows emulated per shape
+    double predict_rows = 16384;       // rows of the launch the prediction is for
+    std::vector<int> widths;           // N of each shape; empty: lesson.json "profile" "n", else 1024, 4096, 8192
+    std::vector<std::string> program;  // program mode: argv of an emulator-built program
+    std::filesystem::path out;         // default: build/profile/<lesson>/<exercise>
 };
 
 struct ProfileResult {
     std::filesystem::path out_dir;
-    std::string report;                    // the profiler's text report (sanitized)
+    std::string report;  // the profiler's text report (sanitized)
     std::vector<std::filesystem::path> pictures;
-    std::string registers;                 // how registers were found, or why they are unknown
+    std::string registers;  // how registers were found, or why they are unknown
 };
 
 // Builds and runs; a build or run failure is a review::UserError with the tool's output.
@@ -47,7 +47,8 @@ std::string ptxas_table(const std::string& ptxas_output);
 // For a grade on the emulator: the advice line shown under a performance exercise (its lesson.json title says
 // "performance"), which the emulator cannot time; empty for other exercises. Profiling at grade time would add a
 // build and a run per grade (docs/emulator.md, Profiler: cost), so the line points to the command instead.
-std::string profile_advice(const nlohmann::json& manifest, const std::string& lesson_number, const std::string& exercise);
+std::string profile_advice(const nlohmann::json& manifest, const std::string& lesson_number,
+                           const std::string& exercise);
 
 void add_profile_command(CLI::App& app);
 

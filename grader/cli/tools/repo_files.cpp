@@ -14,11 +14,22 @@ namespace fs = std::filesystem;
 namespace workbook::tools {
 
 const std::vector<std::string>& instructor_only_paths() {
-    static const std::vector<std::string> paths = {
-        "solutions",      "tests/grading", "tests/lesson",        "tests/review",          ".ci",
-        ".git",           ".workbook",     "build",               "benchmarks",            "grader/emulator/tests",
-        "docs/grading.md", "docs/gpu-runs.md", "docs/gpu-runs", "docs/adding-a-lesson.md", "scripts/gpu-verify.sh",
-        "scripts/grading-table.py"};
+    static const std::vector<std::string> paths = {"solutions",
+                                                   "tests/grading",
+                                                   "tests/lesson",
+                                                   "tests/review",
+                                                   ".ci",
+                                                   ".git",
+                                                   ".workbook",
+                                                   "build",
+                                                   "benchmarks",
+                                                   "grader/emulator/tests",
+                                                   "docs/grading.md",
+                                                   "docs/gpu-runs.md",
+                                                   "docs/gpu-runs",
+                                                   "docs/adding-a-lesson.md",
+                                                   "scripts/gpu-verify.sh",
+                                                   "scripts/grading-table.py"};
     return paths;
 }
 
@@ -38,9 +49,8 @@ std::vector<fs::path> distributable_files(const fs::path& root) {
     std::vector<fs::path> out;
     std::error_code ec;
     if (fs::exists(root / ".git", ec) && !review::which("git").empty()) {
-        auto r = review::run_program({"git", "-C", root.string(), "ls-files", "-z", "--cached", "--others",
-                                      "--exclude-standard"},
-                                     {}, 120);
+        auto r = review::run_program(
+            {"git", "-C", root.string(), "ls-files", "-z", "--cached", "--others", "--exclude-standard"}, {}, 120);
         if (r.started && r.exit_code == 0) {
             std::size_t start = 0;
             while (start < r.output.size()) {
@@ -57,7 +67,8 @@ std::vector<fs::path> distributable_files(const fs::path& root) {
             return out;
         }
     }
-    for (auto it = fs::recursive_directory_iterator(root, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(root, ec); it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
         if (ec) break;
         const fs::path rel = it->path().lexically_relative(root);
         if (is_instructor_only(rel)) {
@@ -71,10 +82,13 @@ std::vector<fs::path> distributable_files(const fs::path& root) {
 }
 
 fs::path export_committed(const fs::path& root, std::vector<std::string>* uncommitted, std::string* commit) {
-    if (review::which("git").empty()) throw review::UserError("git is not installed; it is needed to export the committed files.");
-    auto head = review::run_program({"git", "-C", root.string(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}"}, {}, 60);
+    if (review::which("git").empty())
+        throw review::UserError("git is not installed; it is needed to export the committed files.");
+    auto head =
+        review::run_program({"git", "-C", root.string(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}"}, {}, 60);
     if (!head.started || head.exit_code != 0)
-        throw review::UserError(root.string() + " is not a git repository with a commit; commit the course first (only "
+        throw review::UserError(root.string() +
+                                " is not a git repository with a commit; commit the course first (only "
                                 "committed files are exported).");
     if (commit) *commit = head.output.substr(0, head.output.find_first_of("\r\n"));
     if (uncommitted) {
@@ -92,9 +106,9 @@ fs::path export_committed(const fs::path& root, std::vector<std::string>* uncomm
     if (!mkdtemp(tmpl)) throw review::UserError("Cannot create a temporary folder for the export.");
     const fs::path dir = tmpl;
     // tar, not a second archive reader: it is on every machine that has git.
-    auto r = review::run_program({"sh", "-c", "git -C \"$1\" archive --format=tar HEAD | tar -x -C \"$2\"", "sh",
-                                  root.string(), dir.string()},
-                                 {}, 300);
+    auto r = review::run_program(
+        {"sh", "-c", "git -C \"$1\" archive --format=tar HEAD | tar -x -C \"$2\"", "sh", root.string(), dir.string()},
+        {}, 300);
     if (!r.started || r.exit_code != 0) {
         std::error_code ec;
         fs::remove_all(dir, ec);

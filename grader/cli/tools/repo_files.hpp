@@ -21,8 +21,8 @@ bool is_instructor_only(const std::filesystem::path& relative);
 // that the caller removes. What is built from it is what was committed, never uncommitted edits. `uncommitted`
 // receives `git status --porcelain` lines (changes left out). Not a git work tree, no commit, or git missing:
 // UserError.
-std::filesystem::path export_committed(const std::filesystem::path& root, std::vector<std::string>* uncommitted = nullptr,
-                                       std::string* commit = nullptr);
+std::filesystem::path export_committed(const std::filesystem::path& root,
+                                       std::vector<std::string>* uncommitted = nullptr, std::string* commit = nullptr);
 
 // Files of `root`, relative, sorted: `git ls-files --cached --others --exclude-standard` when root is a git work
 // tree, else a walk that skips .git, build*/ and .workbook/. Instructor-only paths are left out.

@@ -45,7 +45,8 @@ std::string cell(std::string s) {
 // A table cell that keeps its lines: the written feedback is one "Found:" or "Missing:" line per concept.
 std::string lines_cell(const std::string& s) {
     std::string out;
-    for (char c : util::trim(s)) out += c == '\n' ? std::string("<br>") : c == '|' ? std::string(" ") : std::string(1, c);
+    for (char c : util::trim(s))
+        out += c == '\n' ? std::string("<br>") : c == '|' ? std::string(" ") : std::string(1, c);
     return out;
 }
 
@@ -114,9 +115,10 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
     if (!changed.empty()) {
         std::string names;
         for (const auto& c : changed) names += (names.empty() ? "`" : ", `") + c + "`";
-        md += "> **Changed since the last grade: " + names + ".** Their results are left out of this report (they were "
-              "for an earlier version). Run `make grade-" + lesson.number + "`, then `make report-" + lesson.number +
-              "` again.\n\n";
+        md += "> **Changed since the last grade: " + names +
+              ".** Their results are left out of this report (they were "
+              "for an earlier version). Run `make grade-" +
+              lesson.number + "`, then `make report-" + lesson.number + "` again.\n\n";
     }
     md += "- Submission: `" + review::display_path(submission, lesson.root) + "`\n";
     md += "- Report written: " + now_utc() + "\n";
@@ -125,9 +127,11 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
               "** (backend `" + extra.value("backend", std::string("?")) + "`)\n";
         const std::string graded_sub = extra.value("submission", std::string());
         if (!graded_sub.empty() && graded_sub != review::display_path(submission, lesson.root))
-            md += "- Note: the last grade run was for `" + graded_sub + "`, not this submission; grade it to see its own results.\n";
+            md += "- Note: the last grade run was for `" + graded_sub +
+                  "`, not this submission; grade it to see its own results.\n";
         md += "- GPU verification: " + extra.value("gpu_verification", std::string("pending")) + "\n";
-        if (extra.contains("seed")) md += "- Seed: " + extra["seed"].dump() + " (replay: `" + extra.value("replay", std::string()) + "`)\n";
+        if (extra.contains("seed"))
+            md += "- Seed: " + extra["seed"].dump() + " (replay: `" + extra.value("replay", std::string()) + "`)\n";
         // The pass rule is the core rubric's; the extensions' points come on top, so the total alone ("30 / 30" for a
         // lesson "worth 10") reads like a different lesson.
         md += "- Score" + std::string(changed.empty() ? "" : " (of the graded version, before the changes)") + ": ";
@@ -147,9 +151,12 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
         if (extra.contains("vetoes") && extra["vetoes"].is_array() && !extra["vetoes"].empty()) {
             md += "\n## Vetoes\n\n";
             for (const auto& v : extra["vetoes"]) {
-                md += "- " + (v.is_object() ? v.value("exercise", std::string()) + ": " + v.value("reason", std::string())
-                                            : v.dump()) + "\n";
-                if (v.is_object() && !v.value("diff", std::string()).empty()) md += "\n" + fenced(v["diff"], "text") + "\n";
+                md += "- " +
+                      (v.is_object() ? v.value("exercise", std::string()) + ": " + v.value("reason", std::string())
+                                     : v.dump()) +
+                      "\n";
+                if (v.is_object() && !v.value("diff", std::string()).empty())
+                    md += "\n" + fenced(v["diff"], "text") + "\n";
             }
         }
     } else {
@@ -163,8 +170,9 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
         const json::json_pointer ptr("/exercises/" + ex.name);
         if (graded && extra.contains(ptr) && !contains(changed, ex.file())) {
             const auto& e = extra[ptr];
-            md += "Points: " + num(e.value("score", 0.0)) + " / " + num(e.value("max_score", 0.0)) + "; tests passed: " +
-                  std::to_string(e.value("tests_passed", 0)) + " of " + std::to_string(e.value("tests_total", 0)) + ".\n\n";
+            md += "Points: " + num(e.value("score", 0.0)) + " / " + num(e.value("max_score", 0.0)) +
+                  "; tests passed: " + std::to_string(e.value("tests_passed", 0)) + " of " +
+                  std::to_string(e.value("tests_total", 0)) + ".\n\n";
         }
         md += "Hints used: " + hints_line(hints, ex.name) + ".\n\n";
         json own = json::array();
@@ -176,9 +184,11 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
         if (!own.empty()) {
             md += "### Results\n\n| test | group | status | points |\n| --- | --- | --- | --- |\n";
             for (const auto& t : own) {
-                std::string group = t["tags"].size() > 1 && t["tags"][1].is_string() ? t["tags"][1].get<std::string>() : "";
-                md += "| " + cell(t.value("name", std::string())) + " | " + group + " | " + t.value("status", std::string()) +
-                      " | " + num(t.value("score", 0.0)) + " / " + num(t.value("max_score", 0.0)) + " |\n";
+                std::string group =
+                    t["tags"].size() > 1 && t["tags"][1].is_string() ? t["tags"][1].get<std::string>() : "";
+                md += "| " + cell(t.value("name", std::string())) + " | " + group + " | " +
+                      t.value("status", std::string()) + " | " + num(t.value("score", 0.0)) + " / " +
+                      num(t.value("max_score", 0.0)) + " |\n";
             }
             bool any_failed = false;
             for (const auto& t : own) {
@@ -207,7 +217,9 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
         for (const auto& t : tests)
             if (has_tag(t, "provisional")) written.push_back(t);
     if (!written.empty()) {
-        md += "Scores are provisional until an instructor confirms them.\n\n| item | points | feedback |\n| --- | --- | --- |\n";
+        md +=
+            "Scores are provisional until an instructor confirms them.\n\n| item | points | feedback |\n| --- | --- | "
+            "--- |\n";
         for (const auto& t : written)
             md += "| " + cell(t.value("name", std::string())) + " | " + num(t.value("score", 0.0)) + " / " +
                   num(t.value("max_score", 0.0)) + " | " + lines_cell(t.value("output", std::string())) + " |\n";
@@ -231,7 +243,8 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
         md += shifted + "\n";
     }
 
-    if (graded && results.contains("output") && results["output"].is_string() && !results["output"].get<std::string>().empty()) {
+    if (graded && results.contains("output") && results["output"].is_string() &&
+        !results["output"].get<std::string>().empty()) {
         md += "\n## Grader output\n\n" + fenced(results["output"].get<std::string>(), "text");
     }
     return md;
@@ -245,7 +258,8 @@ ReportOutcome write_report(const lesson::Lesson& lesson, const ReportInput& in) 
     const fs::path results_path = in.results.empty() ? lesson.results_dir() / "results.json" : in.results;
     json results;
     if (fs::exists(results_path, ec)) results = review::load_json(results_path);
-    else if (!in.results.empty()) throw review::UserError("The results file " + in.results.string() + " does not exist.");
+    else if (!in.results.empty())
+        throw review::UserError("The results file " + in.results.string() + " does not exist.");
     const fs::path out = in.out.empty() ? lesson.results_dir() / "report.md" : in.out;
     review::write_text(out, render_report(lesson, submission, results, hints_used(lesson.root, lesson.id)));
     return {out, changed_since_grade(lesson, submission, results), results.is_object()};

@@ -25,7 +25,8 @@ ResetResult reset_exercise(const lesson::Lesson& lesson, const std::string& exer
     const std::string shown = review::display_path(r.file, lesson.root);
     std::error_code ec;
     if (fs::exists(r.file, ec)) {
-        if (!fs::is_regular_file(r.file, ec)) throw review::UserError(shown + " is not a regular file; nothing was changed.");
+        if (!fs::is_regular_file(r.file, ec))
+            throw review::UserError(shown + " is not a regular file; nothing was changed.");
         // Compare bytes without read_text's checks: a huge or non-UTF-8 file is exactly what a reset may be for.
         std::string current;
         {
@@ -41,10 +42,11 @@ ResetResult reset_exercise(const lesson::Lesson& lesson, const std::string& exer
     }
     review::write_text(r.file, starter);
     r.changed = true;
-    r.message = r.backup.empty() ? "Restored the starter " + shown + " (there was no previous file to save)."
-                                 : "Saved your version to " + review::display_path(r.backup, lesson.root) +
-                                       ", then restored the starter " + shown + ". To bring your version back: make restore-" +
-                                       lesson.number + " EX=" + exercise;
+    r.message = r.backup.empty()
+                    ? "Restored the starter " + shown + " (there was no previous file to save)."
+                    : "Saved your version to " + review::display_path(r.backup, lesson.root) +
+                          ", then restored the starter " + shown + ". To bring your version back: make restore-" +
+                          lesson.number + " EX=" + exercise;
     return r;
 }
 

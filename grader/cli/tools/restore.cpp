@@ -33,7 +33,8 @@ std::vector<Backup> backups_of(const lesson::Lesson& lesson, const std::string& 
         const fs::path f = d.path() / rel;
         if (d.is_directory(ec) && fs::is_regular_file(f, ec)) out.push_back({d.path().filename().string(), f});
     }
-    std::sort(out.begin(), out.end(), [](const Backup& a, const Backup& b) { return order_key(a.stamp) < order_key(b.stamp); });
+    std::sort(out.begin(), out.end(),
+              [](const Backup& a, const Backup& b) { return order_key(a.stamp) < order_key(b.stamp); });
     return out;
 }
 
@@ -44,16 +45,16 @@ RestoreResult restore_exercise(const lesson::Lesson& lesson, const std::string& 
     r.file = lesson.exercises_dir() / ex.file();
     const std::string shown = review::display_path(r.file, lesson.root);
     if (all.empty())
-        throw review::UserError("There is no backup of " + shown + " in .workbook/backups/ (`make reset-" + lesson.number +
-                                "` saves one before it restores the starter); nothing was changed.");
+        throw review::UserError("There is no backup of " + shown + " in .workbook/backups/ (`make reset-" +
+                                lesson.number + "` saves one before it restores the starter); nothing was changed.");
     const Backup* chosen = &all.back();
     if (!stamp.empty()) {
         auto it = std::find_if(all.begin(), all.end(), [&](const Backup& b) { return b.stamp == stamp; });
         if (it == all.end()) {
             std::string list;
             for (const auto& b : all) list += (list.empty() ? "" : ", ") + b.stamp;
-            throw review::UserError("No backup '" + stamp + "' of " + shown + "; the backups are (oldest first): " + list +
-                                    ". Nothing was changed.");
+            throw review::UserError("No backup '" + stamp + "' of " + shown +
+                                    "; the backups are (oldest first): " + list + ". Nothing was changed.");
         }
         chosen = &*it;
     }
@@ -61,7 +62,8 @@ RestoreResult restore_exercise(const lesson::Lesson& lesson, const std::string& 
     const std::string text = util::read_file(chosen->file).value_or("");
     std::error_code ec;
     if (fs::exists(r.file, ec)) {
-        if (!fs::is_regular_file(r.file, ec)) throw review::UserError(shown + " is not a regular file; nothing was changed.");
+        if (!fs::is_regular_file(r.file, ec))
+            throw review::UserError(shown + " is not a regular file; nothing was changed.");
         if (util::read_file(r.file).value_or("") == text) {
             r.message = shown + " already is the backup " + r.from + "; nothing was changed.";
             return r;

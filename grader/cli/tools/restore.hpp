@@ -12,17 +12,17 @@
 namespace workbook::tools {
 
 struct Backup {
-    std::string stamp;            // the folder's name under .workbook/backups/, e.g. "20261201-093512" or "…-2"
-    std::filesystem::path file;   // the saved copy of the exercise file
+    std::string stamp;           // the folder's name under .workbook/backups/, e.g. "20261201-093512" or "…-2"
+    std::filesystem::path file;  // the saved copy of the exercise file
 };
 
 // The backups that hold `exercise`'s file, oldest first (a later "-N" counter sorts after an earlier one).
 std::vector<Backup> backups_of(const lesson::Lesson& lesson, const std::string& exercise);
 
 struct RestoreResult {
-    std::filesystem::path file;    // the exercise file written
-    std::string from;              // the backup's stamp
-    std::filesystem::path saved;   // where the current version went; empty when there was none or it was the same
+    std::filesystem::path file;   // the exercise file written
+    std::string from;             // the backup's stamp
+    std::filesystem::path saved;  // where the current version went; empty when there was none or it was the same
     std::string message;
 };
 

@@ -47,12 +47,14 @@ struct Worktree {
 }  // namespace
 
 BranchResult update_solutions_branch(const fs::path& repo_root, const std::string& branch) {
-    if (review::which("git").empty()) throw review::UserError("git is not installed; it is needed for the solutions branch.");
+    if (review::which("git").empty())
+        throw review::UserError("git is not installed; it is needed for the solutions branch.");
     auto inside = git(repo_root, {"rev-parse", "--is-inside-work-tree"});
     if (inside.exit_code != 0 || trim(inside.output) != "true")
         throw review::UserError(repo_root.string() + " is not a git repository.");
     auto head = git(repo_root, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
-    if (head.exit_code != 0) throw review::UserError("The repository has no commit yet; commit once, then make the solutions branch.");
+    if (head.exit_code != 0)
+        throw review::UserError("The repository has no commit yet; commit once, then make the solutions branch.");
     const std::string head_sha = trim(head.output);
 
     // Everything is computed before git is touched, so a malformed marker changes nothing.
@@ -61,11 +63,13 @@ BranchResult update_solutions_branch(const fs::path& repo_root, const std::strin
         const fs::path dir = repo_root / "solutions" / id;
         for (const auto& sol : review::files_with_ext(dir, ".cu")) {
             const std::string rel = "exercises/" + id + "/" + sol.filename().string();
-            files.push_back({rel, lesson::strip_markers(review::read_text(sol), review::display_path(sol, repo_root)).text});
+            files.push_back(
+                {rel, lesson::strip_markers(review::read_text(sol), review::display_path(sol, repo_root)).text});
         }
         // The written answers too, so that `make grade-NN` on the branch passes with full points.
         const std::string answers = lesson::load_lesson(repo_root, id).answers_file;
-        if (fs::exists(dir / answers)) files.push_back({"exercises/" + id + "/" + answers, review::read_text(dir / answers)});
+        if (fs::exists(dir / answers))
+            files.push_back({"exercises/" + id + "/" + answers, review::read_text(dir / answers)});
     }
     if (files.empty()) throw review::UserError("There are no solutions (solutions/<lesson>/*.cu) to put on a branch.");
 
@@ -79,7 +83,8 @@ BranchResult update_solutions_branch(const fs::path& repo_root, const std::strin
     char tmpl[] = "/tmp/workbook-solutions-XXXXXX";
     if (!mkdtemp(tmpl)) throw review::UserError("Cannot create a temporary folder for the worktree.");
     Worktree wt{repo_root, fs::path(tmpl) / "wt"};
-    git_ok(repo_root, {"worktree", "add", "--detach", "--quiet", wt.dir.string(), start}, "create a temporary worktree");
+    git_ok(repo_root, {"worktree", "add", "--detach", "--quiet", wt.dir.string(), start},
+           "create a temporary worktree");
     // The branch follows the current commit: its tree is HEAD's, then the solutions go over the exercises.
     git_ok(wt.dir, {"read-tree", "-u", "--reset", head_sha}, "load the current commit into the worktree");
     for (const auto& [rel, text] : files) {

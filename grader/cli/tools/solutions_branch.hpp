@@ -12,9 +12,9 @@ namespace workbook::tools {
 
 struct BranchResult {
     std::string branch;
-    std::string commit;     // the branch's commit afterwards
+    std::string commit;  // the branch's commit afterwards
     bool created = false;
-    bool changed = false;   // false: the branch already held exactly this
+    bool changed = false;            // false: the branch already held exactly this
     std::vector<std::string> files;  // exercise files written from solutions
 };
 

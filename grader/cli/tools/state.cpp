@@ -20,8 +20,7 @@ nlohmann::json load_state(const fs::path& repo_root, std::string* note) {
         nlohmann::json j = nlohmann::json::parse(review::read_text(p));
         if (j.is_object()) return j;
     } catch (const nlohmann::json::exception&) {
-    } catch (const review::UserError&) {
-    }
+    } catch (const review::UserError&) {}
     const fs::path dir = review::new_backup_dir(repo_root);
     const fs::path saved = dir / "state.json";
     fs::rename(p, saved, ec);

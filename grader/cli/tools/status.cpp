@@ -20,8 +20,8 @@ namespace {
 
 // The written answers' row: how many items are answered (not the placeholder), and their provisional points at the
 // last grade of exercises/. None when the lesson has no written answers.
-std::optional<ExerciseStatus> answers_status(const lesson::Lesson& lesson,
-                                             const nlohmann::json& results, fs::file_time_type results_time) {
+std::optional<ExerciseStatus> answers_status(const lesson::Lesson& lesson, const nlohmann::json& results,
+                                             fs::file_time_type results_time) {
     std::error_code ec;
     const std::string& name = lesson.answers_file;
     if (!fs::exists(lesson.root / "grader" / "rubrics" / (lesson.id + "-written.json"), ec)) return std::nullopt;
@@ -122,7 +122,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
             continue;
         }
         s.state = filled == 0 && !edited_outside ? "untouched" : "in progress";
-        s.detail = edited_outside ? "code outside the blanks was changed (a veto)"
+        s.detail = edited_outside     ? "code outside the blanks was changed (a veto)"
                    : !refused.empty() ? refused
                                       : std::to_string(filled) + " of " + std::to_string(total) + " blanks filled";
         if (!refused.empty() && s.state == "untouched") s.state = "in progress";
@@ -143,7 +143,8 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
                 s.detail += "; last grade was a static review only (tests pending)";
             } else {
                 s.detail += "; " + std::to_string(r.value("tests_passed", 0)) + " of " +
-                            std::to_string(r.value("tests_total", 0)) + " tests passed at the last grade (" + backend + ")";
+                            std::to_string(r.value("tests_total", 0)) + " tests passed at the last grade (" + backend +
+                            ")";
             }
         }
         out.push_back(s);
@@ -160,7 +161,8 @@ std::string format_status(const lesson::Lesson& lesson, const std::vector<Exerci
         std::string name = r.name + std::string(w - r.name.size(), ' ');
         std::string state = r.state + std::string(r.state.size() < 12 ? 12 - r.state.size() : 0, ' ');
         s += "  " + name + "  " + state + "  " + r.detail;
-        if (r.hint_levels > 0) s += "; " + std::to_string(r.hint_levels) + " hint level" + (r.hint_levels == 1 ? "" : "s") + " used";
+        if (r.hint_levels > 0)
+            s += "; " + std::to_string(r.hint_levels) + " hint level" + (r.hint_levels == 1 ? "" : "s") + " used";
         s += "\n";
     }
     s += "Grade with `make grade-" + lesson.number + "`; a hint with `make hint-" + lesson.number + " EX=<name>`.\n";

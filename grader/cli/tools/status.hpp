@@ -11,9 +11,9 @@ namespace workbook::tools {
 
 struct ExerciseStatus {
     std::string name;
-    std::string state;   // "untouched", "in progress", "passing", "missing"
-    std::string detail;  // e.g. "2 of 3 blanks filled", "passed at the last grade (emu); changed since"
-    int hint_levels = 0; // hint levels revealed, all blanks together
+    std::string state;    // "untouched", "in progress", "passing", "missing"
+    std::string detail;   // e.g. "2 of 3 blanks filled", "passed at the last grade (emu); changed since"
+    int hint_levels = 0;  // hint levels revealed, all blanks together
 };
 
 std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson);

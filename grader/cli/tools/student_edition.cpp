@@ -54,9 +54,11 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
     const fs::path dest = fs::weakly_canonical(fs::absolute(out), ec);
     const fs::path rel = dest.lexically_relative(root);
     if (!rel.empty() && *rel.begin() != ".." && rel.is_relative())
-        throw review::UserError("The student edition must go outside the repository (" + out.string() + " is inside it).");
+        throw review::UserError("The student edition must go outside the repository (" + out.string() +
+                                " is inside it).");
     if (fs::exists(dest, ec) && !(fs::is_directory(dest, ec) && fs::is_empty(dest, ec)))
-        throw review::UserError(out.string() + " already exists and is not empty; choose a new folder so nothing is overwritten.");
+        throw review::UserError(out.string() +
+                                " already exists and is not empty; choose a new folder so nothing is overwritten.");
     EditionResult r;
     TempTree tree{export_committed(root, &r.uncommitted, &r.commit)};
     const auto files = distributable_files(tree.dir);
@@ -66,7 +68,8 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
         if (f.extension() != ".cu" && f.extension() != ".cuh") continue;
         const std::string text = util::read_file(tree.dir / f).value_or("");
         if (text.find("/*BLANK:") != std::string::npos || text.find("// BLANK:") != std::string::npos)
-            throw review::UserError(f.string() + " holds blank markers (solution code); it was not copied and "
+            throw review::UserError(f.string() +
+                                    " holds blank markers (solution code); it was not copied and "
                                     "the student edition was not made.");
     }
     fs::create_directories(dest, ec);

@@ -13,8 +13,8 @@ namespace workbook::tools {
 struct EditionResult {
     std::filesystem::path out;
     std::size_t files = 0;
-    std::string commit;                      // the commit the edition was made from
-    std::vector<std::string> uncommitted;    // `git status --porcelain` lines: changes that are NOT in the edition
+    std::string commit;                    // the commit the edition was made from
+    std::vector<std::string> uncommitted;  // `git status --porcelain` lines: changes that are NOT in the edition
 };
 
 // `out` must not exist or be an empty folder, and must lie outside the repository. Before anything is written the

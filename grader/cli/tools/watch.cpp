@@ -43,7 +43,8 @@ struct KeyMode {
 
 // SIGINT and SIGTERM end the wait for a key at once (no SA_RESTART); the previous handlers come back afterwards.
 struct StopSignals {
-    struct sigaction old_int {}, old_term {};
+    struct sigaction old_int {
+    }, old_term{};
     StopSignals() {
         g_stop_signal = 0;
         struct sigaction sa {};
@@ -176,7 +177,8 @@ WatchResult watch(const WatchOptions& opt, std::ostream& out) {
         if (!grade.running() && result.grades > 0 && !waiting_shown) {
             waiting_shown = true;
             out << "\nWatching " << opt.files.size() << " file" << (opt.files.size() == 1 ? "" : "s")
-                << " for changes (" << quit_keys << ")...\n" << std::flush;
+                << " for changes (" << quit_keys << ")...\n"
+                << std::flush;
         }
         const auto now = std::chrono::steady_clock::now();
         const std::size_t fp = fingerprint(opt.files);

@@ -14,16 +14,16 @@
 namespace workbook::tools {
 
 struct WatchOptions {
-    std::vector<std::filesystem::path> files;      // what to watch
-    std::vector<std::string> grade_command;         // argv of one grade (prints its own report)
+    std::vector<std::filesystem::path> files;                // what to watch
+    std::vector<std::string> grade_command;                  // argv of one grade (prints its own report)
     std::function<bool()> keep_going = [] { return true; };  // checked every poll; false stops the watch
-    int keys_fd = 0;                                // `q` (or Ctrl-C typed as a byte) read here; -1: no keys
+    int keys_fd = 0;                                         // `q` (or Ctrl-C typed as a byte) read here; -1: no keys
     std::chrono::milliseconds poll{200};
-    std::chrono::milliseconds settle{500};          // a burst of saves ends after this long without a change
-    std::chrono::seconds quiet_notice{120};         // after this long without a change, print the fallback once
-    std::string manual_command = "make grade-04";   // named in the fallback message
+    std::chrono::milliseconds settle{500};         // a burst of saves ends after this long without a change
+    std::chrono::seconds quiet_notice{120};        // after this long without a change, print the fallback once
+    std::string manual_command = "make grade-04";  // named in the fallback message
     bool grade_at_start = true;
-    bool clear_screen = false;                      // clear the terminal before each grade (else a separator only)
+    bool clear_screen = false;  // clear the terminal before each grade (else a separator only)
 };
 
 struct WatchResult {

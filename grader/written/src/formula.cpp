@@ -62,7 +62,8 @@ std::vector<Rewrite> make_rewrites() {
     // A square of a one-letter variable, with or without an index: x^2, x_i^2, x[i]**2, x*x, x[i] * x[i].
     for (const char* v : {"x", "h", "v", "y", "a"}) {
         const std::string var = std::string(R"(\b)") + v + R"((?:_\w+|\[\w+\])?)";
-        out.push_back({std::make_unique<RE2>(var + R"(\s*(?:\^\s*(?:\(\s*2\s*\)|2)|\*\*\s*2)\b)", o), std::string(" ") + v + "sq "});
+        out.push_back({std::make_unique<RE2>(var + R"(\s*(?:\^\s*(?:\(\s*2\s*\)|2)|\*\*\s*2)\b)", o),
+                       std::string(" ") + v + "sq "});
         out.push_back({std::make_unique<RE2>(var + R"(\s*\*\s*)" + v + R"((?:_\w+|\[\w+\])?\b)", o),
                        std::string(" ") + v + "sq "});
     }

@@ -32,8 +32,8 @@ struct Reading {
     std::size_t size = 0;
 };
 
-// A rubric phrase that covers a negator claims its words: "不" in "不变" (unchanged), "no longer" in "save", "skip" when
-// the rubric lists it as a way to save.
+// A rubric phrase that covers a negator claims its words: "不" in "不变" (unchanged), "no longer" in "save", "skip"
+// when the rubric lists it as a way to save.
 bool covers(const Occurrence& outer, const Occurrence& inner) {
     return outer.start <= inner.start && inner.end <= outer.end;
 }
@@ -146,12 +146,14 @@ std::string feedback_of(const Verdict& v) {
     std::string f = "Provisional until an instructor confirms.";
     if (v.too_short) return f + " Too short to score: write the answer out in sentences.";
     if (v.only_lists)
-        return f + " This reads as a list of terms, not an explanation: no sentence says what happens, because of "
-                   "what, with what consequence, so no concept is credited.";
+        return f +
+               " This reads as a list of terms, not an explanation: no sentence says what happens, because of "
+               "what, with what consequence, so no concept is credited.";
     if (v.truncated) f += " Only the first " + std::to_string(kMaxAnswerChars) + " characters were read.";
     if (v.no_cause)
-        return f + " There are sentences but no causal link (because, so, otherwise, which means, 因为, 所以 …): say "
-                   "why things happen, not only what happens. No concept is credited until then.";
+        return f +
+               " There are sentences but no causal link (because, so, otherwise, which means, 因为, 所以 …): say "
+               "why things happen, not only what happens. No concept is credited until then.";
     for (const auto& c : v.concepts)
         if (c.state == ConceptVerdict::found) f += "\nFound: " + c.concept->found_text;
     for (const auto& c : v.concepts)

@@ -8,8 +8,8 @@
 namespace workbook::written {
 namespace {
 
-constexpr int kMaxDepth = 8;      // {references} nest at most this deep (a cycle stops here rather than looping)
-constexpr std::size_t kGap = 6;   // what "..." may skip: "load x + residual from hbm again"
+constexpr int kMaxDepth = 8;     // {references} nest at most this deep (a cycle stops here rather than looping)
+constexpr std::size_t kGap = 6;  // what "..." may skip: "load x + residual from hbm again"
 
 }  // namespace
 
@@ -114,19 +114,20 @@ void Lexicon::seq(const Phrase& p, std::size_t k, const std::vector<Token>& t, s
     }
     const Part& part = p.parts[k];
     switch (part.kind) {
-    case Part::literal:
-        if (pos < t.size() && t[pos].form == part.token.form) seq(p, k + 1, t, pos + 1, denies, out, memo, depth);
-        break;
-    case Part::number:
-        if (pos < t.size() && t[pos].kind == TokenKind::number) seq(p, k + 1, t, pos + 1, denies, out, memo, depth);
-        break;
-    case Part::gap:
-        for (std::size_t g = 0; g <= kGap && pos + g <= t.size(); ++g) seq(p, k + 1, t, pos + g, denies, out, memo, depth);
-        break;
-    case Part::ref:
-        for (const auto& m : ends(part.cls, t, pos, memo, depth + 1))
-            seq(p, k + 1, t, m.end, denies || m.denies, out, memo, depth);
-        break;
+        case Part::literal:
+            if (pos < t.size() && t[pos].form == part.token.form) seq(p, k + 1, t, pos + 1, denies, out, memo, depth);
+            break;
+        case Part::number:
+            if (pos < t.size() && t[pos].kind == TokenKind::number) seq(p, k + 1, t, pos + 1, denies, out, memo, depth);
+            break;
+        case Part::gap:
+            for (std::size_t g = 0; g <= kGap && pos + g <= t.size(); ++g)
+                seq(p, k + 1, t, pos + g, denies, out, memo, depth);
+            break;
+        case Part::ref:
+            for (const auto& m : ends(part.cls, t, pos, memo, depth + 1))
+                seq(p, k + 1, t, m.end, denies || m.denies, out, memo, depth);
+            break;
     }
 }
 

@@ -75,9 +75,11 @@ Rubric parse_rubric(const nlohmann::json& j, const std::string& label) {
             if (r.version == 1) {
                 const auto patterns = jc.value("patterns", nlohmann::json::array());
                 if (patterns.empty()) throw RubricError(label + ": a concept of item " + item.id + " has no patterns.");
-                for (const auto& p : patterns) c.patterns.push_back(compile(p.get<std::string>(), label + " item " + item.id));
+                for (const auto& p : patterns)
+                    c.patterns.push_back(compile(p.get<std::string>(), label + " item " + item.id));
             } else {
-                for (const auto& cl : jc.value("any", nlohmann::json::array())) c.any.push_back(claim(cl, *r.lexicon, where));
+                for (const auto& cl : jc.value("any", nlohmann::json::array()))
+                    c.any.push_back(claim(cl, *r.lexicon, where));
                 for (const auto& cl : jc.value("contradicted_by", nlohmann::json::array()))
                     c.contradicted_by.push_back(claim(cl, *r.lexicon, where));
                 if (c.any.empty()) throw RubricError(where + " has no claims (\"any\").");

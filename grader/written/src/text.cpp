@@ -25,14 +25,14 @@ std::pair<char32_t, std::size_t> decode(const std::string& s, std::size_t i) {
 bool is_han(char32_t c) {
     return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0xF900 && c <= 0xFAFF);
 }
-bool ends_sentence_cjk(char32_t c) { return c == 0x3002 || c == 0xFF01 || c == 0xFF1F; }          // 。！？
+bool ends_sentence_cjk(char32_t c) { return c == 0x3002 || c == 0xFF01 || c == 0xFF1F; }  // 。！？
 bool ends_clause_cjk(char32_t c) {
     return c == 0xFF0C || c == 0x3001 || c == 0xFF1B || c == 0xFF1A || c == 0x2014 || c == 0x2013;  // ，、；：—–
 }
 bool separates_items_cjk(char32_t c) { return c == 0xFF0C || c == 0x3001 || c == 0xFF1B; }  // ，、；
 
 class Reader {
-public:
+ public:
     std::vector<Sentence> out;
 
     void read(const std::string& text) {
@@ -44,7 +44,8 @@ public:
                 std::size_t j = i;
                 while (j < s.size() && ascii_alnum(static_cast<unsigned char>(s[j]))) ++j;
                 // A decimal number keeps its point: "8.46", "0.25".
-                if (ascii_digit(c) && j + 1 < s.size() && s[j] == '.' && ascii_digit(static_cast<unsigned char>(s[j + 1]))) {
+                if (ascii_digit(c) && j + 1 < s.size() && s[j] == '.' &&
+                    ascii_digit(static_cast<unsigned char>(s[j + 1]))) {
                     ++j;
                     while (j < s.size() && ascii_digit(static_cast<unsigned char>(s[j]))) ++j;
                 }
@@ -87,7 +88,7 @@ public:
         end_sentence();
     }
 
-private:
+ private:
     Sentence cur_;
     int item_words_ = 0;
     bool item_formula_ = false;  // the current item holds a number or an operator

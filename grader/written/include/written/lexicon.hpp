@@ -25,7 +25,7 @@ struct Occurrence {
 };
 
 class Lexicon {
-public:
+ public:
     // `classes`: {"name": ["phrase", …], …}. Also holds the built-in classes of the language module, under the names
     // "@negator", "@post-negator" and "@causal". Throws RubricError for a malformed class or an unknown {reference}.
     explicit Lexicon(const nlohmann::json& classes);
@@ -38,11 +38,11 @@ public:
     // Every occurrence of every class in `tokens`, longest first for the same class and start.
     std::vector<Occurrence> find(const std::vector<Token>& tokens) const;
 
-private:
+ private:
     struct Part {
         enum Kind { literal, ref, gap, number } kind = literal;
-        Token token;     // literal
-        int cls = -1;    // ref
+        Token token;   // literal
+        int cls = -1;  // ref
         std::string ref_name;
     };
     struct Phrase {

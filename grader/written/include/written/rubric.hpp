@@ -26,8 +26,8 @@ enum class Polarity { affirmed, denied, any };
 struct Claim {
     std::vector<int> terms;  // lexicon classes
     Polarity polarity = Polarity::affirmed;
-    int window = 2;          // sentences the terms may spread over; 0: one clause of one sentence
-    bool ordered = false;    // the terms must occur in this order ("output ... too large")
+    int window = 2;        // sentences the terms may spread over; 0: one clause of one sentence
+    bool ordered = false;  // the terms must occur in this order ("output ... too large")
 };
 
 struct Concept {

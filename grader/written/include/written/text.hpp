@@ -14,18 +14,18 @@ enum class TokenKind { word, ident, han, number, symbol };
 struct Token {
     std::string form;  // stem of an English word; an identifier, a Han character, a number or a symbol as written
     TokenKind kind = TokenKind::word;
-    int segment = 0;   // clause index in its sentence: commas, semicolons and "but"/"only"/"而" … start a new one
+    int segment = 0;  // clause index in its sentence: commas, semicolons and "but"/"only"/"而" … start a new one
 };
 
 struct Sentence {
     std::vector<Token> tokens;
-    int words = 0;             // words, identifiers and Han characters (articles included)
-    int function_words = 0;    // of those, the ones that hold a sentence together ("is", "of", "的" …)
-    int han = 0;               // of the words, Han characters (a Chinese word is about two of them)
+    int words = 0;                // words, identifiers and Han characters (articles included)
+    int function_words = 0;       // of those, the ones that hold a sentence together ("is", "of", "的" …)
+    int han = 0;                  // of the words, Han characters (a Chinese word is about two of them)
     int longest_content_run = 0;  // most English content words in a row with no function word between them
     int segments = 1;
-    int items = 0;             // stretches between commas and semicolons (",", ";", "，", "、", "；")
-    int short_items = 0;       // of those, the ones of at most two words: the entries of a list
+    int items = 0;        // stretches between commas and semicolons (",", ";", "，", "、", "；")
+    int short_items = 0;  // of those, the ones of at most two words: the entries of a list
 };
 
 // The answer split into sentences (". ", "!", "?", "。", "！", "？"), formulas canonicalized first.
