@@ -1,5 +1,7 @@
 #include "common/files.hpp"
 
+#include "common/util.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -170,11 +172,9 @@ std::string read_text(const fs::path& file) {
     if (!ec && size > kMaxTextFile)
         throw UserError(file.string() + " is larger than 1 MiB (" + std::to_string(size) +
                         " bytes); exercise files are small text files, so it was not read.");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw UserError("Cannot read " + file.string() + ".");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
+    auto read = util::read_file(file);  // the one reader of bytes; the checks around it are this function's
+    if (!read) throw UserError("Cannot read " + file.string() + ".");
+    std::string text = std::move(*read);
     if (text.size() > kMaxTextFile)
         throw UserError(file.string() +
                         " is larger than 1 MiB; exercise files are small text files, so it was not read.");
@@ -186,21 +186,8 @@ std::string read_text(const fs::path& file) {
 }
 
 void write_text(const fs::path& file, const std::string& text) {
-    if (file.has_parent_path()) fs::create_directories(file.parent_path());
-    fs::path tmp = file;
-    tmp += ".tmp-workbook";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw UserError("Cannot write " + file.string() + ".");
-        out << text;
-        if (!out.flush()) throw UserError("Cannot write " + file.string() + ".");
-    }
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw UserError("Cannot write " + file.string() + ".");
-    }
+    // The one atomic writer (util::write_file_atomic), with this module's error convention.
+    if (!util::write_file_atomic(file, text)) throw UserError("Cannot write " + file.string() + ".");
 }
 
 fs::path new_backup_dir(const fs::path& repo_root) {

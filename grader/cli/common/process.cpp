@@ -185,8 +185,12 @@ void Child::finish(int status) {
     if (WIFEXITED(status)) result_.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result_.signal = WTERMSIG(status);
     ::kill(-pid_, SIGKILL);  // anything the program forked dies with it
-    result_.out = util::sanitize_text(read_capped(tmp_dir_ / "stdout", spec_.capture_limit));
-    result_.err = util::sanitize_text(read_capped(tmp_dir_ / "stderr", spec_.capture_limit));
+    result_.out = read_capped(tmp_dir_ / "stdout", spec_.capture_limit);
+    result_.err = read_capped(tmp_dir_ / "stderr", spec_.capture_limit);
+    if (!spec_.raw_output) {
+        result_.out = util::sanitize_text(result_.out);
+        result_.err = util::sanitize_text(result_.err);
+    }
     done_ = true;
 }
 

@@ -1,10 +1,13 @@
-// Runs a tool (nvcc, git, make) with arguments, no shell, and collects what it printed. Small on purpose: the grading
-// pipeline has its own sandboxed runner for student code; this is for trusted tools only.
+// Runs a trusted tool (nvcc, git, cmake) with arguments, no shell, and collects what it printed: a thin layer over the
+// one process runner (common/process.hpp), with its own process group and time limit, the output kept whole and raw
+// (the caller parses it). Student code never runs through here: it runs in the judge's sandboxed worker.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "common/util.hpp"
 
 namespace workbook::review {
 
@@ -18,7 +21,7 @@ struct RunResult {
 // `argv[0]` is looked up on PATH when it has no '/'. `cwd` empty = current directory. timeout_s <= 0: no limit.
 RunResult run_program(const std::vector<std::string>& argv, const std::filesystem::path& cwd = {}, int timeout_s = 0);
 
-// The full path of `program` on PATH, or empty.
-std::string which(const std::string& program);
+// The full path of `program` on PATH, or empty (util::which, the one lookup).
+using util::which;
 
 }  // namespace workbook::review

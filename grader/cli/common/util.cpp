@@ -210,13 +210,13 @@ std::string trim(const std::string& s) {
 std::string which(const std::string& name) {
     if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
     const char* path = std::getenv("PATH");
-    if (!path) return "";
-    std::stringstream ss(path);
+    std::stringstream ss(path ? path : "/usr/bin:/bin");
     std::string dir;
+    std::error_code ec;
     while (std::getline(ss, dir, ':')) {
         if (dir.empty()) continue;
         std::string cand = dir + "/" + name;
-        if (::access(cand.c_str(), X_OK) == 0) return cand;
+        if (::access(cand.c_str(), X_OK) == 0 && !fs::is_directory(cand, ec)) return cand;
     }
     return "";
 }

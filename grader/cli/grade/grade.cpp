@@ -41,12 +41,7 @@ GradeOutcome usage_error(const std::string& msg, int code = 2) {
     return o;
 }
 
-std::string shown_path(const fs::path& p, const fs::path& root) {
-    std::error_code ec;
-    auto rel = fs::relative(p, root, ec);
-    if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
-    return p.string();
-}
+std::string shown_path(const fs::path& p, const fs::path& root) { return review::display_path(p, root); }
 
 std::uint64_t env_seed() {
     const char* s = std::getenv("SEED");
