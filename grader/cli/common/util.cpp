@@ -201,6 +201,11 @@ std::string indent(const std::string& s, const std::string& prefix) {
     return out;
 }
 
+void erase_all(std::string& s, const std::string& part) {
+    if (part.empty()) return;
+    for (std::size_t p; (p = s.find(part)) != std::string::npos;) s.erase(p, part.size());
+}
+
 std::string trim(const std::string& s) {
     const std::size_t b = s.find_first_not_of(" \t\r\n");
     if (b == std::string::npos) return "";

@@ -35,6 +35,9 @@ std::string trim_lines(const std::string& s, std::size_t max_lines, bool tail = 
 std::string indent(const std::string& s, const std::string& prefix);
 // Without leading and trailing blanks (spaces, tabs, CR, LF).
 std::string trim(const std::string& s);
+// Every occurrence of `part` removed from `s` (a private folder's path out of a message); an empty `part` removes
+// nothing.
+void erase_all(std::string& s, const std::string& part);
 
 // First executable named `name` on PATH, or empty.
 std::string which(const std::string& name);

@@ -321,12 +321,9 @@ class Pipeline {
         if (interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
         // The student knows their file as "rmsnorm.cu:6", not by the submission folder's absolute path.
         const std::string prefix = dir.string() + "/";
-        auto strip = [&](std::string& s) {
-            for (std::size_t p; (p = s.find(prefix)) != std::string::npos;) s.erase(p, prefix.size());
-        };
         for (auto& o : outcomes) {
-            strip(o.message);
-            strip(o.output);
+            util::erase_all(o.message, prefix);
+            util::erase_all(o.output, prefix);
         }
         if (opt.sanitize && run.backend == Backend::gpu)
             run.sanitizer = run_compute_sanitizer(test_jobs, run.seed, limits, prefix);

@@ -24,11 +24,6 @@ std::string finding_key(const std::string& finding) {
     return first + (in == std::string::npos ? std::string() : finding.substr(in, end - in));
 }
 
-void strip_all(std::string& s, const std::string& prefix) {
-    if (prefix.empty()) return;
-    for (std::size_t p; (p = s.find(prefix)) != std::string::npos;) s.erase(p, prefix.size());
-}
-
 }  // namespace
 
 json run_compute_sanitizer(const std::vector<TestJob>& jobs, std::uint64_t seed, RunLimits limits,
@@ -56,7 +51,7 @@ json run_compute_sanitizer(const std::vector<TestJob>& jobs, std::uint64_t seed,
             if (!s.is_object() || !s.value("started", false) || !s.value("finished", false)) {
                 // The tool did not start, or the worker ended before it could sum up (a crash, a time-out).
                 std::string why = o.message.empty() ? std::string("compute-sanitizer did not report") : o.message;
-                strip_all(why, strip);
+                util::erase_all(why, strip);
                 if (entry["not_run"].size() < 3)
                     entry["not_run"].push_back(o.test.name + ": " + util::trim_lines(util::sanitize_text(why), 4));
                 continue;
@@ -70,7 +65,7 @@ json run_compute_sanitizer(const std::vector<TestJob>& jobs, std::uint64_t seed,
                 for (const auto& f : s["findings"]) {
                     if (!f.is_string()) continue;
                     std::string text = util::sanitize_text(f.get<std::string>());
-                    strip_all(text, strip);
+                    util::erase_all(text, strip);
                     if (seen[o.test.exercise + "/" + tool].insert(finding_key(text)).second &&
                         entry["findings"].size() < 5)
                         entry["findings"].push_back(text);

@@ -16,8 +16,7 @@ std::string child_error(const std::string& err, const fs::path& private_dir) {
     std::string last;
     for (const auto& l : util::split_lines(err))
         if (l.rfind("workbook: ", 0) == 0) last = l.substr(10);
-    const std::string prefix = private_dir.string() + "/";
-    for (std::size_t p; (p = last.find(prefix)) != std::string::npos;) last.erase(p, prefix.size());
+    util::erase_all(last, private_dir.string() + "/");
     return util::trim_lines(last, 1);
 }
 

@@ -106,31 +106,27 @@ Worker g_worker;
 CallResult g_last;
 
 
-// The last lines the worker printed (its stdout and stderr share one memfd), for a failure message.
-std::string output_tail(std::size_t max_lines = 20) {
+// The last `max_bytes` the worker printed (its stdout and stderr share one memfd, which its output limit keeps under
+// 16 MiB: so 16 MiB is all of it).
+std::string output_bytes(std::size_t max_bytes) {
   if (g_worker.output < 0) return {};
   const off_t size = ::lseek(g_worker.output, 0, SEEK_END);
   if (size <= 0) return {};
-  const off_t from = size > 16384 ? size - 16384 : 0;
+  const off_t from = size > static_cast<off_t>(max_bytes) ? size - static_cast<off_t>(max_bytes) : 0;
   std::string text(static_cast<std::size_t>(size - from), '\0');
   const ssize_t k = ::pread(g_worker.output, text.data(), text.size(), from);
   text.resize(k > 0 ? static_cast<std::size_t>(k) : 0);
+  return text;
+}
+
+// Its last lines, for a failure message.
+std::string output_tail(std::size_t max_lines = 20) {
+  std::string text = output_bytes(16384);
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   std::size_t pos = text.size(), lines = 0;
   while (pos > 0 && lines < max_lines)
     if (text[--pos] == '\n') ++lines;
   if (lines == max_lines) text = text.substr(pos + 1);
-  return text;
-}
-
-// Everything the worker (and compute-sanitizer around it) printed, up to the output size limit of its rlimits.
-std::string whole_output() {
-  if (g_worker.output < 0) return {};
-  const off_t size = ::lseek(g_worker.output, 0, SEEK_END);
-  if (size <= 0) return {};
-  std::string text(static_cast<std::size_t>(std::min<off_t>(size, 16 << 20)), '\0');
-  const ssize_t k = ::pread(g_worker.output, text.data(), text.size(), 0);
-  text.resize(k > 0 ? static_cast<std::size_t>(k) : 0);
   return text;
 }
 
@@ -385,7 +381,7 @@ nlohmann::json worker_report() {
   j["output"] = output_tail(12);
   if (!g_config.sanitize_tool.empty()) {
     // The whole output: the sanitizer's reports can come before the worker's last lines.
-    j["sanitizer"] = to_json(g_config.sanitize_tool, parse_sanitizer_output(whole_output()));
+    j["sanitizer"] = to_json(g_config.sanitize_tool, parse_sanitizer_output(output_bytes(16u << 20)));
   }
   return j;
 }
