@@ -1,8 +1,9 @@
-#include <map>
 #include "runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -99,6 +100,8 @@ std::optional<std::vector<TestInfo>> list_tests(const fs::path& judge, const std
 }
 
 namespace {
+
+bool is_timed(const TestInfo& t) { return std::find(t.tags.begin(), t.tags.end(), "timed") != t.tags.end(); }
 
 struct Running {
     std::size_t index;
@@ -199,11 +202,23 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
     // failed without running, so a hang costs about two time limits, not one per test. Other exercises still run.
     constexpr int kTimeoutsBeforeSkipping = 2;
     std::map<std::string, int> timeouts;  // per harness (one per exercise)
-    while (next < jobs.size() || !running.empty()) {
-        while (running.size() < parallel && next < jobs.size()) {
-            const TestJob& job = jobs[next];
+    // A test tagged [timed] measures bandwidth on a GPU: it runs after every other test, with nothing else in flight,
+    // so that no neighbouring test shares the GPU or the host's memory bandwidth while it is timed.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        if (!is_timed(jobs[i].test)) order.push_back(i);
+    const std::size_t untimed = order.size();
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        if (is_timed(jobs[i].test)) order.push_back(i);
+    while (next < order.size() || !running.empty()) {
+        const bool alone = next >= untimed;  // the timed tests: one at a time, and only once the rest have finished
+        while (running.size() < (alone ? std::size_t{1} : parallel) && next < order.size() &&
+               !(alone && !running.empty())) {
+            const std::size_t index = order[next];
+            const TestJob& job = jobs[index];
             if (timeouts[job.worker.string()] >= kTimeoutsBeforeSkipping) {
-                TestOutcome& skipped = outcomes[next++];
+                ++next;
+                TestOutcome& skipped = outcomes[index];
                 skipped.test = job.test;
                 skipped.passed = false;
                 skipped.message =
@@ -212,7 +227,8 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
                 continue;
             }
             Running r;
-            r.index = next++;
+            r.index = index;
+            ++next;
             char tmpl[] = "/tmp/workbook-test-XXXXXX";
             if (::mkdtemp(tmpl)) r.dir = tmpl;
             r.nonce = util::random_hex(16);

@@ -1,6 +1,7 @@
-// Running hidden tests: one judge process per test (trusted, built with the grader), at most two at a time, each with
-// a time limit, its own process group and a nonce on stdin. The judge starts the submission's worker in a sandbox
-// and compares; results are read only from the judge's result file, never from any program's output.
+// Running hidden tests: one judge process per test (trusted, built with the grader), at most two at a time (a test
+// tagged [timed] last and alone, so that nothing shares the GPU while it is timed), each with a time limit, its own
+// process group and a nonce on stdin. The judge starts the submission's worker in a sandbox and compares; results
+// are read only from the judge's result file, never from any program's output.
 #pragma once
 
 #include <cstdint>
