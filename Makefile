@@ -1,7 +1,7 @@
 # The verbs students and instructors type. A thin layer over CMake and the `workbook` command
 # (build/grader/cli/workbook); every target configures and builds what it needs first.
 #
-#   make grade-04 [SUBMISSION=dir] [BACKEND=auto|gpu|emu|static] [EX=name] [SOLUTIONS=1] [SEED=n] [SANITIZE=1]
+#   make grade-04 [SUBMISSION=dir] [BACKEND=auto|gpu|emu|static] [EX=name] [SOLUTIONS=1] [SEED=n] [SANITIZE=1|memcheck,racecheck,…]
 #   make test
 #   make hint-04 EX=name [BLANK=id] [LEVEL=n]   make status   make reset-04 EX=name   make restore-04 EX=name [BACKUP=stamp]
 #   make report-04
@@ -25,7 +25,7 @@ LESSON   ?= $(lastword $(NUMBERS))
 help:
 	@echo "Lessons:    $(NUMBERS)    (NN below is one of them)"
 	@echo "Student:    make grade-NN    make watch-NN    make hint-NN EX=exercise    make status    make reset-NN EX=exercise    make restore-NN EX=exercise    make report-NN    make bench-NN    make profile-NN EX=exercise"
-	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SEED=n  SANITIZE=1 (gpu: compute-sanitizer too)"
+	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SEED=n  SANITIZE=1 (gpu: compute-sanitizer too; or SANITIZE=racecheck,… for some tools)"
 	$(if $(wildcard solutions),@echo "Instructor: make grade-NN SOLUTIONS=1    make grade-class SUBMISSIONS=dir [LESSON=NN]    make gradescope-NN    make solutions-branch    make student-edition")
 	$(if $(wildcard solutions),@echo "Authors:    make check [LESSON=NN]    make sync")
 	@echo "Project:    make test    make format-check    make format"
@@ -63,7 +63,7 @@ grader: configure
 
 GRADE_ARGS = $(if $(SUBMISSION),--submission "$(SUBMISSION)") $(if $(BACKEND),--backend $(BACKEND)) \
              $(if $(EX),--ex $(EX)) $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions) $(if $(SEED),--seed $(SEED)) \
-             $(if $(filter 1 yes true,$(SANITIZE)),--sanitize)
+             $(if $(filter 1 yes true,$(SANITIZE)),--sanitize,$(if $(SANITIZE),--sanitize-tools $(SANITIZE)))
 
 # The grade itself; its exit status (0 passed, 1 not passed, 2/3 a problem the workbook has named) goes to a file
 # for the step below. A problem (2, 3, 130) stops make here, with its trailer.

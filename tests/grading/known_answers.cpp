@@ -38,6 +38,7 @@ struct Options {
   fs::path root, workbook, work;
   std::string lesson, mode, name, backend = "emu";
   bool sanitize = false;  // --sanitize (gpu): compute-sanitizer's findings are checked too
+  std::string sanitize_tools;  // --sanitize-tools a,b: only these tools (a wrong answer: default its expect.sanitizer)
 };
 
 using wbtest::read_file;
@@ -74,7 +75,8 @@ Grade run_grade(const Options& o, const std::string& args) {
   // A secret in the grader's environment: no submission may see it (the worker gets an environment of its own).
   const std::string cmd = "cd '" + o.root.string() + "' && WB_SECRET_CANARY=wb-secret-canary-7f3a '" +
                           o.workbook.string() + "' grade " + o.lesson.substr(0, o.lesson.find('-')) + " --backend " +
-                          o.backend + (o.sanitize ? " --sanitize" : "") + " --json-out '" + out.string() + "' " + args + " 2>&1";
+                          o.backend + (o.sanitize ? " --sanitize" : "") +
+                          (o.sanitize && !o.sanitize_tools.empty() ? " --sanitize-tools " + o.sanitize_tools : "") + " --json-out '" + out.string() + "' " + args + " 2>&1";
   Grade g{};
   FILE* pipe = popen(cmd.c_str(), "r");
   char buf[4096];
@@ -183,7 +185,12 @@ int check_wrong(const Options& o) {
   for (const auto& p : expect.value("unchanged", json::array())) before[p] = snapshot(expand(o, p));
   for (const auto& p : expect.value("absent", json::array())) fs::remove(expand(o, p));
   const fs::path submission = make_submission(o, ex, &text);
-  Grade g = run_grade(o, "--ex " + ex + " --submission '" + submission.string() + "'");
+  // Under --sanitize a wrong answer runs only the tools that must report it, unless the tools were named.
+  Options graded = o;
+  if (o.sanitize && o.sanitize_tools.empty())
+    for (const auto& tool : expect.value("sanitizer", json::array()))
+      graded.sanitize_tools += (graded.sanitize_tools.empty() ? "" : ",") + tool.get<std::string>();
+  Grade g = run_grade(graded, "--ex " + ex + " --submission '" + submission.string() + "'");
   // A bug only the emulator can see (registers a GPU happens to leave zero): on gpu its grade is reported, not judged.
   if (o.backend == "gpu" && expect.contains("emu_only")) {
     std::cout << "wrong answer '" << o.name << "' on gpu: " << (g.exit_code == 0 ? "passed" : "rejected")
@@ -299,6 +306,7 @@ int main(int argc, char** argv) {
     else if (a == "--backend") o.backend = next();
     else if (a == "--lesson") o.lesson = next();
     else if (a == "--sanitize") o.sanitize = true;
+    else if (a == "--sanitize-tools") { o.sanitize = true; o.sanitize_tools = next(); }
     else if (a == "--solutions" || a == "--starters") o.mode = a.substr(2);
     else if (a == "--wrong" || a == "--alt") { o.mode = a.substr(2); o.name = next(); }
     else { std::cerr << "unknown argument " << a << "\n"; return 2; }
@@ -311,7 +319,7 @@ int main(int argc, char** argv) {
     if (o.mode == "wrong") return check_wrong(o);
     if (o.mode == "alt") return check_alt(o);
     std::cerr << "usage: known_answers --root DIR --workbook EXE --work DIR --lesson SLUG [--backend B] "
-                 "[--sanitize] (--solutions|--starters|--wrong N|--alt N)\n";
+                 "[--sanitize [--sanitize-tools a,b]] (--solutions|--starters|--wrong N|--alt N)\n";
     return 2;
   } catch (const std::exception& ex) {
     std::cerr << "FAILED: " << ex.what() << "\n";

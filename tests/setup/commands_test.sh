@@ -16,7 +16,7 @@ expect() { grep -qF -- "$2" <<<"$1" || fail "$3: expected «$2» in:"$'\n'"$1"; 
 course=$work/course
 mkdir -p "$course/grader" "$course/solutions"
 cp -r "$root/lessons" "$root/exercises" "$course/"
-cp -r "$root/grader/pristine" "$root/grader/rubrics" "$course/grader/"
+cp -r "$root/grader/rubrics" "$course/grader/"
 cp -r "$root/solutions/04-rmsnorm" "$course/solutions/" 2>/dev/null || true
 retarget() {  # a copy of the build config whose repository is $1
   python3 - "$config" "$1" "$2" <<'PY'
@@ -64,6 +64,9 @@ echo "--- make grade-04 SANITIZE=1 without a GPU: said, and in the replay"
 out=$(wb grade 04 --backend static --ex rmsnorm --seed 7 --sanitize); echo "$out" | grep -E "SANITIZE|Replay"
 expect "$out" "SANITIZE=1 runs compute-sanitizer on the hidden tests, and a static review runs none" "sanitize note"
 expect "$out" "Replay this run: make grade-04 SEED=7 EX=rmsnorm BACKEND=static SANITIZE=1" "replay carries SANITIZE"
+out=$(wb grade 04 --backend static --ex rmsnorm --seed 7 --sanitize-tools racecheck,initcheck)
+expect "$out" "Replay this run: make grade-04 SEED=7 EX=rmsnorm BACKEND=static SANITIZE=racecheck,initcheck" \
+       "replay carries the tools SANITIZE named"
 echo "// changed" >> "$ex/rmsnorm.cu"
 out=$(wb report 04); echo "$out"
 expect "$out" "WARNING: changed since the last grade: rmsnorm.cu" "report names the changed file"

@@ -24,6 +24,10 @@ void add_grade_command(CLI::App& app) {
     cmd->add_flag("--sanitize", opt->sanitize,
                   "On a GPU, also run compute-sanitizer's memcheck, racecheck, synccheck "
                   "and initcheck on every test (advice, no points)");
+    cmd->add_option("--sanitize-tools", opt->sanitize_tools,
+                    "With --sanitize: only these of compute-sanitizer's tools (comma-separated)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"memcheck", "racecheck", "synccheck", "initcheck"}));
     auto* seed_opt = cmd->add_option("--seed", *seed, "Seed of the random test inputs (default: $SEED, else random)");
     cmd->add_option("--json-out", opt->json_out, "Also write results.json to this file (-: only to stdout, no report)");
     cmd->add_option("--work-dir", opt->work_dir,
@@ -36,6 +40,7 @@ void add_grade_command(CLI::App& app) {
             opt->print_report = false;
             opt->write_default_results = false;
         }
+        if (!opt->sanitize_tools.empty()) opt->sanitize = true;
         if (opt->solutions && !opt->submission.empty())
             throw CLI::ValidationError("--solutions and --submission", "choose one of them");
         std::string err;

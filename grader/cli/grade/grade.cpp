@@ -148,6 +148,7 @@ class Pipeline {
     // Where the hidden tests run, and the seed of their inputs.
     std::optional<GradeOutcome> choose_backend() {
         run.sanitize = opt.sanitize;
+        run.sanitize_tools = opt.sanitize_tools;
         if (opt.sanitize && opt.backend == "static")
             run.notes.push_back("SANITIZE=1 runs compute-sanitizer on the hidden tests, and a static review runs none");
         if (opt.backend == "static") {
@@ -326,7 +327,7 @@ class Pipeline {
             util::erase_all(o.output, prefix);
         }
         if (opt.sanitize && run.backend == Backend::gpu)
-            run.sanitizer = run_compute_sanitizer(test_jobs, run.seed, limits, prefix);
+            run.sanitizer = run_compute_sanitizer(test_jobs, run.seed, limits, prefix, opt.sanitize_tools);
         else if (opt.sanitize)
             run.notes.push_back(
                 "SANITIZE=1 runs compute-sanitizer, which needs the gpu backend; on emu the "

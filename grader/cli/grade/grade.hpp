@@ -33,6 +33,7 @@ struct GradeOptions {
     std::string work_dir;           // where harnesses are built (default: the build folder); class grading
     std::vector<std::string> hide;  // more folders the submission's code must not see (grade-class: the class)
     bool sanitize = false;          // gpu: also run compute-sanitizer's four tools on every test (sanitize.hpp)
+    std::vector<std::string> sanitize_tools;  // the tools to run (SANITIZE=memcheck,racecheck); empty: all four
 };
 
 struct GradeOutcome {

@@ -93,6 +93,7 @@ struct Run {
     nlohmann::json hints_used = nlohmann::json::object();  // {"<exercise>": {"<blank>": level}}
     nlohmann::json sandbox;    // the layers that confined the submission's code (from the judges); null: none ran
     bool sanitize = false;     // SANITIZE=1 was asked for (whatever the backend)
+    std::vector<std::string> sanitize_tools;  // SANITIZE=<tools>: the tools asked for; empty: all four
     nlohmann::json sanitizer;  // SANITIZE=1 on gpu: compute-sanitizer's findings per exercise and tool (sanitize.hpp)
     // Scores.
     double core_score = 0, core_max = 0;

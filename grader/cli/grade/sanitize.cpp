@@ -27,7 +27,7 @@ std::string finding_key(const std::string& finding) {
 }  // namespace
 
 json run_compute_sanitizer(const std::vector<TestJob>& jobs, std::uint64_t seed, RunLimits limits,
-                           const std::string& strip) {
+                           const std::string& strip, const std::vector<std::string>& tools) {
     json out = json::object();
     if (jobs.empty()) return out;
     // The tool slows a test by one to two orders of magnitude; the GPU is shared by the tests running at once.
@@ -35,6 +35,7 @@ json run_compute_sanitizer(const std::vector<TestJob>& jobs, std::uint64_t seed,
     const unsigned cores = std::max(2u, std::thread::hardware_concurrency());
     limits.parallel = std::max(limits.parallel, static_cast<int>(std::min(8u, cores / 2)));
     for (const auto& tool : kSanitizerTools) {
+        if (!tools.empty() && std::find(tools.begin(), tools.end(), tool) == tools.end()) continue;
         limits.sanitize_tool = tool;
         const auto outcomes = run_tests(jobs, seed, limits);
         std::map<std::string, std::set<std::string>> seen;
