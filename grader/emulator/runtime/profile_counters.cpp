@@ -57,6 +57,18 @@ unsigned request_sectors(const Request& r) {
   return static_cast<unsigned>(std::unique(s, s + n) - s);
 }
 
+unsigned request_lines(const Request& r) {
+  std::uint64_t s[32 * 2];
+  unsigned n = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(r.mask >> l & 1u)) continue;
+    const std::uint64_t first = r.addr[l] / 128, last = (r.addr[l] + r.size - 1) / 128;
+    for (std::uint64_t x = first; x <= last && n < 32 * 2; ++x) s[n++] = x;
+  }
+  std::sort(s, s + n);
+  return static_cast<unsigned>(std::unique(s, s + n) - s);
+}
+
 unsigned ideal_sectors(const Request& r) {
   const unsigned bytes = static_cast<unsigned>(__builtin_popcount(r.mask)) * r.size;
   return (bytes + 31) / 32;
@@ -191,12 +203,12 @@ LineStat& line_stat(State& S, const Request& r) {
 void count_global(State& S, const Request& r, std::uint64_t serial) {
   LaunchStats& s = S.s;
   const std::uint64_t bytes = std::uint64_t(__builtin_popcount(r.mask)) * r.size;
-  const unsigned sec = request_sectors(r), ideal = ideal_sectors(r);
+  const unsigned sec = request_sectors(r), ideal = ideal_sectors(r), lines = request_lines(r);
   LineStat& ls = line_stat(S, r);
   ++ls.requests, ls.bytes += bytes, ls.sectors += sec, ls.ideal += ideal;
   if (r.atomic) ++s.atom_requests;
-  else if (r.write) ++s.st_requests, s.st_sectors += sec, s.st_bytes += bytes, s.st_ideal += ideal;
-  else ++s.ld_requests, s.ld_sectors += sec, s.ld_bytes += bytes, s.ld_ideal += ideal;
+  else if (r.write) ++s.st_requests, s.st_sectors += sec, s.st_bytes += bytes, s.st_ideal += ideal, s.st_lines += lines;
+  else ++s.ld_requests, s.ld_sectors += sec, s.ld_bytes += bytes, s.ld_ideal += ideal, s.ld_lines += lines;
   // The L2 sees each sector once per request, with the bytes the lanes used in it.
   std::uint64_t ids[32 * 4];
   std::uint32_t masks[32 * 4];
