@@ -109,6 +109,11 @@ profile-%: configure
 	@$(NO_MAKE_ENV) $(WORKBOOK) profile $* --ex $(EX) $(if $(SUBMISSION),--submission "$(SUBMISSION)") \
 	  $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions)
 
+# The profiler's pictures in lesson 04's text (lessons/04-rmsnorm/figures/profile-*.svg), redrawn; the tests
+# emu.profile.figure.* fail when the committed ones drift from what the profiler draws.
+figures-04: configure
+	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the profiler's figures" profile-figures-04
+
 grade-class: grader
 	@test -n "$(SUBMISSIONS)" || { echo "workbook: say where the submissions are, e.g. make grade-class SUBMISSIONS=handins/" >&2; exit 2; }
 	@$(WORKBOOK) grade-class $(LESSON) --submissions "$(SUBMISSIONS)" $(if $(BACKEND),--backend $(BACKEND))

@@ -5,7 +5,7 @@ and reports how the model does on any other set (the HELD-OUT one), without refi
     fit_model.py fit   <emu-dir> <measured> [<measured> ...]   prints the fitted constants and each point's error
     fit_model.py check <emu-dir> <measured> [<measured> ...]   the constants in profile_model.cpp, each point's error
 
-<emu-dir> holds one folder per variant, written by emu-profile.sh (<name>/profile.jsonl; the "model" object of each
+<emu-dir> (several: comma-separated) holds one folder per variant, written by emu-profile.sh (<name>/profile.jsonl; the "model" object of each
 line is the model's inputs for that shape). A <measured> file is either a GPU run's combined log (sections
 "### <name>" with lines "shape M N: ... time_us T", and "ncu count" blocks whose gpu__time_duration is the time of
 the count shape's launch) or a folder of <name>.time files (gpu-validate.sh). Variants in which the emulator saw no
@@ -35,10 +35,11 @@ def predict(c, m):
     return fixed + waves * wave + max(dram, l2_us, l1_us)
 
 
-def emu_inputs(emu_dir):
-    """(variant, 'M N') -> (model inputs, the C++ prediction), for every variant whose global accesses were seen."""
+def emu_inputs(emu_dirs):
+    """(variant, 'M N') -> (model inputs, the C++ prediction), for every variant whose global accesses were seen.
+    emu_dirs: one or more emu-profile.sh folders, comma-separated."""
     out = {}
-    for f in sorted(Path(emu_dir).glob("*/profile.jsonl")):
+    for f in sorted(f for d in emu_dirs.split(",") for f in Path(d).glob("*/profile.jsonl")):
         lines = [json.loads(l) for l in f.read_text().splitlines() if l.strip()]
         if all(j["ld_requests"] + j["st_requests"] == 0 for j in lines):
             continue
