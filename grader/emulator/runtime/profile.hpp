@@ -74,9 +74,10 @@ struct PredictInput {
   double sector_bytes = 0;           // requested by the SMs from L2 (every sector of every global request)
   double l1_wavefronts = 0;          // global requests' 128-byte lines + shared-memory wavefronts
   double warps_per_sm = 0;           // resident on each SM (0: unknown, not a limit)
+  double load_phases = 0;            // a block's dependent round trips to memory (barrier intervals with loads)
 };
 struct Prediction {
-  double us = 0, dram_us = 0, l2_us = 0, l1_us = 0, fixed_us = 0, waves = 0, tbs = 0;
+  double us = 0, dram_us = 0, l2_us = 0, l1_us = 0, floor_us = 0, fixed_us = 0, waves = 0, tbs = 0;
   const char* bound = "";            // which term dominates
 };
 Prediction predict(const PredictInput& in, double useful_bytes);
@@ -99,6 +100,7 @@ struct LaunchStats {
   std::uint64_t atom_requests = 0;
   std::uint64_t sh_ld_requests = 0, sh_st_requests = 0, sh_wavefronts = 0, sh_ideal_wavefronts = 0;
   std::uint64_t barriers = 0, shuffles = 0, votes = 0, syncwarps = 0, partial_requests = 0;
+  unsigned load_phases = 0;          // barrier intervals of the first block with global loads: dependent round trips
   L2Totals l2;
   double concurrent_blocks = 0;
   unsigned regs = 0;                 // 0: unknown

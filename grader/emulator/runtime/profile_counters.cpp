@@ -139,6 +139,7 @@ struct State {
   std::unordered_map<const void*, const void*> attributed;  // raw pc -> itself, or nullptr: library code, walk
   std::unordered_map<const void*, std::size_t> line_of;     // attributed pc -> index in s.lines
   bool first_block = false;
+  unsigned last_load_phase = 0;  // 1 + the last barrier interval of the first block counted in load_phases
   std::uint64_t serial = 0;   // of the block whose requests are open
   unsigned interval = 0;
   // the next launch's description (emu::profile_shape)
@@ -252,6 +253,10 @@ void flush(State& S) {
     if (r.shared) count_shared(S, r);
     else count_global(S, r, serial);
     if (S.first_block && r.warp == 0 && S.s.trace.size() < 1024) S.s.trace.push_back(r);
+    // A barrier interval of the first block that loads from global memory is one round trip to memory that the
+    // block must wait for before it can go on (the time model's latency floor per wave).
+    if (S.first_block && !r.shared && !r.write && !r.atomic && r.interval + 1 != S.last_load_phase)
+      ++S.s.load_phases, S.last_load_phase = r.interval + 1;
   }
   S.pending.clear();
   S.open.clear();
@@ -336,6 +341,7 @@ void on_launch_begin(std::size_t dynamic_shared_bytes) {
   S.line_of.clear();
   S.interval = 0;
   S.first_block = false;
+  S.last_load_phase = 0;
 }
 
 void on_block_begin() {

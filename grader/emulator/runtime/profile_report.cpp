@@ -54,6 +54,7 @@ Derived derive(const LaunchStats& s) {
   // Atomics are served in L2, not L1's data path: one line each is their L1 cost.
   in.l1_wavefronts = double(s.ld_lines + s.st_lines + s.atom_requests + s.sh_wavefronts) * d.scale;
   in.warps_per_sm = s.concurrent_blocks / 132.0 * double((s.threads_per_block + 31) / 32);
+  in.load_phases = s.load_phases;
   d.in = in;
   d.pred = predict(in, d.min_bytes);
   return d;
@@ -82,7 +83,7 @@ std::string json(const LaunchStats& s, const Derived& d) {
     // The model's inputs, as predict() saw them (benchmarks/profile-variants/fit_model.py fits its constants on them).
     << ",\"model\":{\"dram_bytes\":" << d.in.dram_bytes << ",\"sector_bytes\":" << d.in.sector_bytes
     << ",\"l1_wavefronts\":" << d.in.l1_wavefronts << ",\"blocks\":" << d.in.blocks << ",\"concurrent_blocks\":"
-    << d.in.concurrent_blocks << ",\"warps_per_sm\":" << d.in.warps_per_sm << "}"
+    << d.in.concurrent_blocks << ",\"warps_per_sm\":" << d.in.warps_per_sm << ",\"load_phases\":" << d.in.load_phases << "}"
     << "}";
   return o.str();
 }
@@ -119,8 +120,9 @@ std::string text(const LaunchStats& s, const Derived& d) {
        d.occ.blocks_per_sm, d.occ.fraction * 100, d.occ.limit.c_str(), regs.c_str(),
        s.ptxas_known ? s.ptxas_smem + s.dynamic_shared : s.static_shared_seen + s.dynamic_shared);
   line("   PREDICTED H200 (a model, not a measurement): %.1f us, %.2f TB/s of useful bytes, bound by %s "
-       "(DRAM %.1f, L2 %.1f, L1 %.1f, fixed+waves %.1f us; %.1f waves)",
-       d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.l1_us, d.pred.fixed_us, d.pred.waves);
+       "(DRAM %.1f, L2 %.1f, L1 %.1f, latency floor %.1f, fixed %.1f us; %.1f waves)",
+       d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.l1_us, d.pred.floor_us, d.pred.fixed_us,
+       d.pred.waves);
   if (s.ld_requests + s.st_requests + s.atom_requests == 0)
     o << "   WARNING: no global memory access was seen. The emulator misses a 2-byte bf16/half element read straight "
          "into a call (__bfloat162float(x[i])) and a store of a value a call returns (y[i] = __float2bfloat16(v)); "
