@@ -128,6 +128,10 @@ std::string text(const LaunchStats& s, const Derived& d) {
          "into a call (__bfloat162float(x[i])) and a store of a value a call returns (y[i] = __float2bfloat16(v)); "
          "copy through a local to have them counted (docs/emulator.md, Profiler: limits). The prediction is "
          "meaningless.\n";
+  else if (s.st_requests + s.atom_requests == 0)
+    o << "   WARNING: loads but no global store were seen. The emulator misses a store of a value a call returns "
+         "(y[p] = make_float2(...), y[i] = __float2bfloat16(v)); store through a local to have it counted "
+         "(docs/emulator.md, Profiler: limits). The DRAM bytes and the prediction leave the stores out.\n";
   o << "   per line:\n";
   for (const LineStat& l : s.lines) {
     if (l.shared)
