@@ -44,8 +44,9 @@ metrics=""
 for m in $want; do grep -q "^$m " "$out/metrics.txt" && metrics+="${metrics:+,}$m.sum"; done
 metrics+=",launch__registers_per_thread"
 # The SASS-instrumented wavefronts (the access pattern's own cost, from the addresses of each instruction): tried
-# first, the call repeated without them if this ncu does not know them.
-sass=smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal.sum
+# first, the call repeated without them if this ncu does not know them. (Its "_ideal" companion is not a metric of
+# Nsight Compute 2025.3: asked for in the 2026-12-01 run, it came back with no value.)
+sass=smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum
 echo "ncu metrics: $metrics (+ $sass)"
 count() {  # name, driver shapes...
   local name=$1; shift
