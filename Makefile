@@ -20,14 +20,14 @@ NUMBERS  := $(foreach l,$(LESSONS),$(firstword $(subst -, ,$(l))))
 LESSON   ?= $(lastword $(NUMBERS))
 
 .DEFAULT_GOAL := help
-.PHONY: help test configure grader cli status grade-class solutions-branch student-edition check sync format format-check
+.PHONY: help test configure grader cli status grade-class solutions-branch student-edition check sync format format-check figures-04
 
 help:
 	@echo "Lessons:    $(NUMBERS)    (NN below is one of them)"
 	@echo "Student:    make grade-NN    make watch-NN    make hint-NN EX=exercise    make status    make reset-NN EX=exercise    make restore-NN EX=exercise    make report-NN    make bench-NN    make profile-NN EX=exercise"
 	@echo "Options:    SUBMISSION=dir  BACKEND=auto|gpu|emu|static  EX=exercise  SEED=n  SANITIZE=1 (gpu: compute-sanitizer too; or SANITIZE=racecheck,… for some tools)"
 	$(if $(wildcard solutions),@echo "Instructor: make grade-NN SOLUTIONS=1    make grade-class SUBMISSIONS=dir [LESSON=NN]    make gradescope-NN    make solutions-branch    make student-edition")
-	$(if $(wildcard solutions),@echo "Authors:    make check [LESSON=NN]    make sync")
+	$(if $(wildcard solutions),@echo "Authors:    make check [LESSON=NN]    make sync    make figures-04")
 	@echo "Project:    make test    make format-check    make format"
 
 # --- prerequisites and configuration ------------------------------------------------------------------------------
@@ -108,6 +108,11 @@ profile-%: configure
 	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the profiler" workbook emu_runtime emu-rewrite
 	@$(NO_MAKE_ENV) $(WORKBOOK) profile $* --ex $(EX) $(if $(SUBMISSION),--submission "$(SUBMISSION)") \
 	  $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions)
+
+# The profiler's pictures in lesson 04's text (lessons/04-rmsnorm/figures/profile-*.svg), redrawn; the tests
+# emu.profile.figure.* fail when the committed ones drift from what the profiler draws.
+figures-04: configure
+	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the profiler's figures" profile-figures-04
 
 grade-class: grader
 	@test -n "$(SUBMISSIONS)" || { echo "workbook: say where the submissions are, e.g. make grade-class SUBMISSIONS=handins/" >&2; exit 2; }

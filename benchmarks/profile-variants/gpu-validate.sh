@@ -4,7 +4,8 @@
 # for a large one (DRAM bytes). Results: <out>/<name>.{ptxas,time,ncu-count.csv,ncu-large.csv}, <out>/copy.txt.
 #
 #   benchmarks/profile-variants/gpu-validate.sh <repo-root> <out>
-# The emulator side of the comparison: emu-profile.sh; the table: compare.py.
+# The emulator side of the comparison: emu-profile.sh; the table of that first run came from compare.py as of
+# commit dc88f15 (git show dc88f15:benchmarks/profile-variants/compare.py); the held-out run: gpu-heldout.sh.
 set -uo pipefail
 root=$1
 out=$2

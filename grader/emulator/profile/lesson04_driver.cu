@@ -4,6 +4,8 @@
 //
 //   driver once  M N [PM]    one launch on M rows (the profiler predicts for PM rows), then its output is checked
 //   driver time  M N [reps]  median time of `reps` launches over rotating buffers (GPU), in microseconds
+//   driver sweep reps M N [M N ...]   `time` for several shapes in one process (one fill of the inputs)
+//   driver shapes M N [M N ...]       one checked launch per shape (for Nsight Compute's --launch-count)
 //   driver copy              the device-to-device copy bandwidth (2 GiB, read + write counted), the model's ceiling
 //
 // Every run checks its first launch's output against an fp64 reference on three rows (exit 1 if wrong).
@@ -15,7 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,17 @@ Entry pick() {
 
 float bf(float x) { return __bfloat162float(__float2bfloat16(x)); }
 
+// Inputs from a counter hash (splitmix64), uniform on [-1.73, 1.73) (variance 1): a 16384 x 8192 fill takes a
+// fraction of a second, where std::normal_distribution took seconds of the GPU lease. Values never matter to the
+// counts or the times, only that they are not zeros (docs/gpu-runs.md).
+float uniform(std::uint64_t i) {
+  std::uint64_t z = i + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return (float(z >> 40) / float(1 << 24) * 2.f - 1.f) * 1.7320508f;
+}
+
 struct Problem {
   int M, N, sets;
   std::size_t elem;
@@ -81,12 +94,10 @@ struct Problem {
 
 Problem make(const Entry& e, int M, int N, int sets) {
   Problem p{M, N, sets, e.f32 ? sizeof(float) : sizeof(__nv_bfloat16), {}, {}, {}, {}, nullptr};
-  std::mt19937 rng(2026);
-  std::normal_distribution<float> normal(0.f, 1.f);
   p.x.resize(std::size_t(M) * N);
   p.w.resize(N);
-  for (auto& v : p.x) v = e.f32 ? normal(rng) : bf(normal(rng));
-  for (auto& v : p.w) v = e.f32 ? 1.f + 0.1f * normal(rng) : bf(1.f + 0.1f * normal(rng));
+  for (std::size_t i = 0; i < p.x.size(); ++i) p.x[i] = e.f32 ? uniform(i) : bf(uniform(i));
+  for (int c = 0; c < N; ++c) p.w[c] = e.f32 ? 1.f + 0.1f * uniform(~std::uint64_t(c)) : bf(1.f + 0.1f * uniform(~std::uint64_t(c)));
   auto upload = [&](const std::vector<float>& h, void* d) {
     if (e.f32) {
       CHECK(cudaMemcpy(d, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
@@ -170,31 +181,24 @@ int copy_bandwidth() {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2 || (argc < 4 && std::string(argv[1]) != "copy")) {
-    std::fprintf(stderr, "usage: %s once|time M N [predict_rows|reps], or %s copy\n", argv[0], argv[0]);
-    return 2;
-  }
-  const std::string mode = argv[1];
-  if (mode == "copy") return copy_bandwidth();
-  const int M = std::atoi(argv[2]), N = std::atoi(argv[3]);
-  const Entry e = pick();
-  if (!e.name) {
-    std::fprintf(stderr, "driver: the file defines none of the lesson's RMSNorm entry points\n");
-    return 2;
-  }
+// One shape: a checked first launch (profiled on the emulator, counted by ncu), then, when timing, `reps` timed
+// launches. Returns 0, or 1 when the output is wrong. The buffers are freed before returning.
+int run_shape(const Entry& e, const std::string& mode, int M, int N, double extra) {
   const bool timing = mode == "time";
   // Timing rotates over enough inputs that they do not stay in a 60 MiB L2.
   const double set_bytes = 2.0 * M * N * (e.f32 ? 4 : 2);
   const int sets = timing ? std::max(1, std::min(16, int(std::ceil(4 * 60.0 * (1 << 20) / set_bytes)))) : 1;
   Problem p = make(e, M, N, sets);
+  auto release = [&] {
+    for (void* b : p.in) CHECK(cudaFree(b));
+    for (void* b : p.out) CHECK(cudaFree(b));
+    CHECK(cudaFree(p.weight));
+  };
   // The first launch is the one profiled (emulator) or counted (ncu): its output is then checked, unwritten elements
   // included (the output starts as 0xff bytes, a NaN).
 #ifdef DRIVER_ON_EMULATOR
   if (mode == "once") {
-    const double predict_rows = argc > 4 ? std::atof(argv[4]) : M;
+    const double predict_rows = extra > 0 ? extra : M;
     const std::string label = std::to_string(int(predict_rows)) + " x " + std::to_string(N) + (e.f32 ? " fp32" : " bf16");
     // Minimum: the input read once, the output written once, the weight once.
     emu::profile_shape(label.c_str(), predict_rows / M, (2.0 * predict_rows * N + N) * p.elem);
@@ -207,9 +211,11 @@ int main(int argc, char** argv) {
   const double err = check(e, p);
   const double tol = e.f32 ? 1e-4 : 2e-2;
   std::printf("entry %s, %d x %d, max rel. error %.2e (%s)\n", e.name, M, N, err, err <= tol ? "ok" : "WRONG");
-  if (err > tol) return 1;
-  if (mode == "once") return 0;
-  const int reps = argc > 4 ? std::atoi(argv[4]) : 50;
+  if (err > tol || !timing) {
+    release();
+    return err > tol;
+  }
+  const int reps = extra > 0 ? int(extra) : 50;
   for (int i = 0; i < 5; ++i) launch(e, p, i % sets);
   CHECK(cudaDeviceSynchronize());
   std::vector<cudaEvent_t> ev(2 * reps);
@@ -227,10 +233,41 @@ int main(int argc, char** argv) {
     CHECK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
     t[i] = ms * 1e3;
   }
+  for (auto& x : ev) CHECK(cudaEventDestroy(x));
   std::sort(t.begin(), t.end());
   const double us = t[reps / 2];
   const double bytes = (2.0 * M * N + N) * p.elem;
   std::printf("time_us %.2f  tbs %.3f  (median of %d, %d buffer sets; spread %.2f-%.2f us)\n", us, bytes / us / 1e6,
               reps, sets, t[reps / 10], t[reps - 1 - reps / 10]);
+  release();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool several = mode == "sweep" || mode == "shapes";
+  if (mode != "copy" && (several ? argc < 4 + (mode == "sweep") : argc < 4)) {
+    std::fprintf(stderr, "usage: %s once|time M N [predict_rows|reps], %s sweep reps M N [M N ...], "
+                 "%s shapes M N [M N ...], or %s copy\n", argv[0], argv[0], argv[0], argv[0]);
+    return 2;
+  }
+  if (mode == "copy") return copy_bandwidth();
+  const Entry e = pick();
+  if (!e.name) {
+    std::fprintf(stderr, "driver: the file defines none of the lesson's RMSNorm entry points\n");
+    return 2;
+  }
+  if (!several) return run_shape(e, mode, std::atoi(argv[2]), std::atoi(argv[3]), argc > 4 ? std::atof(argv[4]) : 0);
+  // sweep: every shape timed with the same repetitions; shapes: one checked launch each. The first wrong output ends
+  // the run (exit 1).
+  const int first = mode == "sweep" ? 3 : 2;
+  const double reps = mode == "sweep" ? std::atof(argv[2]) : 0;
+  for (int a = first; a + 1 < argc; a += 2) {
+    std::printf("shape %s %s: ", argv[a], argv[a + 1]);
+    std::fflush(stdout);
+    if (run_shape(e, mode == "sweep" ? "time" : "shapes", std::atoi(argv[a]), std::atoi(argv[a + 1]), reps)) return 1;
+  }
   return 0;
 }

@@ -36,6 +36,10 @@ struct Request {
 
 // Sectors (32 bytes) a global request touches, and the fewest it could touch for its bytes.
 unsigned request_sectors(const Request& r);
+// 128-byte lines a global request touches: L1's data path moves one line's worth (128 bytes) per clock, so a request
+// costs at least this many L1 wavefronts (1 for 32 coalesced 4-byte lanes, 4 for 16-byte lanes, 32 for lanes in
+// 32 different lines).
+unsigned request_lines(const Request& r);
 unsigned ideal_sectors(const Request& r);
 // Shared-memory wavefronts of a request (32 banks of 4 bytes; lanes reading one word share it: a broadcast), and the
 // fewest possible (one per phase: 8-byte accesses are served a half-warp, 16-byte ones a quarter-warp at a time).
@@ -66,11 +70,14 @@ Occupancy occupancy(unsigned threads_per_block, unsigned regs_per_thread, std::s
 struct PredictInput {
   double blocks = 0;                 // of the predicted launch
   double concurrent_blocks = 0;      // resident on the whole chip at once
-  double dram_bytes = 0, sector_bytes = 0, requests = 0, shared_wavefronts = 0;
+  double dram_bytes = 0;             // between L2 and DRAM (the L2 model)
+  double sector_bytes = 0;           // requested by the SMs from L2 (every sector of every global request)
+  double l1_wavefronts = 0;          // global requests' 128-byte lines + shared-memory wavefronts
   double warps_per_sm = 0;           // resident on each SM (0: unknown, not a limit)
+  double load_phases = 0;            // a block's dependent round trips to memory (barrier intervals with loads)
 };
 struct Prediction {
-  double us = 0, dram_us = 0, l2_us = 0, lsu_us = 0, fixed_us = 0, waves = 0, tbs = 0;
+  double us = 0, dram_us = 0, l2_us = 0, l1_us = 0, floor_us = 0, fixed_us = 0, waves = 0, tbs = 0;
   const char* bound = "";            // which term dominates
 };
 Prediction predict(const PredictInput& in, double useful_bytes);
@@ -88,11 +95,12 @@ struct LaunchStats {
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   std::uint64_t blocks = 0, threads_per_block = 0;
   std::size_t dynamic_shared = 0, static_shared_seen = 0;
-  std::uint64_t ld_requests = 0, ld_sectors = 0, ld_bytes = 0, ld_ideal = 0;
-  std::uint64_t st_requests = 0, st_sectors = 0, st_bytes = 0, st_ideal = 0;
+  std::uint64_t ld_requests = 0, ld_sectors = 0, ld_bytes = 0, ld_ideal = 0, ld_lines = 0;
+  std::uint64_t st_requests = 0, st_sectors = 0, st_bytes = 0, st_ideal = 0, st_lines = 0;
   std::uint64_t atom_requests = 0;
   std::uint64_t sh_ld_requests = 0, sh_st_requests = 0, sh_wavefronts = 0, sh_ideal_wavefronts = 0;
   std::uint64_t barriers = 0, shuffles = 0, votes = 0, syncwarps = 0, partial_requests = 0;
+  unsigned load_phases = 0;          // barrier intervals of the first block with global loads: dependent round trips
   L2Totals l2;
   double concurrent_blocks = 0;
   unsigned regs = 0;                 // 0: unknown

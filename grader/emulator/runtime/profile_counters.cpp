@@ -57,6 +57,18 @@ unsigned request_sectors(const Request& r) {
   return static_cast<unsigned>(std::unique(s, s + n) - s);
 }
 
+unsigned request_lines(const Request& r) {
+  std::uint64_t s[32 * 2];
+  unsigned n = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(r.mask >> l & 1u)) continue;
+    const std::uint64_t first = r.addr[l] / 128, last = (r.addr[l] + r.size - 1) / 128;
+    for (std::uint64_t x = first; x <= last && n < 32 * 2; ++x) s[n++] = x;
+  }
+  std::sort(s, s + n);
+  return static_cast<unsigned>(std::unique(s, s + n) - s);
+}
+
 unsigned ideal_sectors(const Request& r) {
   const unsigned bytes = static_cast<unsigned>(__builtin_popcount(r.mask)) * r.size;
   return (bytes + 31) / 32;
@@ -127,6 +139,7 @@ struct State {
   std::unordered_map<const void*, const void*> attributed;  // raw pc -> itself, or nullptr: library code, walk
   std::unordered_map<const void*, std::size_t> line_of;     // attributed pc -> index in s.lines
   bool first_block = false;
+  unsigned last_load_phase = 0;  // 1 + the last barrier interval of the first block counted in load_phases
   std::uint64_t serial = 0;   // of the block whose requests are open
   unsigned interval = 0;
   // the next launch's description (emu::profile_shape)
@@ -191,12 +204,12 @@ LineStat& line_stat(State& S, const Request& r) {
 void count_global(State& S, const Request& r, std::uint64_t serial) {
   LaunchStats& s = S.s;
   const std::uint64_t bytes = std::uint64_t(__builtin_popcount(r.mask)) * r.size;
-  const unsigned sec = request_sectors(r), ideal = ideal_sectors(r);
+  const unsigned sec = request_sectors(r), ideal = ideal_sectors(r), lines = request_lines(r);
   LineStat& ls = line_stat(S, r);
   ++ls.requests, ls.bytes += bytes, ls.sectors += sec, ls.ideal += ideal;
   if (r.atomic) ++s.atom_requests;
-  else if (r.write) ++s.st_requests, s.st_sectors += sec, s.st_bytes += bytes, s.st_ideal += ideal;
-  else ++s.ld_requests, s.ld_sectors += sec, s.ld_bytes += bytes, s.ld_ideal += ideal;
+  else if (r.write) ++s.st_requests, s.st_sectors += sec, s.st_bytes += bytes, s.st_ideal += ideal, s.st_lines += lines;
+  else ++s.ld_requests, s.ld_sectors += sec, s.ld_bytes += bytes, s.ld_ideal += ideal, s.ld_lines += lines;
   // The L2 sees each sector once per request, with the bytes the lanes used in it.
   std::uint64_t ids[32 * 4];
   std::uint32_t masks[32 * 4];
@@ -240,6 +253,10 @@ void flush(State& S) {
     if (r.shared) count_shared(S, r);
     else count_global(S, r, serial);
     if (S.first_block && r.warp == 0 && S.s.trace.size() < 1024) S.s.trace.push_back(r);
+    // A barrier interval of the first block that loads from global memory is one round trip to memory that the
+    // block must wait for before it can go on (the time model's latency floor per wave).
+    if (S.first_block && !r.shared && !r.write && !r.atomic && r.interval + 1 != S.last_load_phase)
+      ++S.s.load_phases, S.last_load_phase = r.interval + 1;
   }
   S.pending.clear();
   S.open.clear();
@@ -324,6 +341,7 @@ void on_launch_begin(std::size_t dynamic_shared_bytes) {
   S.line_of.clear();
   S.interval = 0;
   S.first_block = false;
+  S.last_load_phase = 0;
 }
 
 void on_block_begin() {

@@ -113,6 +113,7 @@ std::string xml(const std::string& t) {
       case '>': o += "&gt;"; break;
       case '&': o += "&amp;"; break;
       case '\'': o += "&apos;"; break;
+      case '"': o += "&quot;"; break;  // attributes are double-quoted (the lesson's figure test requires it)
       default: o += c;
     }
   }
@@ -174,15 +175,15 @@ std::string render_trace_svg(const LaunchStats& s) {
     if (row.r->interval != interval) {
       interval = row.r->interval;
       y += 6;
-      body << "<text x='8' y='" << y + 11 << "' font-weight='bold'>" << phase(interval) << "</text>\n";
+      body << "<text x=\"8\" y=\"" << y + 11 << "\" font-weight=\"bold\">" << phase(interval) << "</text>\n";
       y += rowh;
     }
-    body << "<text x='8' y='" << y + 11 << "'>" << xml(row.where) << " " << (row.r->shared ? "shared" : row.r->write ? "store" : "load")
+    body << "<text x=\"8\" y=\"" << y + 11 << "\">" << xml(row.where) << " " << (row.r->shared ? "shared" : row.r->write ? "store" : "load")
          << " " << row.r->size << " B x " << __builtin_popcount(row.r->mask) << ": " << kind_name(row.kind) << "</text>\n";
     const unsigned n = row.r->shared ? 32 : kMaxSegments;
     // One grey strip for the row's untouched cells, then the touched ones on top.
-    body << "<rect x='" << left << "' y='" << y << "' width='" << int(n) * cell - 1 << "' height='" << rowh - 2
-         << "' fill='#eeeeee'/>\n";
+    body << "<rect x=\"" << left << "\" y=\"" << y << "\" width=\"" << int(n) * cell - 1 << "\" height=\"" << rowh - 2
+         << "\" fill=\"#eeeeee\"/>\n";
     for (unsigned i = 0; i < n; ++i) {
       const unsigned c = row.cells[i];
       const int x = left + int(i) * cell;
@@ -191,24 +192,24 @@ std::string render_trace_svg(const LaunchStats& s) {
       const char* fill = row.r->shared ? (bcast ? "#5aa7e0" : c > 1 ? "#d43b3b" : "#2e9d4f") : colour(row.kind);
       // Global: the share of the segment's four sectors touched sets the opacity.
       const double op = row.r->shared ? 1.0 : 0.25 + 0.75 * std::min(c, 4u) / 4.0;
-      body << "<rect x='" << x << "' y='" << y << "' width='" << cell - 1 << "' height='" << rowh - 2 << "' fill='"
-           << fill << "' fill-opacity='" << op << "'><title>" << (row.r->shared ? "bank " : "segment +") << i << ": "
+      body << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << cell - 1 << "\" height=\"" << rowh - 2 << "\" fill=\""
+           << fill << "\" fill-opacity=\"" << op << "\"><title>" << (row.r->shared ? "bank " : "segment +") << i << ": "
            << c << (row.r->shared ? " word(s)" : " sector(s)") << (bcast ? ", broadcast" : "") << "</title></rect>\n";
     }
     y += rowh;
   }
   std::ostringstream o;
   const int width = left + int(kMaxSegments) * cell + 20;
-  o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << y + 50
-    << "' font-family='monospace' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n"
-    << "<text x='8' y='18' font-size='13' font-weight='bold'>" << xml(s.kernel + (s.label.empty() ? "" : " [" + s.label + "]"))
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << y + 50
+    << "\" font-family=\"monospace\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    << "<text x=\"8\" y=\"18\" font-size=\"13\" font-weight=\"bold\">" << xml(s.kernel + (s.label.empty() ? "" : " [" + s.label + "]"))
     << ": warp 0 of block 0 (CPU emulator)</text>\n"
-    << "<text x='8' y='32'>global: one cell per 128-byte segment (darker = more of its 4 sectors); shared: one cell per "
+    << "<text x=\"8\" y=\"32\">global: one cell per 128-byte segment (darker = more of its 4 sectors); shared: one cell per "
        "bank (red = several words: conflict, blue = broadcast)</text>\n"
     << body.str()
-    << "<text x='8' y='" << y + 20 << "'><tspan fill='#2e9d4f'>coalesced</tspan>  <tspan fill='#e08a1e'>split</tspan>  "
-       "<tspan fill='#7f7fbf'>redundant (re-read)</tspan>  <tspan fill='#d43b3b'>bank conflict</tspan>  "
-       "<tspan fill='#5aa7e0'>broadcast</tspan></text>\n</svg>\n";
+    << "<text x=\"8\" y=\"" << y + 20 << "\"><tspan fill=\"#2e9d4f\">coalesced</tspan>  <tspan fill=\"#e08a1e\">split</tspan>  "
+       "<tspan fill=\"#7f7fbf\">redundant (re-read)</tspan>  <tspan fill=\"#d43b3b\">bank conflict</tspan>  "
+       "<tspan fill=\"#5aa7e0\">broadcast</tspan></text>\n</svg>\n";
   return o.str();
 }
 

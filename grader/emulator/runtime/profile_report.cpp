@@ -30,6 +30,7 @@ std::string json_str(const std::string& s) {
 struct Derived {
   double min_bytes, dram, sector_bytes, scale;
   Occupancy occ;
+  PredictInput in;
   Prediction pred;
 };
 
@@ -50,9 +51,11 @@ Derived derive(const LaunchStats& s) {
   in.concurrent_blocks = s.concurrent_blocks;
   in.dram_bytes = d.dram;
   in.sector_bytes = d.sector_bytes;
-  in.requests = double(s.ld_requests + s.st_requests + s.atom_requests) * d.scale;
-  in.shared_wavefronts = double(s.sh_wavefronts) * d.scale;
+  // Atomics are served in L2, not L1's data path: one line each is their L1 cost.
+  in.l1_wavefronts = double(s.ld_lines + s.st_lines + s.atom_requests + s.sh_wavefronts) * d.scale;
   in.warps_per_sm = s.concurrent_blocks / 132.0 * double((s.threads_per_block + 31) / 32);
+  in.load_phases = s.load_phases;
+  d.in = in;
   d.pred = predict(in, d.min_bytes);
   return d;
 }
@@ -64,7 +67,8 @@ std::string json(const LaunchStats& s, const Derived& d) {
     << s.grid[1] << "," << s.grid[2] << "],\"block\":[" << s.block[0] << "," << s.block[1] << "," << s.block[2]
     << "],\"blocks\":" << s.blocks << ",\"predict_blocks\":" << s.predict_blocks
     << ",\"ld_requests\":" << s.ld_requests << ",\"ld_sectors\":" << s.ld_sectors << ",\"ld_bytes\":" << s.ld_bytes
-    << ",\"st_requests\":" << s.st_requests << ",\"st_sectors\":" << s.st_sectors << ",\"st_bytes\":" << s.st_bytes
+    << ",\"ld_lines\":" << s.ld_lines << ",\"st_requests\":" << s.st_requests << ",\"st_sectors\":" << s.st_sectors
+    << ",\"st_lines\":" << s.st_lines << ",\"st_bytes\":" << s.st_bytes
     << ",\"atom_requests\":" << s.atom_requests << ",\"sh_ld_requests\":" << s.sh_ld_requests
     << ",\"sh_st_requests\":" << s.sh_st_requests << ",\"sh_wavefronts\":" << s.sh_wavefronts
     << ",\"sh_ideal_wavefronts\":" << s.sh_ideal_wavefronts << ",\"sh_bank_conflicts\":"
@@ -76,6 +80,10 @@ std::string json(const LaunchStats& s, const Derived& d) {
     << ",\"occupancy\":" << d.occ.fraction << ",\"min_bytes\":" << d.min_bytes << ",\"predicted_dram_bytes\":" << d.dram
     << ",\"traffic_ratio\":" << ratio(d.dram, d.min_bytes) << ",\"sector_ratio\":" << ratio(d.sector_bytes, d.min_bytes)
     << ",\"predicted_us\":" << d.pred.us << ",\"predicted_tbs\":" << d.pred.tbs << ",\"bound\":" << json_str(d.pred.bound)
+    // The model's inputs, as predict() saw them (benchmarks/profile-variants/fit_model.py fits its constants on them).
+    << ",\"model\":{\"dram_bytes\":" << d.in.dram_bytes << ",\"sector_bytes\":" << d.in.sector_bytes
+    << ",\"l1_wavefronts\":" << d.in.l1_wavefronts << ",\"blocks\":" << d.in.blocks << ",\"concurrent_blocks\":"
+    << d.in.concurrent_blocks << ",\"warps_per_sm\":" << d.in.warps_per_sm << ",\"load_phases\":" << d.in.load_phases << "}"
     << "}";
   return o.str();
 }
@@ -112,13 +120,18 @@ std::string text(const LaunchStats& s, const Derived& d) {
        d.occ.blocks_per_sm, d.occ.fraction * 100, d.occ.limit.c_str(), regs.c_str(),
        s.ptxas_known ? s.ptxas_smem + s.dynamic_shared : s.static_shared_seen + s.dynamic_shared);
   line("   PREDICTED H200 (a model, not a measurement): %.1f us, %.2f TB/s of useful bytes, bound by %s "
-       "(DRAM %.1f, L2 %.1f, LSU %.1f, fixed+waves %.1f us; %.1f waves)",
-       d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.lsu_us, d.pred.fixed_us, d.pred.waves);
+       "(DRAM %.1f, L2 %.1f, L1 %.1f, latency floor %.1f, fixed %.1f us; %.1f waves)",
+       d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.l1_us, d.pred.floor_us, d.pred.fixed_us,
+       d.pred.waves);
   if (s.ld_requests + s.st_requests + s.atom_requests == 0)
     o << "   WARNING: no global memory access was seen. The emulator misses a 2-byte bf16/half element read straight "
          "into a call (__bfloat162float(x[i])) and a store of a value a call returns (y[i] = __float2bfloat16(v)); "
          "copy through a local to have them counted (docs/emulator.md, Profiler: limits). The prediction is "
          "meaningless.\n";
+  else if (s.st_requests + s.atom_requests == 0)
+    o << "   WARNING: loads but no global store were seen. The emulator misses a store of a value a call returns "
+         "(y[p] = make_float2(...), y[i] = __float2bfloat16(v)); store through a local to have it counted "
+         "(docs/emulator.md, Profiler: limits). The DRAM bytes and the prediction leave the stores out.\n";
   o << "   per line:\n";
   for (const LineStat& l : s.lines) {
     if (l.shared)

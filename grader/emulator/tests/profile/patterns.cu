@@ -78,6 +78,7 @@ void expect(const std::map<std::string, std::string>& p, const std::string& kern
     if (it != p.end()) {
         if (what == "ld_sectors/request") got = field(it->second, "ld_sectors") / field(it->second, "ld_requests");
         else if (what == "st_sectors/request") got = field(it->second, "st_sectors") / field(it->second, "st_requests");
+        else if (what == "ld_lines/request") got = field(it->second, "ld_lines") / field(it->second, "ld_requests");
         else if (what == "conflicts/request")
             got = field(it->second, "sh_bank_conflicts") /
                   (field(it->second, "sh_ld_requests") + field(it->second, "sh_st_requests"));
@@ -126,6 +127,16 @@ int main() {
     expect(p, "coalesced_kernel", "barriers", 0);
     expect(p, "coalesced_kernel", "partial_requests", 0);
     expect(p, "strided_kernel", "ld_sectors/request", 32);
+    // 128-byte lines per request (the time model's L1 term): one for a coalesced warp, one per lane 128 bytes apart,
+    // four for 16-byte lanes; a broadcast is one.
+    expect(p, "coalesced_kernel", "ld_lines/request", 1);
+    expect(p, "strided_kernel", "ld_lines/request", 32);
+    expect(p, "vec16_kernel", "ld_lines/request", 4);
+    expect(p, "broadcast_kernel", "ld_lines/request", 1);
+    // Round trips to memory per block (the latency floor): one barrier interval with loads, or two when a barrier
+    // separates two reads.
+    expect(p, "coalesced_kernel", "load_phases", 1);
+    expect(p, "reread_kernel", "load_phases", 2);
     expect(p, "strided_kernel", "st_sectors/request", 4);
     expect(p, "vec16_kernel", "ld_sectors/request", 16);
     expect(p, "broadcast_kernel", "ld_sectors/request", 1);

@@ -1,0 +1,25 @@
+# One profiler figure of lesson 04 (CMakeLists.txt beside this): runs PROGRAM on one row of 1024 with the profiler on,
+# in a fresh WORK folder, and takes the one picture it draws. MODE=check: fails unless FIGURE (the committed file) is
+# that picture byte for byte; MODE=update: writes it to FIGURE.
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(ENV{EMU_PROFILE} "${WORK}")
+execute_process(COMMAND "${PROGRAM}" once 1 1024 16384 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} failed (${rc}):\n${out}${err}")
+endif()
+file(GLOB pictures "${WORK}/*.svg")
+list(LENGTH pictures n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "expected one picture in ${WORK}, found ${n}: ${pictures}")
+endif()
+if(MODE STREQUAL "update")
+  file(COPY_FILE "${pictures}" "${FIGURE}")
+  message(STATUS "wrote ${FIGURE}")
+else()
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${pictures}" "${FIGURE}" RESULT_VARIABLE same)
+  if(NOT same EQUAL 0)
+    message(FATAL_ERROR "${FIGURE} is not what the profiler draws now (${pictures}): "
+                        "run `make figures-04` (cmake --build build --target profile-figures-04) and commit it")
+  endif()
+endif()
