@@ -50,10 +50,9 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         if (p < split.packs) {
             const int col = split.prefix + p * kN;
             const Pack<T> a = load_pack(x + col);
-            const Pack<T> b = load_pack_or_elements(r + col, residual_packs);
+            hs[i] = add_pack(a, load_pack_or_elements(r + col, residual_packs));
 #pragma unroll
             for (int k = 0; k < kN; ++k) {
-                hs[i].v[k] = add_rounded(a.v[k], b.v[k]);
                 const float f = to_float(hs[i].v[k]);
                 sq += f * f;
             }
@@ -101,10 +100,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         if (p < split.packs) {
             forget_widened(hs[i]);
             if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
-            Pack<T> out;
-#pragma unroll
-            for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(hs[i].v[k]), inv_rms, to_float(ws[i].v[k]));
-            store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
+            store_pack_or_elements(y + split.prefix + p * kN, normalize_pack(hs[i], inv_rms, ws[i]), output_packs);
         }
     }
 #pragma unroll
@@ -137,12 +133,9 @@ __global__ void __launch_bounds__(kMaxThreads)
     for (int p = threadIdx.x; p < split.packs; p += blockDim.x) {
         const int col = split.prefix + p * kN;
         const Pack<T> a = load_pack(x + col);
-        Pack<T> h = load_pack_or_elements(r + col, residual_packs);
+        const Pack<T> h = add_pack(a, load_pack_or_elements(r + col, residual_packs));
 #pragma unroll
-        for (int k = 0; k < kN; ++k) {
-            h.v[k] = add_rounded(a.v[k], h.v[k]);
-            sq += to_float(h.v[k]) * to_float(h.v[k]);
-        }
+        for (int k = 0; k < kN; ++k) sq += to_float(h.v[k]) * to_float(h.v[k]);
         store_pack_or_elements(r + col, h, residual_packs);
     }
     for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
@@ -156,10 +149,7 @@ __global__ void __launch_bounds__(kMaxThreads)
         const int col = split.prefix + p * kN;
         const Pack<T> h = load_pack_or_elements(r + col, residual_packs);
         const Pack<T> w = load_pack_or_elements_ro(weight + col, weight_packs);
-        Pack<T> out;
-#pragma unroll
-        for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(h.v[k]), inv_rms, to_float(w.v[k]));
-        store_pack_or_elements(y + col, out, output_packs);
+        store_pack_or_elements(y + col, normalize_pack(h, inv_rms, w), output_packs);
     }
     for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
         const int col = split.single_column(e);

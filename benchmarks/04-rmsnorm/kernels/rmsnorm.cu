@@ -102,10 +102,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         if (p < split.packs) {
             forget_widened(xs[i]);
             if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
-            Pack<T> out;
-#pragma unroll
-            for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(xs[i].v[k]), inv_rms, to_float(ws[i].v[k]));
-            store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
+            store_pack_or_elements(y + split.prefix + p * kN, normalize_pack(xs[i], inv_rms, ws[i]), output_packs);
         }
     }
 #pragma unroll
@@ -145,10 +142,7 @@ __global__ void __launch_bounds__(kMaxThreads)
         const int col = split.prefix + p * kN;
         const Pack<T> v = load_pack(x + col);
         const Pack<T> w = load_pack_or_elements_ro(weight + col, weight_packs);
-        Pack<T> out;
-#pragma unroll
-        for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(v.v[k]), inv_rms, to_float(w.v[k]));
-        store_pack_or_elements(y + col, out, output_packs);
+        store_pack_or_elements(y + col, normalize_pack(v, inv_rms, w), output_packs);
     }
     for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
         const int col = split.single_column(e);
