@@ -67,7 +67,7 @@ renames() { local p=$1 e; for e in "${entries[@]}"; do printf -- '-D%s=%s%s ' "$
 
 echo "bench-04: building the kernels (log: $log)"
 own=() solution=() student=()
-for f in kernels/rmsnorm.cu kernels/fused_add_rmsnorm.cu bench/suite.cu bench/check.cu bench/timing.cu \
+for f in kernels/rmsnorm.cu kernels/fused_add_rmsnorm.cu bench/suite.cu bench/check.cu bench/device_data.cu bench/timing.cu \
          bench/report.cpp bench/bench.cu; do
   obj="$out/obj/$(echo "$f" | tr / _).o"
   compile "$here/$f" "$obj"

@@ -32,8 +32,6 @@ namespace bench {
 std::vector<std::string> g_not_built;
 
 const char* op_name(Op op) { return op == Op::rmsnorm ? "rmsnorm" : "fused_add_rmsnorm"; }
-const char* dtype_name(Dtype d) { return d == Dtype::fp32 ? "fp32" : d == Dtype::bf16 ? "bf16" : "fp16"; }
-int dtype_bytes(Dtype d) { return d == Dtype::fp32 ? 4 : 2; }
 
 namespace {
 
