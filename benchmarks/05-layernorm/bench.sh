@@ -3,6 +3,7 @@
 # for lesson 04 (and with its timing, report and device data: ../04-rmsnorm/bench/).
 #
 #   benchmarks/05-layernorm/bench.sh [--ex NAME] [--out DIR] [--tune] [--quick] [--no-peers] [--replays N]
+#       [--build-only | --no-build]   (build and stop / time what an earlier --build-only left in DIR)
 #
 # Builds, with nvcc for sm_90 (BENCH_ARCH to change it), the student's kernels from exercises/05-layernorm/ (only NAME
 # with --ex), every solution kernel of solutions/05-layernorm/, the reference kernels of
@@ -15,7 +16,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-ex="" out="$root/${BUILD:-build}/bench-05" tune="" quick="" peers=1 replays=20
+build=1 build_only="" ex="" out="$root/${BUILD:-build}/bench-05" tune="" quick="" peers=1 replays=20
 while [ $# -gt 0 ]; do
   case "$1" in
     --ex) ex=$2; shift 2 ;;
@@ -24,6 +25,8 @@ while [ $# -gt 0 ]; do
     --quick) quick=--quick; shift ;;
     --no-peers) peers=0; shift ;;
     --replays) replays=$2; shift 2 ;;
+    --build-only) build_only=1; shift ;;
+    --no-build) build=0; shift ;;
     *) echo "bench-05: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -48,6 +51,7 @@ if [ -n "$ex" ]; then
   esac
 fi
 
+if [ "$build" = 1 ]; then
 mkdir -p "$out/obj"
 log="$out/build.log"
 arch=${BENCH_ARCH:-sm_90}
@@ -110,6 +114,14 @@ if ! nvcc "${nvcc_flags[@]}" -o "$out/bench" "${objs[@]}" >> "$log" 2>&1; then
   echo "bench-05: linking failed (see $log)" >&2
   exit 2
 fi
+  printf "%s\n" "${not_built[@]}" > "$out/not-built"
+else
+  # --no-build: the driver and the list of exercises that did not compile, as --build-only left them.
+  [ -x "$out/bench" ] || { echo "bench-05: --no-build, but $out/bench does not exist" >&2; exit 2; }
+  log="$out/build.log" not_built=()
+  while read -r e; do [ -n "$e" ] && not_built+=("$e"); done < "$out/not-built"
+fi
+[ -n "$build_only" ] && exit 0
 
 peer_args=()
 if [ "$peers" = 1 ]; then
