@@ -31,7 +31,7 @@ def main(paths):
                 rows.append((key, r["shape"], tbs))
     ratios = defaultdict(list)  # (elem bytes, op, short, packs, early) -> [bandwidth / best]
     for (op, dtype, m, n), shape, tbs in rows:
-        got = re.fullmatch(r"block(\d+)x(\d+)(,w-late)?", shape)
+        got = re.fullmatch(r"block(\d+)x(\d+)([+,]w-late)?", shape)
         elem = 4 if dtype == "fp32" else 2
         if not got or -(-n // (16 // elem)) <= 32:
             continue

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# h-kernels, run 2 (2026-12-01): bench-04 and bench-05 with their tuning sweeps and the torch/Triton peers, in one
+# h-kernels, runs 2 and 3 (2026-12-01): bench-04 and bench-05 with their tuning sweeps and the torch/Triton peers, in one
 # call. Runs from /work/main's copy on the H200 with this branch's benchmarks/ and solutions/ in .gpu-kernels/ (no
 # exercises: the student columns are not wanted here).
 set -uo pipefail

@@ -206,16 +206,27 @@ struct RowSplit {
     __device__ __forceinline__ int single_column(int e) const { return e < prefix ? e : tail_start + (e - prefix); }
 };
 
-template <typename T>
+// ALIGNED: the launcher has checked that every row of every operand starts on a 16-byte boundary (aligned pointers,
+// row strides a multiple of 16 bytes), so the prefix is empty at compile time and every operand moves as packs. That
+// is the common case, and what the fast path is for: the misaligned walk's prefix and its per-operand choice between
+// a pack and 8 single elements cost registers (both paths' addresses stay live), and registers decide how many rows a
+// multiprocessor has in flight.
+template <bool ALIGNED = false, typename T>
 __device__ __forceinline__ RowSplit split_row(const T* row, int n) {
     constexpr int kN = Pack<T>::kN;
     RowSplit s;
-    const int to_boundary = static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
+    const int to_boundary =
+        ALIGNED ? 0 : static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
     s.prefix = to_boundary < n ? to_boundary : n;
     s.packs = (n - s.prefix) / kN;
     s.tail_start = s.prefix + s.packs * kN;
     s.singles = s.prefix + (n - s.tail_start);
     return s;
+}
+
+// Host side: whether a pointer, and every row after it at `stride_bytes`, starts on a 16-byte boundary.
+inline bool rows_aligned(const void* p, long long stride_bytes) {
+    return (reinterpret_cast<std::uintptr_t>(p) % kPackBytes) == 0 && stride_bytes % kPackBytes == 0;
 }
 
 // --- reductions ----------------------------------------------------------------------------------------------------

@@ -109,7 +109,7 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
 
 inline std::string shape_name(const LaunchShape& s) {
     if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
-    const std::string w = s.weight_early ? "" : ",w-late";
+    const std::string w = s.weight_early ? "" : "+w-late";  // no comma: the name is a CSV field
     if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
     return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }

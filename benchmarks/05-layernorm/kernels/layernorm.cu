@@ -63,7 +63,8 @@ __device__ __forceinline__ float row_sum(float v, float* partials) {
 
 // One row per LANES lanes (LANES = 0: per block), PACKS packs per lane held in registers. FUSED: h = T(x + residual)
 // is written back to the residual and normalised. PARAMS_EARLY: weight and bias are loaded before the reductions.
-template <typename T, int LANES, int PACKS, bool FUSED, bool PARAMS_EARLY>
+// ALIGNED: every row of every operand starts on a 16-byte boundary (the launcher checks; lesson 04's split_row).
+template <typename T, int LANES, int PACKS, bool FUSED, bool PARAMS_EARLY, bool ALIGNED>
 __global__ void __launch_bounds__(rmsref::max_threads(LANES, PACKS))
     layernorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, const T* __restrict__ bias,
                           T* output, int M, int N, float eps) {
@@ -80,11 +81,11 @@ __global__ void __launch_bounds__(rmsref::max_threads(LANES, PACKS))
     const T* x = input + offset;
     T* r = FUSED ? residual + offset : nullptr;
     T* y = output + offset;
-    const RowSplit split = split_row(x, live ? N : 0);
+    const RowSplit split = split_row<ALIGNED>(x, live ? N : 0);
     const unsigned x_mis = misalignment(x);
-    const bool residual_packs = FUSED && misalignment(r) == x_mis;
-    const bool weight_packs = misalignment(weight) == x_mis;
-    const bool bias_packs = misalignment(bias) == x_mis;
+    const bool residual_packs = FUSED && (ALIGNED || misalignment(r) == x_mis);
+    const bool weight_packs = ALIGNED || misalignment(weight) == x_mis;
+    const bool bias_packs = ALIGNED || misalignment(bias) == x_mis;
 
     // Load the row (fused: add the residual and write the sum back) and sum it.
     Pack<T> hs[PACKS];
@@ -160,7 +161,7 @@ __global__ void __launch_bounds__(rmsref::max_threads(LANES, PACKS))
     const float rstd = rsqrtf(row_sum<LANES>(sq, sq_partials) / static_cast<float>(N) + eps);
 
     if constexpr (!PARAMS_EARLY) load_params();
-    const bool output_packs = misalignment(y) == x_mis;
+    const bool output_packs = ALIGNED || misalignment(y) == x_mis;
 #pragma unroll
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
@@ -256,6 +257,7 @@ template <typename T, bool FUSED>
 bool launch_shape(const rmsref::LaunchShape& s, const T* input, T* residual, const T* weight, const T* bias,
                   T* output, int M, int N, float eps, cudaStream_t stream) {
     using rmsref::ceil_div;
+    using rmsref::rows_aligned;
     if (M <= 0 || N <= 0) return true;
     if (s.lanes < 0) {
         layernorm_three_pass_kernel<T, FUSED>
@@ -268,14 +270,21 @@ bool launch_shape(const rmsref::LaunchShape& s, const T* input, T* residual, con
         lanes * s.packs < rmsref::packs_per_row(N, sizeof(T)))
         return false;
     const int grid = ceil_div(M, s.lanes > 0 ? s.threads / s.lanes : 1);
+    const long long row_bytes = static_cast<long long>(N) * sizeof(T);
+    const bool aligned = rows_aligned(input, row_bytes) && (!FUSED || rows_aligned(residual, row_bytes)) &&
+                         rows_aligned(output, row_bytes) && rows_aligned(weight, 0) && rows_aligned(bias, 0);
+#define LNREF_LAUNCH(L, P, EARLY, ALIGNED)                                                                          \
+    layernorm_regs_kernel<T, L, P, FUSED, EARLY, ALIGNED>                                                           \
+        <<<grid, s.threads, 0, stream>>>(input, residual, weight, bias, output, M, N, eps)
 #define LNREF_SHAPE(L, P)                                                                                           \
     if (s.lanes == (L) && s.packs == (P)) {                                                                         \
-        if (s.weight_early)                                                                                         \
-            layernorm_regs_kernel<T, L, P, FUSED, true>                                                             \
-                <<<grid, s.threads, 0, stream>>>(input, residual, weight, bias, output, M, N, eps);                 \
-        else                                                                                                        \
-            layernorm_regs_kernel<T, L, P, FUSED, false>                                                            \
-                <<<grid, s.threads, 0, stream>>>(input, residual, weight, bias, output, M, N, eps);                 \
+        if (aligned) {                                                                                              \
+            if (s.weight_early) LNREF_LAUNCH(L, P, true, true);                                                     \
+            else LNREF_LAUNCH(L, P, false, true);                                                                   \
+        } else {                                                                                                    \
+            if (s.weight_early) LNREF_LAUNCH(L, P, true, false);                                                    \
+            else LNREF_LAUNCH(L, P, false, false);                                                                  \
+        }                                                                                                           \
         return true;                                                                                                \
     }
     LNREF_SHAPE(0, 1) LNREF_SHAPE(0, 2) LNREF_SHAPE(0, 4) LNREF_SHAPE(0, 8)
@@ -284,6 +293,7 @@ bool launch_shape(const rmsref::LaunchShape& s, const T* input, T* residual, con
     LNREF_SHAPE(16, 1) LNREF_SHAPE(16, 2) LNREF_SHAPE(16, 4)
     LNREF_SHAPE(32, 1) LNREF_SHAPE(32, 2) LNREF_SHAPE(32, 4)
 #undef LNREF_SHAPE
+#undef LNREF_LAUNCH
     return false;
 }
 

@@ -93,10 +93,11 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
     EMU_CHECK(cudaMalloc(&w, (N + pad) * sizeof(T)));
     EMU_CHECK(cudaMalloc(&b, (N + pad) * sizeof(T)));
     EMU_CHECK(cudaMalloc(&res, (n + pad) * sizeof(T)));
-    T* xo = x + off;
-    T* yo = y + 2 * off + 1;
-    T* wo = w + off + 2;
-    T* bo = b + off + 5;
+    T* xo = off < 0 ? x : x + off;
+    // off < 0: every operand at its allocation (16-byte aligned), the kernels' ALIGNED path when rows are too.
+    T* yo = off < 0 ? y : y + 2 * off + 1;
+    T* wo = off < 0 ? w : w + off + 2;
+    T* bo = off < 0 ? b : b + off + 5;
     EMU_CHECK(cudaMemcpy(xo, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
     EMU_CHECK(cudaMemcpy(wo, hw.data(), N * sizeof(T), cudaMemcpyHostToDevice));
     EMU_CHECK(cudaMemcpy(bo, hb.data(), N * sizeof(T), cudaMemcpyHostToDevice));
@@ -128,7 +129,7 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
         }
         if (bad) {
             ++g_failures;
-            std::printf("FAIL %s %s N=%d offset=%d shape %s: %d elements wrong\n", fused ? "fused" : "norm",
+            std::printf("FAIL %s %s N=%d offset=%d (-1: all aligned) shape %s: %d elements wrong\n", fused ? "fused" : "norm",
                         type_name<T>(), N, off, rmsref::shape_name(shapes[s]).c_str(), bad);
         }
     }
@@ -148,6 +149,13 @@ int main() {
             check_case<__nv_bfloat16>(true, 3, N, off, rng);
             check_case<__half>(false, 3, N, off, rng);
         }
+    }
+    // Every operand aligned and rows a multiple of 16 bytes: the kernels' ALIGNED instances.
+    for (int N : {8, 1024, 2176}) {
+        check_case<float>(false, 3, N, -1, rng);
+        check_case<__nv_bfloat16>(false, 3, N, -1, rng);
+        check_case<__nv_bfloat16>(true, 3, N, -1, rng);
+        check_case<__half>(false, 3, N, -1, rng);
     }
     check_case<float>(false, 2, 16385, 1, rng);
     check_case<__nv_bfloat16>(false, 2, 32769, 1, rng);
