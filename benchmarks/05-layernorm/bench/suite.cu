@@ -146,7 +146,7 @@ std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune) {
     BENCH_ADD_EDITION(solution_, "solution")
     const bool fused = op == Op::fused_add;
     // The reference through its entry points (their own rule picks the shape).
-    const rmsref::LaunchShape rule = rmsref::choose_shape(N, dtype_bytes(dtype), M, fused);
+    const rmsref::LaunchShape rule = lnref::choose_shape(N, dtype_bytes(dtype), M, fused);
     if (Launch l = rule_launch(op, dtype))
         ks.push_back({"reference", "reference", rmsref::shape_name(rule), op, dtype, std::move(l)});
     if (tune)

@@ -7,7 +7,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#include "../../04-rmsnorm/kernels/launch_shape.h"
+#include "launch_rule.h"
 
 // LayerNorm of M contiguous rows of N elements, statistics in fp32 (mean, then the mean of squared distances from
 // it: the two-pass statistics of the lesson, both passes over registers):
