@@ -178,8 +178,8 @@ __global__ void __launch_bounds__(rmsref::max_threads(LANES, PACKS))
         const int e = lane + j * lanes;
         if (e < split.singles) {
             const int col = split.single_column(e);
-            y[col] = from_float<T>(
-                affine<T>(to_float(singles[j]), mean, rstd, to_float(__ldg(weight + col)), to_float(__ldg(bias + col))));
+            const float w = to_float(__ldg(weight + col)), b = to_float(__ldg(bias + col));
+            y[col] = from_float<T>(affine<T>(to_float(singles[j]), mean, rstd, w, b));
         }
     }
 }

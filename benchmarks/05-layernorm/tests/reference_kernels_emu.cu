@@ -129,7 +129,8 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
         }
         if (bad) {
             ++g_failures;
-            std::printf("FAIL %s %s N=%d offset=%d (-1: all aligned) shape %s: %d elements wrong\n", fused ? "fused" : "norm",
+            std::printf("FAIL %s %s N=%d offset=%d (-1: all aligned) shape %s: %d elements wrong\n",
+                        fused ? "fused" : "norm",
                         type_name<T>(), N, off, rmsref::shape_name(shapes[s]).c_str(), bad);
         }
     }

@@ -28,10 +28,10 @@ void run(int M, int N, std::string probe, wb04::Fill fill = wb04::normal_inputs(
 }  // namespace
 
 WB_TEST("rmsnorm_bf16_fast: 7 rows of 768", "[rmsnorm_bf16_fast][normal]") {
-  run(7, 768, "96 packs a row: one pack per thread, three warps");
+  run(7, 768, "96 packs a row: one pack per thread (two or four leave under two warps), three warps");
 }
 WB_TEST("rmsnorm_bf16_fast: 5 rows of 5120", "[rmsnorm_bf16_fast][normal]") {
-  run(5, 5120, "640 packs a row: more than 512 threads would need, so two packs per thread");
+  run(5, 5120, "640 packs a row: four packs per thread, 160 threads (five warps)");
 }
 WB_TEST("rmsnorm_bf16_fast: 3 rows of 16384", "[rmsnorm_bf16_fast][normal]") {
   run(3, 16384, "2048 packs a row: four packs per thread, 512 threads");
@@ -47,6 +47,7 @@ WB_TEST("rmsnorm_bf16_fast: rows longer than the registers hold", "[rmsnorm_bf16
   run(2, 40000, "5000 packs a row: 1024 threads keep 4096 of them, the rest are read again");
 }
 WB_TEST("rmsnorm_bf16_fast: all-zero rows and no rows", "[rmsnorm_bf16_fast][edge]") {
-  run(4, 1024, "rows whose sum of squares is 0: the output must be 0", wb04::with_zero_rows(wb04::normal_inputs(), {0, 3}));
+  run(4, 1024, "rows whose sum of squares is 0: the output must be 0",
+      wb04::with_zero_rows(wb04::normal_inputs(), {0, 3}));
   run(0, 1024, "an empty batch: a grid of 0 blocks is a launch error");
 }
