@@ -2,6 +2,7 @@
 # `make bench-04 [EX=name]`: builds and times lesson 04's kernels on this machine's GPU.
 #
 #   benchmarks/04-rmsnorm/bench.sh [--ex NAME] [--out DIR] [--tune] [--quick] [--no-peers] [--replays N]
+#       [--build-only | --no-build]   (build and stop / time what an earlier --build-only left in DIR)
 #
 # Builds, with nvcc for sm_90 (BENCH_ARCH to change it), the student's kernels from exercises/04-rmsnorm/ (only NAME
 # with --ex), every solution kernel of solutions/04-rmsnorm/ (where the checkout has them), the reference kernels of
@@ -14,7 +15,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-ex="" out="$root/${BUILD:-build}/bench-04" tune="" quick="" peers=1 replays=20
+build=1 build_only="" ex="" out="$root/${BUILD:-build}/bench-04" tune="" quick="" peers=1 replays=20
 while [ $# -gt 0 ]; do
   case "$1" in
     --ex) ex=$2; shift 2 ;;
@@ -23,6 +24,8 @@ while [ $# -gt 0 ]; do
     --quick) quick=--quick; shift ;;
     --no-peers) peers=0; shift ;;
     --replays) replays=$2; shift 2 ;;
+    --build-only) build_only=1; shift ;;
+    --no-build) build=0; shift ;;
     *) echo "bench-04: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -37,9 +40,9 @@ if ! command -v nvcc >/dev/null; then
   exit 2
 fi
 
-exercises=(rmsnorm rmsnorm_fast rmsnorm_half rmsnorm_vec fused_add_rmsnorm)
+exercises=(rmsnorm rmsnorm_fast rmsnorm_half rmsnorm_vec fused_add_rmsnorm rmsnorm_bf16_fast)
 entries=(launch_rmsnorm launch_rmsnorm_fast launch_rmsnorm_bf16 launch_rmsnorm_fp16 launch_rmsnorm_vec
-         launch_fused_add_rmsnorm)
+         launch_fused_add_rmsnorm launch_rmsnorm_bf16_fast)
 if [ -n "$ex" ]; then
   case " ${exercises[*]} " in
     *" $ex "*) ;;
@@ -47,6 +50,7 @@ if [ -n "$ex" ]; then
   esac
 fi
 
+if [ "$build" = 1 ]; then
 mkdir -p "$out/obj"
 log="$out/build.log"
 arch=${BENCH_ARCH:-sm_90}
@@ -67,7 +71,7 @@ renames() { local p=$1 e; for e in "${entries[@]}"; do printf -- '-D%s=%s%s ' "$
 
 echo "bench-04: building the kernels (log: $log)"
 own=() solution=() student=()
-for f in kernels/rmsnorm.cu kernels/fused_add_rmsnorm.cu bench/suite.cu bench/check.cu bench/timing.cu \
+for f in kernels/rmsnorm.cu kernels/fused_add_rmsnorm.cu bench/suite.cu bench/check.cu bench/device_data.cu bench/timing.cu \
          bench/report.cpp bench/bench.cu; do
   obj="$out/obj/$(echo "$f" | tr / _).o"
   compile "$here/$f" "$obj"
@@ -109,6 +113,14 @@ if ! nvcc "${nvcc_flags[@]}" -o "$out/bench" "${objs[@]}" >> "$log" 2>&1; then
   echo "bench-04: linking failed (see $log)" >&2
   exit 2
 fi
+  printf "%s\n" "${not_built[@]}" > "$out/not-built"
+else
+  # --no-build: the driver and the list of exercises that did not compile, as --build-only left them.
+  [ -x "$out/bench" ] || { echo "bench-04: --no-build, but $out/bench does not exist" >&2; exit 2; }
+  log="$out/build.log" not_built=()
+  while read -r e; do [ -n "$e" ] && not_built+=("$e"); done < "$out/not-built"
+fi
+[ -n "$build_only" ] && exit 0
 
 peer_args=()
 if [ "$peers" = 1 ]; then

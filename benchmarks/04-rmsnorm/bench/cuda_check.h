@@ -12,7 +12,7 @@
     do {                                                                                                 \
         const cudaError_t cuda_check_err_ = (call);                                                      \
         if (cuda_check_err_ != cudaSuccess) {                                                            \
-            std::fprintf(stderr, "bench-04: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,                 \
+            std::fprintf(stderr, "bench: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,                 \
                          cudaGetErrorString(cuda_check_err_));                                           \
             std::exit(1);                                                                                \
         }                                                                                                \

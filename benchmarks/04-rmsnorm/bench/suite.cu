@@ -20,6 +20,8 @@
                                                       cudaStream_t);                                               \
     __attribute__((weak)) void P##launch_rmsnorm_vec(const __nv_bfloat16*, long long, const __nv_bfloat16*,         \
                                                      __nv_bfloat16*, long long, int, int, float, cudaStream_t);    \
+    __attribute__((weak)) void P##launch_rmsnorm_bf16_fast(const __nv_bfloat16*, const __nv_bfloat16*,             \
+                                                           __nv_bfloat16*, int, int, float, cudaStream_t);         \
     __attribute__((weak)) void P##launch_fused_add_rmsnorm(const __nv_bfloat16*, __nv_bfloat16*,                    \
                                                            const __nv_bfloat16*, __nv_bfloat16*, int, int, float,   \
                                                            cudaStream_t);
@@ -32,8 +34,6 @@ namespace bench {
 std::vector<std::string> g_not_built;
 
 const char* op_name(Op op) { return op == Op::rmsnorm ? "rmsnorm" : "fused_add_rmsnorm"; }
-const char* dtype_name(Dtype d) { return d == Dtype::fp32 ? "fp32" : d == Dtype::bf16 ? "bf16" : "fp16"; }
-int dtype_bytes(Dtype d) { return d == Dtype::fp32 ? 4 : 2; }
 
 namespace {
 
@@ -71,6 +71,11 @@ using bf16 = __nv_bfloat16;
         if (P##launch_rmsnorm_vec)                                                                                  \
             add("rmsnorm_vec", SOURCE, [](const Args& a, cudaStream_t s) {                                          \
                 P##launch_rmsnorm_vec(in<bf16>(a.x), a.N, in<bf16>(a.w), out<bf16>(a.y), a.N, a.M, a.N, kEps, s); \
+                return true;                                                                                        \
+            });                                                                                                     \
+        if (P##launch_rmsnorm_bf16_fast)                                                                            \
+            add("rmsnorm_bf16_fast", SOURCE, [](const Args& a, cudaStream_t s) {                                    \
+                P##launch_rmsnorm_bf16_fast(in<bf16>(a.x), in<bf16>(a.w), out<bf16>(a.y), a.M, a.N, kEps, s);     \
                 return true;                                                                                        \
             });                                                                                                     \
     }                                                                                                               \

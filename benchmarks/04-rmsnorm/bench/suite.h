@@ -8,16 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "device_data.h"
+
 namespace bench {
 
 constexpr float kEps = 1e-6f;
 
 enum class Op { rmsnorm, fused_add };
-enum class Dtype { fp32, bf16, fp16 };
 
 const char* op_name(Op op);
-const char* dtype_name(Dtype d);
-int dtype_bytes(Dtype d);
 
 // Device buffers of one launch: M x N input, residual (fused add only), output, and N weights. Contiguous rows.
 struct Args {

@@ -84,6 +84,82 @@ __device__ __forceinline__ void forget_widened(Pack<T>& p) {
     }
 }
 
+// --- whole packs: the arithmetic of the contract, two 16-bit elements per instruction -----------------------------
+
+// The 16-bit pair types, so that one template spells the paired operations for bf16 and fp16.
+__device__ __forceinline__ float2 widen_pair(__nv_bfloat162 v) { return __bfloat1622float2(v); }
+__device__ __forceinline__ float2 widen_pair(__half2 v) { return __half22float2(v); }
+template <typename P>
+__device__ __forceinline__ P narrow_pair(float a, float b);
+template <>
+__device__ __forceinline__ __nv_bfloat162 narrow_pair<__nv_bfloat162>(float a, float b) {
+    return __floats2bfloat162_rn(a, b);
+}
+template <>
+__device__ __forceinline__ __half2 narrow_pair<__half2>(float a, float b) {
+    return __floats2half2_rn(a, b);
+}
+template <typename T>
+struct PairOf;
+template <>
+struct PairOf<__nv_bfloat16> {
+    using type = __nv_bfloat162;
+};
+template <>
+struct PairOf<__half> {
+    using type = __half2;
+};
+
+// normalize<T> over a pack. For 16-bit types it is the same function computed with fewer instructions, and that is
+// what brings the bf16 kernel to the roofline: written element by element, each element costs two fp32 -> 16-bit
+// conversions, 16 per pack, and the conversion unit of a Hopper multiprocessor is a narrow one, so those were the
+// kernel's bottleneck, not memory (the fused add, with fewer conversions per byte, already ran at the copy's speed).
+// Here the first rounding converts two elements per instruction (F2FP ... PACK_AB), and the second, T(float(n) * w),
+// is a paired 16-bit multiply (HMUL2): the product of two 8-bit (bf16) or 11-bit (fp16) significands is exact in
+// fp32, so rounding it to T once is exactly what the hardware's rounded 16-bit product gives. 4 conversions per
+// pack instead of 16, the same bits.
+template <typename T>
+__device__ __forceinline__ Pack<T> normalize_pack(const Pack<T>& x, float inv_rms, const Pack<T>& w) {
+    Pack<T> out;
+    if constexpr (sizeof(T) == 4) {
+#pragma unroll
+        for (int k = 0; k < Pack<T>::kN; ++k) out.v[k] = normalize<T>(to_float(x.v[k]), inv_rms, to_float(w.v[k]));
+    } else {
+        using P = typename PairOf<T>::type;
+        P xp[4], wp[4], op[4];
+        __builtin_memcpy(xp, &x, sizeof(xp));
+        __builtin_memcpy(wp, &w, sizeof(wp));
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            const float2 f = widen_pair(xp[k]);
+            op[k] = __hmul2(narrow_pair<P>(f.x * inv_rms, f.y * inv_rms), wp[k]);
+        }
+        __builtin_memcpy(&out, op, sizeof(out));
+    }
+    return out;
+}
+
+// T(a + b) over a pack (the fused add's new residual). For 16-bit types a paired 16-bit add: fp32 has more than
+// twice T's significand bits plus two, so rounding the fp32 sum to T gives the correctly rounded sum (double rounding
+// is harmless there), which is what HADD2 computes. One instruction per two elements instead of three.
+template <typename T>
+__device__ __forceinline__ Pack<T> add_pack(const Pack<T>& a, const Pack<T>& b) {
+    Pack<T> out;
+    if constexpr (sizeof(T) == 4) {
+#pragma unroll
+        for (int k = 0; k < Pack<T>::kN; ++k) out.v[k] = a.v[k] + b.v[k];
+    } else {
+        using P = typename PairOf<T>::type;
+        P ap[4], bp[4], op[4];
+        __builtin_memcpy(ap, &a, sizeof(ap));
+        __builtin_memcpy(bp, &b, sizeof(bp));
+#pragma unroll
+        for (int k = 0; k < 4; ++k) op[k] = __hadd2(ap[k], bp[k]);
+        __builtin_memcpy(&out, op, sizeof(out));
+    }
+    return out;
+}
+
 // Reads the pack of elements p[0..kN) as one 16-byte load when `as_pack` says p is 16-byte aligned, element by
 // element otherwise (a weight or output that does not share the input row's offset from a 16-byte boundary).
 template <typename T>
@@ -130,16 +206,27 @@ struct RowSplit {
     __device__ __forceinline__ int single_column(int e) const { return e < prefix ? e : tail_start + (e - prefix); }
 };
 
-template <typename T>
+// ALIGNED: the launcher has checked that every row of every operand starts on a 16-byte boundary (aligned pointers,
+// row strides a multiple of 16 bytes), so the prefix is empty at compile time and every operand moves as packs. That
+// is the common case, and what the fast path is for: the misaligned walk's prefix and its per-operand choice between
+// a pack and 8 single elements cost registers (both paths' addresses stay live), and registers decide how many rows a
+// multiprocessor has in flight.
+template <bool ALIGNED = false, typename T>
 __device__ __forceinline__ RowSplit split_row(const T* row, int n) {
     constexpr int kN = Pack<T>::kN;
     RowSplit s;
-    const int to_boundary = static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
+    const int to_boundary =
+        ALIGNED ? 0 : static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
     s.prefix = to_boundary < n ? to_boundary : n;
     s.packs = (n - s.prefix) / kN;
     s.tail_start = s.prefix + s.packs * kN;
     s.singles = s.prefix + (n - s.tail_start);
     return s;
+}
+
+// Host side: whether a pointer, and every row after it at `stride_bytes`, starts on a 16-byte boundary.
+inline bool rows_aligned(const void* p, long long stride_bytes) {
+    return (reinterpret_cast<std::uintptr_t>(p) % kPackBytes) == 0 && stride_bytes % kPackBytes == 0;
 }
 
 // --- reductions ----------------------------------------------------------------------------------------------------

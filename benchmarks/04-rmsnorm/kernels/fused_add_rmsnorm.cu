@@ -22,7 +22,8 @@ __device__ __forceinline__ T add_rounded(T a, T b) {
     return from_float<T>(to_float(a) + to_float(b));
 }
 
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY>
+// ALIGNED: every row of every operand starts on a 16-byte boundary (the launcher checks), see split_row.
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     fused_add_rmsnorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
                                   float eps) {
@@ -37,9 +38,9 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     const T* x = input + offset;
     T* r = residual + offset;
     T* y = output + offset;
-    const RowSplit split = split_row(x, live ? N : 0);
+    const RowSplit split = split_row<ALIGNED>(x, live ? N : 0);
     const unsigned x_mis = misalignment(x);
-    const bool residual_packs = misalignment(r) == x_mis;
+    const bool residual_packs = ALIGNED || misalignment(r) == x_mis;
 
     // Add, write the new residual, keep it in registers, accumulate its squares.
     Pack<T> hs[PACKS];
@@ -50,10 +51,9 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         if (p < split.packs) {
             const int col = split.prefix + p * kN;
             const Pack<T> a = load_pack(x + col);
-            const Pack<T> b = load_pack_or_elements(r + col, residual_packs);
+            hs[i] = add_pack(a, load_pack_or_elements(r + col, residual_packs));
 #pragma unroll
             for (int k = 0; k < kN; ++k) {
-                hs[i].v[k] = add_rounded(a.v[k], b.v[k]);
                 const float f = to_float(hs[i].v[k]);
                 sq += f * f;
             }
@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
 
     // Early, the weight's loads are in flight during the reduction; late, they are not held across it (fewer
     // registers, more threads per multiprocessor).
-    const bool weight_packs = misalignment(weight) == x_mis;
+    const bool weight_packs = ALIGNED || misalignment(weight) == x_mis;
     Pack<T> ws[PACKS];
     if constexpr (WEIGHT_EARLY) {
 #pragma unroll
@@ -94,17 +94,14 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     }
     const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
 
-    const bool output_packs = misalignment(y) == x_mis;
+    const bool output_packs = ALIGNED || misalignment(y) == x_mis;
 #pragma unroll
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
         if (p < split.packs) {
             forget_widened(hs[i]);
             if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
-            Pack<T> out;
-#pragma unroll
-            for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(hs[i].v[k]), inv_rms, to_float(ws[i].v[k]));
-            store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
+            store_pack_or_elements(y + split.prefix + p * kN, normalize_pack(hs[i], inv_rms, ws[i]), output_packs);
         }
     }
 #pragma unroll
@@ -137,12 +134,9 @@ __global__ void __launch_bounds__(kMaxThreads)
     for (int p = threadIdx.x; p < split.packs; p += blockDim.x) {
         const int col = split.prefix + p * kN;
         const Pack<T> a = load_pack(x + col);
-        Pack<T> h = load_pack_or_elements(r + col, residual_packs);
+        const Pack<T> h = add_pack(a, load_pack_or_elements(r + col, residual_packs));
 #pragma unroll
-        for (int k = 0; k < kN; ++k) {
-            h.v[k] = add_rounded(a.v[k], h.v[k]);
-            sq += to_float(h.v[k]) * to_float(h.v[k]);
-        }
+        for (int k = 0; k < kN; ++k) sq += to_float(h.v[k]) * to_float(h.v[k]);
         store_pack_or_elements(r + col, h, residual_packs);
     }
     for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
@@ -156,10 +150,7 @@ __global__ void __launch_bounds__(kMaxThreads)
         const int col = split.prefix + p * kN;
         const Pack<T> h = load_pack_or_elements(r + col, residual_packs);
         const Pack<T> w = load_pack_or_elements_ro(weight + col, weight_packs);
-        Pack<T> out;
-#pragma unroll
-        for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(h.v[k]), inv_rms, to_float(w.v[k]));
-        store_pack_or_elements(y + col, out, output_packs);
+        store_pack_or_elements(y + col, normalize_pack(h, inv_rms, w), output_packs);
     }
     for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
         const int col = split.single_column(e);
@@ -181,14 +172,21 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
         return false;
     const int rows_per_block = s.lanes > 0 ? s.threads / s.lanes : 1;
     const int grid = ceil_div(M, rows_per_block);
+    const long long row_bytes = static_cast<long long>(N) * sizeof(T);
+    const bool aligned = rows_aligned(input, row_bytes) && rows_aligned(residual, row_bytes) &&
+                         rows_aligned(output, row_bytes) && rows_aligned(weight, 0);
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED)                                                                         \
+    fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED>                                                          \
+        <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps)
 #define RMSREF_SHAPE(L, P)                                                                                          \
     if (s.lanes == (L) && s.packs == (P)) {                                                                         \
-        if (s.weight_early)                                                                                         \
-            fused_add_rmsnorm_regs_kernel<T, L, P, true><<<grid, s.threads, 0, stream>>>(input, residual, weight,   \
-                                                                                         output, M, N, eps);       \
-        else                                                                                                        \
-            fused_add_rmsnorm_regs_kernel<T, L, P, false><<<grid, s.threads, 0, stream>>>(input, residual, weight,  \
-                                                                                          output, M, N, eps);      \
+        if (aligned) {                                                                                              \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, true);                                                    \
+            else RMSREF_LAUNCH(L, P, false, true);                                                                  \
+        } else {                                                                                                    \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false);                                                   \
+            else RMSREF_LAUNCH(L, P, false, false);                                                                 \
+        }                                                                                                           \
         return true;                                                                                                \
     }
     RMSREF_SHAPE(0, 1) RMSREF_SHAPE(0, 2) RMSREF_SHAPE(0, 4) RMSREF_SHAPE(0, 8)
@@ -197,6 +195,7 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
     RMSREF_SHAPE(16, 1) RMSREF_SHAPE(16, 2) RMSREF_SHAPE(16, 4)
     RMSREF_SHAPE(32, 1) RMSREF_SHAPE(32, 2) RMSREF_SHAPE(32, 4)
 #undef RMSREF_SHAPE
+#undef RMSREF_LAUNCH
     return false;
 }
 

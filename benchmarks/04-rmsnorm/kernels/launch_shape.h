@@ -48,34 +48,36 @@ inline LaunchShape block_shape(int row_packs, int packs, bool weight_early = tru
 constexpr int kShortBatchRows = 2048;
 
 // The rule's table: packs per thread for whole-block rows, by element size, op and batch length, and when the
-// weight is loaded. Chosen from the tuning sweep of run 1 (2026-12-01, H200, docs/performance.md): for each entry,
-// the packs value with the best geometric mean over that run's shapes of (bandwidth / best shape's bandwidth). Run 1
-// measured the weight loaded early only; the late variant waits for the next sweep (`bench.sh --tune`).
+// weight is loaded. Chosen from the tuning sweep of run 3 (2026-12-01, H200, docs/performance.md) with
+// rule_from_tune.py: for each entry, the variant with the best geometric mean over that run's shapes of
+// (bandwidth / best shape's bandwidth), quoted beside it.
 struct RuleEntry {
     int packs;
     bool weight_early;
 };
 inline RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch) {
+    // Long batches: run 3's best variant at each of the five large shapes is within 2 % of these picks (with
+    // shape_for's fallback to fewer packs where the block would be one warp), and within 1 % of Triton's one-step
+    // kernel or faster. Short batches: rule_from_tune.py's geometric-mean pick over the 512 x N sweep.
     if (elem_bytes == 4) {
-        if (!fused) return {4, true};                                // 0.98 (short), 1.00 (long) of the best shape
-        return short_batch ? RuleEntry{2, true} : RuleEntry{1, true};  // 0.98, 1.00
+        if (!fused) return {4, true};                                       // 0.976 (short), 0.998 (long)
+        return short_batch ? RuleEntry{2, false} : RuleEntry{1, false};     // 0.957, 0.99
     }
-    if (!fused) return short_batch ? RuleEntry{1, true} : RuleEntry{4, true};  // 0.97, 0.98
-    return {1, true};                                                           // 0.99, 1.00
+    if (!fused) return short_batch ? RuleEntry{1, true} : RuleEntry{4, false};  // 0.935, 0.99
+    return short_batch ? RuleEntry{1, true} : RuleEntry{1, false};              // 0.959, 0.994
 }
 
-// The rule. Rows of at most 32 packs go to part of a warp (a whole block on so short a row would leave most of its
-// threads without data); longer rows to a whole block with the table's packs per thread, fewer where the block
-// would pass its thread limit, and two passes where even that does not hold the row.
-inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
+// The shape for rows of n elements given a table entry. Rows of at most 32 packs go to part of a warp (a whole block
+// on so short a row would leave most of its threads without data); longer rows to a whole block with the entry's
+// packs per thread, fewer where the block would be a single warp, more where it would pass its thread limit, and two
+// passes where even that does not hold the row.
+inline LaunchShape shape_for(int n, int elem_bytes, RuleEntry e) {
     const int row_packs = packs_per_row(n, elem_bytes);
     if (row_packs <= 32) {
         int lanes = 4;
         while (lanes < row_packs) lanes *= 2;
-        return {lanes, 1, 128, true};
+        return {lanes, 1, 128, e.weight_early};
     }
-    const RuleEntry e = rule_entry(elem_bytes, fused, m <= kShortBatchRows);
-    // Fewer packs where the table's would leave a block of one warp; more where it would pass the thread limit.
     int packs = e.packs;
     while (packs > 1 && block_shape(row_packs, packs).threads < 64) packs /= 2;
     for (; packs <= 8; packs *= 2) {
@@ -83,6 +85,11 @@ inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
         if (s.threads <= max_threads(0, packs)) return s;
     }
     return {-1, 0, kMaxThreads, true};
+}
+
+// The rule of lesson 04's reference kernels.
+inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
+    return shape_for(n, elem_bytes, rule_entry(elem_bytes, fused, m <= kShortBatchRows));
 }
 
 // Every shape the kernels can run a row of n elements with, for the benchmark's tuning sweep: whole blocks with
@@ -109,7 +116,7 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
 
 inline std::string shape_name(const LaunchShape& s) {
     if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
-    const std::string w = s.weight_early ? "" : ",w-late";
+    const std::string w = s.weight_early ? "" : "+w-late";  // no comma: the name is a CSV field
     if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
     return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }

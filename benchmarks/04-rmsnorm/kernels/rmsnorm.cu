@@ -28,8 +28,8 @@ namespace rmsref {
 namespace {
 
 // One row per LANES lanes (LANES = 0: per block), PACKS packs per lane held in registers; WEIGHT_EARLY: the weight
-// is loaded before the reduction.
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY>
+// is loaded before the reduction; ALIGNED: every row of input, weight and output starts on a 16-byte boundary.
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     rmsnorm_regs_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
                         long long out_stride, int M, int N, float eps) {
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     const bool live = row < M;
     const T* x = input + (live ? row : 0) * in_stride;
     T* y = output + (live ? row : 0) * out_stride;
-    const RowSplit split = split_row(x, live ? N : 0);
+    const RowSplit split = split_row<ALIGNED>(x, live ? N : 0);
 
     // Load the row: this lane's packs (pack p = lane + i * lanes, so a warp reads consecutive 16-byte chunks) and
     // its share of the single elements. Squares accumulate in fp32.
@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
 
     // Early, the weight's loads are in flight during the reduction; late (below), they are not held across it, which
     // saves the registers that decide how many threads, and so how many bytes, a multiprocessor has in flight.
-    const bool weight_packs = misalignment(weight) == misalignment(x);
+    const bool weight_packs = ALIGNED || misalignment(weight) == misalignment(x);
     Pack<T> ws[PACKS];
     if constexpr (WEIGHT_EARLY) {
 #pragma unroll
@@ -95,17 +95,14 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
 
     // Write the row from registers.
-    const bool output_packs = misalignment(y) == misalignment(x);
+    const bool output_packs = ALIGNED || misalignment(y) == misalignment(x);
 #pragma unroll
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
         if (p < split.packs) {
             forget_widened(xs[i]);
             if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
-            Pack<T> out;
-#pragma unroll
-            for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(xs[i].v[k]), inv_rms, to_float(ws[i].v[k]));
-            store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
+            store_pack_or_elements(y + split.prefix + p * kN, normalize_pack(xs[i], inv_rms, ws[i]), output_packs);
         }
     }
 #pragma unroll
@@ -145,10 +142,7 @@ __global__ void __launch_bounds__(kMaxThreads)
         const int col = split.prefix + p * kN;
         const Pack<T> v = load_pack(x + col);
         const Pack<T> w = load_pack_or_elements_ro(weight + col, weight_packs);
-        Pack<T> out;
-#pragma unroll
-        for (int k = 0; k < kN; ++k) out.v[k] = normalize<T>(to_float(v.v[k]), inv_rms, to_float(w.v[k]));
-        store_pack_or_elements(y + col, out, output_packs);
+        store_pack_or_elements(y + col, normalize_pack(v, inv_rms, w), output_packs);
     }
     for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
         const int col = split.single_column(e);
@@ -171,14 +165,20 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
         return false;
     const int rows_per_block = s.lanes > 0 ? s.threads / s.lanes : 1;
     const int grid = ceil_div(M, rows_per_block);
+    const bool aligned = rows_aligned(input, in_stride * sizeof(T)) && rows_aligned(output, out_stride * sizeof(T)) &&
+                         rows_aligned(weight, 0);
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED)                                                                         \
+    rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED>                                                                    \
+        <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps)
 #define RMSREF_SHAPE(L, P)                                                                                          \
     if (s.lanes == (L) && s.packs == (P)) {                                                                         \
-        if (s.weight_early)                                                                                         \
-            rmsnorm_regs_kernel<T, L, P, true><<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output,    \
-                                                                               out_stride, M, N, eps);             \
-        else                                                                                                        \
-            rmsnorm_regs_kernel<T, L, P, false><<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output,   \
-                                                                                out_stride, M, N, eps);            \
+        if (aligned) {                                                                                              \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, true);                                                    \
+            else RMSREF_LAUNCH(L, P, false, true);                                                                  \
+        } else {                                                                                                    \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false);                                                   \
+            else RMSREF_LAUNCH(L, P, false, false);                                                                 \
+        }                                                                                                           \
         return true;                                                                                                \
     }
     RMSREF_SHAPE(0, 1) RMSREF_SHAPE(0, 2) RMSREF_SHAPE(0, 4) RMSREF_SHAPE(0, 8)
@@ -187,6 +187,7 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
     RMSREF_SHAPE(16, 1) RMSREF_SHAPE(16, 2) RMSREF_SHAPE(16, 4)
     RMSREF_SHAPE(32, 1) RMSREF_SHAPE(32, 2) RMSREF_SHAPE(32, 4)
 #undef RMSREF_SHAPE
+#undef RMSREF_LAUNCH
     return false;
 }
 

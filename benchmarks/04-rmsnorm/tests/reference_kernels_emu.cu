@@ -75,9 +75,10 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
     EMU_CHECK(cudaMalloc(&y, (n + pad) * sizeof(T)));
     EMU_CHECK(cudaMalloc(&w, (N + pad) * sizeof(T)));
     EMU_CHECK(cudaMalloc(&res, (n + pad) * sizeof(T)));
-    T* xo = x + off;
-    T* yo = y + 2 * off + 1;
-    T* wo = w + off + 2;
+    T* xo = off < 0 ? x : x + off;
+    // off < 0: every operand at its allocation (16-byte aligned), the kernels' ALIGNED path when rows are too.
+    T* yo = off < 0 ? y : y + 2 * off + 1;
+    T* wo = off < 0 ? w : w + off + 2;
     EMU_CHECK(cudaMemcpy(xo, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
     EMU_CHECK(cudaMemcpy(wo, hw.data(), N * sizeof(T), cudaMemcpyHostToDevice));
 
@@ -139,6 +140,14 @@ int main() {
                 check_case<__nv_bfloat16>(fused, 3, N, off, rng);
                 if (!fused) check_case<__half>(false, 3, N, off, rng);
             }
+        }
+    }
+    // Every operand aligned and rows a multiple of 16 bytes: the kernels' ALIGNED instances.
+    for (int N : {8, 1024, 2176}) {
+        for (bool fused : {false, true}) {
+            check_case<float>(fused, 3, N, -1, rng);
+            check_case<__nv_bfloat16>(fused, 3, N, -1, rng);
+            if (!fused) check_case<__half>(false, 3, N, -1, rng);
         }
     }
     check_case<float>(false, 2, 16385, 1, rng);
