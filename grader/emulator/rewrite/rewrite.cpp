@@ -68,12 +68,16 @@ class Rewriter {
       } else if (preprocessed_ && (is(t, "__global__") || is(t, "__device__") || is(t, "__host__"))) {
         // Kept through preprocessing so that emu-nvcc could tell device code from host code; g++ needs them gone.
         replace(k, k, "");
+        bool ns_scope = true;
+        for (bool b : braces) ns_scope = ns_scope && b;
+        if (is(t, "__global__") && ns_scope) note_kernel(k);
       } else if (is(t, "__shared__")) {
         bool ns_scope = !in_macro_;  // a macro is most likely expanded inside a function
         for (bool b : braces) ns_scope = ns_scope && b;
         k = shared_decl(k, ns_scope);
       }
     }
+    register_kernels();
     for (std::size_t i = 0; i < ts_.size() && !preprocessed_; ++i) {
       if (ts_[i].kind == Kind::preprocessor) {
         rewrite_macro(i);
@@ -92,6 +96,8 @@ class Rewriter {
   std::vector<Problem>* problems_;
   int line_offset_;
   std::string source_dir_;
+  // Non-template kernels defined at namespace scope: name and the index of the '}' that ends the definition.
+  std::vector<std::pair<std::string, std::size_t>> kernels_;
 
   const Token& tok(std::size_t k) const { return ts_[sig_[k]]; }
   bool tok_is(std::size_t k, std::string_view s) const { return k < sig_.size() && tok(k).text == s; }
@@ -217,6 +223,53 @@ class Rewriter {
       b = q;
     }
     return b;
+  }
+
+  // The __global__ at k begins a declaration: remembers the kernel when it is a definition of a function that is not
+  // a template (a template's instances have no address until used).
+  void note_kernel(std::size_t k) {
+    static const std::set<std::string> kBefore = {"static", "inline", "__forceinline__", "extern", "__host__",
+                                                  "__device__", "__noinline__"};
+    std::size_t b = k;
+    while (b > 0 && (kBefore.count(tok(b - 1).text) || tok(b - 1).kind == Kind::string)) --b;
+    if (b > 0 && (is(tok(b - 1), ">") || is(tok(b - 1), ">>") || is(tok(b - 1), "template"))) return;
+    static const std::set<std::string> kNotName = {"__attribute__", "__launch_bounds__", "alignas", "__declspec",
+                                                   "decltype"};
+    std::size_t open = std::string::npos;
+    for (std::size_t j = k + 1; j < sig_.size(); ++j) {
+      const std::string& s = tok(j).text;
+      if (s == ";" || s == "{" || s == "}" || s == "=" || s == "<") return;
+      if (s != "(") continue;
+      if (tok(j - 1).kind == Kind::identifier && !kNotName.count(tok(j - 1).text)) {
+        open = j;
+        break;
+      }
+      j = match_forward(j);  // an attribute's arguments
+      if (j >= sig_.size()) return;
+    }
+    if (open == std::string::npos) return;
+    std::size_t j = match_forward(open);
+    while (j < sig_.size() && ++j < sig_.size() && !is(tok(j), "{") && !is(tok(j), ";")) {
+      if (is(tok(j), "(")) j = match_forward(j);
+    }
+    if (j >= sig_.size() || !is(tok(j), "{")) return;   // a declaration only
+    const std::size_t close = match_forward(j);
+    if (close < sig_.size()) kernels_.emplace_back(tok(open - 1).text, close);
+  }
+
+  // After each kernel's definition, a registration run at static initialisation, so that
+  // cudaLaunchKernel((void*)kernel, …) finds a launcher that knows the parameter types. An overloaded name is left
+  // out (its address alone does not say which kernel): such a kernel must be passed typed.
+  void register_kernels() {
+    std::map<std::string, int> count;
+    for (const auto& [name, close] : kernels_) ++count[name];
+    int n = 0;
+    for (const auto& [name, close] : kernels_) {
+      if (count[name] != 1) continue;
+      replace(close, close,
+              "} static const bool emu_kernel_registered_" + std::to_string(n++) +
+                  " [[maybe_unused]] = ::emu::detail::register_kernel(" + name + ");");
+    }
   }
 
   void launch(std::size_t open) {

@@ -84,6 +84,17 @@ extern Engine g_engine;
 int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body, Dim3 grid, Dim3 block,
                    std::size_t shared_bytes, bool cooperative = false);
 
+// The pieces of a block's execution (scheduler.cpp), for the cooperative driver too.
+// How a block's run ended: every thread exited, the launch failed, or every thread waits at grid.sync().
+enum class BlockEnd { finished, aborted, at_grid_sync };
+void init_threads(Engine& e);               // e.threads and e.warps for the launch's block shape
+void start_block(Engine& e, Dim3 index);    // a new block execution: fresh fibers for every thread
+BlockEnd drive_block(Engine& e);            // runs the block until it finishes, fails or waits at grid.sync()
+void complete_barrier(Engine& e);           // every live thread waits at one barrier: releases them
+// Runs every block of a cooperative launch, parking each block at grid.sync() until all have arrived; reports a
+// block that exits while others wait there (grid_barrier.cpp).
+void run_cooperative_grid(Engine& e);
+
 // Leaves the running fiber `t` (its state already updated): switches straight to the next runnable thread of this
 // pass, or back to the scheduler when the pass is over. One switch per blocking call instead of two.
 void switch_away(Thread& t);

@@ -69,6 +69,18 @@ void on_launch_end();
 void on_barrier();
 void on_warp_sync(unsigned warp);
 
+// A block of a cooperative grid that waits at grid.sync() while the other blocks run: its __shared__ bytes and the
+// checker's shadow of them are kept aside (on_block_suspend, after its last access) and put back at the same
+// addresses (on_block_resume, before its next one; the device-memory clock then starts a new block interval).
+struct SuspendedMemory {
+  std::vector<unsigned char> bytes, shadow;
+};
+void on_block_suspend(SuspendedMemory& out);
+void on_block_resume(const SuspendedMemory& in);
+// Every block of a cooperative grid has arrived at grid.sync(): device-memory accesses before it are ordered with
+// every access after it, whichever blocks made them.
+void on_grid_barrier();
+
 // Device allocations (cudaMalloc & co. are implemented on top of these).
 void* device_alloc(std::size_t bytes, bool host_accessible /* managed or pinned host memory */);
 bool device_free(void* p);                    // false: not a live allocation (runtime returns cudaErrorInvalidValue)

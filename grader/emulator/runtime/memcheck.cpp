@@ -497,6 +497,34 @@ void on_block_begin() {
   if (prof::g_on) prof::on_block_begin();
 }
 
+void on_block_suspend(SuspendedMemory& out) {
+  if (mc::g_waw_pending) mc::settle_waw();
+  out.bytes.clear();
+  out.shadow.clear();
+  const auto* arena = reinterpret_cast<const unsigned char*>(mc::g_arena_lo);
+  const auto* shadow = reinterpret_cast<const unsigned char*>(mc::cells());
+  for (const auto& [off, size] : mc::shared_live_ranges()) {
+    out.bytes.insert(out.bytes.end(), arena + off, arena + off + size);
+    out.shadow.insert(out.shadow.end(), shadow + off * sizeof(mc::Cell), shadow + (off + size) * sizeof(mc::Cell));
+  }
+}
+
+void on_block_resume(const SuspendedMemory& in) {
+  if (mc::g_waw_pending) mc::settle_waw();
+  auto* arena = reinterpret_cast<unsigned char*>(mc::g_arena_lo);
+  auto* shadow = reinterpret_cast<unsigned char*>(mc::cells());
+  std::size_t b = 0;
+  for (const auto& [off, size] : mc::shared_live_ranges()) {
+    std::copy(in.bytes.begin() + b, in.bytes.begin() + b + size, arena + off);
+    std::copy(in.shadow.begin() + b * sizeof(mc::Cell), in.shadow.begin() + (b + size) * sizeof(mc::Cell),
+              shadow + off * sizeof(mc::Cell));
+    b += size;
+  }
+  mc::global_clock_block_begin();
+}
+
+void on_grid_barrier() { mc::global_clock_grid_barrier(); }
+
 void on_launch_end() {
   if (prof::g_on) prof::on_launch_end();
   mc::shadow_launch_end();

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "exec.hpp"
 #include "profile.hpp"
@@ -62,6 +64,8 @@ inline bool shared_addressable(std::size_t off, std::size_t size) {
   }
   return true;
 }
+// The arena ranges [offset, offset + size) the running block can address (namespace-scope, static and dynamic).
+std::vector<std::pair<std::size_t, std::size_t>> shared_live_ranges();
 std::size_t shared_dynamic_offset();
 std::size_t shared_dynamic_size();
 void shared_launch_begin(std::size_t dynamic_bytes);
@@ -110,6 +114,7 @@ void global_shadow_check(void* shadow, std::uintptr_t begin, std::size_t off, st
 void global_clock_launch_begin();
 void global_clock_block_begin();
 void global_clock_barrier();
+void global_clock_grid_barrier();
 void global_clock_warp_sync(unsigned warp);
 bool global_cross_block_suppressed();  // the launch called __threadfence(): see global_shadow.cpp
 // "global memory, bytes 4..7 of an allocation of 400 bytes made at f.cu:12" (device_memory.cpp).
