@@ -408,7 +408,7 @@ void shadow_check(std::size_t off, std::size_t size, unsigned flags, const void*
       c.rwepoch = std::max(c.rwepoch, wepoch);
     }
   }
-  if (unwritten && (strict_init || unwritten == size)) note_uninit(pc, off, size);
+  if (unwritten && (strict_init || unwritten == size) && !(flags & kMaybeRead)) note_uninit(pc, off, size);
 }
 
 void shadow_launch_begin() {

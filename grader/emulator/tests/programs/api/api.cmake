@@ -4,7 +4,8 @@
 # Planted bugs must be reported (file:line and thread ids) and be absent from their fixed version.
 set(EMU_API_PROGRAMS
   cg_block_reduce cublas_gemm histogram_shared online_softmax layernorm_cg streams_async fp8_roundtrip
-  constant_memory grid_sync warp_aggregated helper_header cache_hints_atomics launch_void_ptr)
+  constant_memory grid_sync warp_aggregated helper_header cache_hints_atomics launch_void_ptr
+  lowp_call_reads)
 foreach(program IN LISTS EMU_API_PROGRAMS)
   emu_add_executable(emu_api_${program} ${CMAKE_CURRENT_LIST_DIR}/${program}.cu)
   if(program MATCHES "^cublas")
@@ -66,4 +67,16 @@ endforeach()
 # writes past the buffer.
 add_test(NAME emu.programs.api.launch_void_ptr.bug COMMAND emu_api_launch_void_ptr bug)
 set_tests_properties(emu.programs.api.launch_void_ptr.bug PROPERTIES
-  PASS_REGULAR_EXPRESSION "launch_void_ptr.cu:23[^\n]*\n[^\n]*by thread \\(48,0,0\\) in block \\(3,0,0\\)" TIMEOUT 60)
+  PASS_REGULAR_EXPRESSION "launch_void_ptr.cu:22[^\n]*\n[^\n]*by thread \\(48,0,0\\) in block \\(3,0,0\\)" TIMEOUT 60)
+
+# bf16/fp16 elements read straight into calls: a read past the buffer and a shared-memory race, both at the call's
+# line.
+foreach(pair
+    "bound|Invalid __global__ read of size 2 bytes[^\n]*\n[^\n]*at [^ ]*lowp_call_reads.cu:22[^\n]*\n[^\n]*by thread \\(0,0,0\\) in block \\(2,0,0\\)"
+    "race|Race reported between Write access at [^ ]*lowp_call_reads.cu:[23][90] by thread \\([0-9]+,0,0\\)[^\n]*\n[^\n]*and Read access at [^ ]*lowp_call_reads.cu:33 by thread \\([3-6][0-9],0,0\\)")
+  string(REPLACE "|" ";" parts "${pair}")
+  list(GET parts 0 mode)
+  list(GET parts 1 expect)
+  add_test(NAME emu.programs.api.lowp_call_reads.${mode} COMMAND emu_api_lowp_call_reads ${mode})
+  set_tests_properties(emu.programs.api.lowp_call_reads.${mode} PROPERTIES PASS_REGULAR_EXPRESSION "${expect}" TIMEOUT 60)
+endforeach()
