@@ -38,6 +38,15 @@ struct Wait {
   const char* what = "";                        // a multi-warp tile's call, for diagnostics
 };
 
+// A copy queued by memcpy_async, made when its thread waits for its stage (async_copy.cpp).
+struct AsyncCopy {
+  void* dst;
+  const void* src;   // null: zero fill
+  std::size_t bytes;
+  const void* pc;    // the memcpy_async call
+  std::uint32_t stage;
+};
+
 struct Thread {
   FiberContext ctx;
   TState state = TState::runnable;
@@ -45,7 +54,12 @@ struct Thread {
   ThreadInfo info;
   Wait wait;
   std::uint64_t result = 0;
+  std::vector<AsyncCopy> copies;                 // queued, oldest first
+  std::uint32_t committed = 0, released = 0;     // stages committed and released by a pipeline's consumer
 };
+
+// Makes the running thread's queued copies of stages up to `stage` (all: ~0u), in order (async_copy.cpp).
+void complete_async_copies(Thread& t, std::uint32_t stage);
 
 struct WarpState {
   unsigned exists = 0;    // lanes that exist (a partial last warp has fewer)

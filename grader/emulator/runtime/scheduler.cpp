@@ -78,6 +78,7 @@ void fiber_main(void* arg) {
                     "kernel.",
                 cudaErrorLaunchFailure);
   }
+  if (!t.copies.empty() && !e.aborted) complete_async_copies(t, ~0u);   // a kernel's end completes them
   t.state = TState::exited;
   --e.live;
   --e.runnable;
@@ -257,6 +258,8 @@ void start_block(Engine& e, Dim3 index) {
     t.started = false;
     t.result = 0;
     t.wait = Wait{};
+    t.copies.clear();
+    t.committed = t.released = 0;
     fiber_poison(i);
     fiber_prepare(t.ctx, fiber_stack(i), &fiber_main, &t);
   }

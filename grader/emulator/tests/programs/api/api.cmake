@@ -5,7 +5,7 @@
 set(EMU_API_PROGRAMS
   cg_block_reduce cublas_gemm histogram_shared online_softmax layernorm_cg streams_async fp8_roundtrip
   constant_memory grid_sync warp_aggregated helper_header cache_hints_atomics launch_void_ptr
-  lowp_call_reads)
+  lowp_call_reads async_copy_tiles)
 foreach(program IN LISTS EMU_API_PROGRAMS)
   emu_add_executable(emu_api_${program} ${CMAKE_CURRENT_LIST_DIR}/${program}.cu)
   if(program MATCHES "^cublas")
@@ -79,4 +79,16 @@ foreach(pair
   list(GET parts 1 expect)
   add_test(NAME emu.programs.api.lowp_call_reads.${mode} COMMAND emu_api_lowp_call_reads ${mode})
   set_tests_properties(emu.programs.api.lowp_call_reads.${mode} PROPERTIES PASS_REGULAR_EXPRESSION "${expect}" TIMEOUT 60)
+endforeach()
+
+# Asynchronous copies: a copy that reads past the input, reported at the memcpy_async's line; a tile read before
+# cg::wait, reported as a read of shared memory nothing has written yet.
+foreach(pair
+    "oob|Invalid __global__ read of size [0-9]+ bytes[^\n]*\n[^\n]*at [^ ]*async_copy_tiles.cu:30 in kernel tile_sums"
+    "early-read|Uninitialized __shared__ memory read[^\n]*\n[^\n]*at [^ ]*async_copy_tiles.cu:43")
+  string(REPLACE "|" ";" parts "${pair}")
+  list(GET parts 0 mode)
+  list(GET parts 1 expect)
+  add_test(NAME emu.programs.api.async_copy_tiles.${mode} COMMAND emu_api_async_copy_tiles ${mode})
+  set_tests_properties(emu.programs.api.async_copy_tiles.${mode} PROPERTIES PASS_REGULAR_EXPRESSION "${expect}" TIMEOUT 60)
 endforeach()
