@@ -124,6 +124,30 @@ cudaError_t launch_untyped(const void* func, const LaunchConfig& cfg, void** arg
   return record_error(cudaErrorInvalidDeviceFunction);
 }
 
+bool config_of(const cudaLaunchConfig_t* config, LaunchConfig* out, cudaError_t* err) {
+  using namespace emu::rt;
+  if (!config || (config->numAttrs > 0 && !config->attrs)) {
+    *err = record_error(cudaErrorInvalidValue);
+    return false;
+  }
+  *out = launch_config(config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream, false);
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const cudaLaunchAttribute& a = config->attrs[i];
+    if (a.id == cudaLaunchAttributeCooperative) {
+      out->cooperative = a.val.cooperative != 0;
+    } else if (a.id == cudaLaunchAttributeClusterDimension &&
+               a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1) {
+      std::fprintf(stderr,
+                   "emu: cudaLaunchKernelEx with a cluster dimension of %u x %u x %u: thread block clusters are not "
+                   "emulated; the launch fails with cudaErrorNotSupported.\n",
+                   a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
+      *err = record_error(cudaErrorNotSupported);
+      return false;
+    }
+  }
+  return true;
+}
+
 int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg) {
   using namespace emu::rt;
   if (sticky_error()) return record_error(sticky_error());

@@ -154,3 +154,5 @@ inline cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3
                                                std::size_t smem = 0, cudaStream_t stream = 0) {
   return emu::detail::launch_untyped(func, emu::detail::launch_config(grid, block, smem, stream, true), args);
 }
+
+#include <emu/launch_ex.hpp>

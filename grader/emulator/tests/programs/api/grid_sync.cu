@@ -3,7 +3,8 @@
 //     grid.sync() and ping-ponging two buffers, so each block reads its neighbours' results of the previous step;
 //   * a two-phase grid reduction: every block writes its partial sum, grid.sync(), then block 0 adds the partials
 //     and shared memory written before the grid barrier is still there after it.
-// A grid larger than an H200 can hold at once is refused with cudaErrorCooperativeLaunchTooLarge. The planted bugs
+// The reduction runs again through cudaLaunchKernelEx with cudaLaunchAttributeCooperative. A grid larger than an
+// H200 can hold at once is refused with cudaErrorCooperativeLaunchTooLarge. The planted bugs
 // (a block that never arrives, a missing grid barrier, grid.sync() without a cooperative launch) are in
 // grid_sync_bugs.cu.
 #include <cooperative_groups.h>
@@ -100,6 +101,27 @@ int main() {
   CHECK_CUDA(cudaMemcpy(parts, partials, sizeof parts, cudaMemcpyDeviceToHost));
   t.equal("grid_sum", 0, sums[0], want);
   t.equal("block0_total_kept", 0, sums[1], parts[0]);
+
+  // The same reduction through cudaLaunchKernelEx with the cooperative attribute (as CUDA 12 programs write it), then
+  // with a cluster dimension, which the emulator refuses (clusters are not emulated).
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeCooperative;
+  attr[0].val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(3);
+  config.blockDim = dim3(64);
+  config.attrs = attr;
+  config.numAttrs = 1;
+  CHECK_CUDA(cudaLaunchKernelEx(&config, grid_sum, static_cast<const int*>(x), m, partials, total));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaMemcpy(sums, total, sizeof sums, cudaMemcpyDeviceToHost));
+  t.equal("grid_sum_ex", 0, sums[0], want);
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = 3;
+  attr[0].val.clusterDim.y = attr[0].val.clusterDim.z = 1;
+  t.equal("cluster_refused", 0, cudaLaunchKernelEx(&config, grid_sum, static_cast<const int*>(x), m, partials, total),
+          cudaErrorNotSupported);
+  cudaGetLastError();
 
   // A grid larger than the device can hold at once is refused before it runs (132 SMs times the occupancy), and the
   // refusal is not sticky: the next launch runs.
