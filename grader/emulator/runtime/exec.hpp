@@ -34,6 +34,7 @@ Dim3 block_dim();
 Dim3 block_index();                  // blockIdx of the running block (valid from on_block_begin on)
 Dim3 grid_dim();
 const char* kernel_name();           // of the running launch
+bool launch_is_cooperative();        // the running launch may call grid.sync()
 
 // Ends the running launch at once (the GPU would trap): records the diagnostic, marks the launch failed with
 // `cuda_error` (a cudaError_t value, sticky like the real runtime), switches away from the current fiber and never

@@ -222,6 +222,11 @@ std::string cross_block_hint(Hazard hz) {
   const char* what = hz == Hazard::waw ? "two blocks write different values to the same location"
                      : hz == Hazard::raw ? "one block reads what another block of the same launch writes"
                                          : "one block overwrites what another block of the same launch reads";
+  if (rt::launch_is_cooperative())
+    return std::string(what) +
+           " with no grid.sync() between the two accesses, so the result depends on which block runs first. Put a "
+           "grid.sync() between the write and the accesses of other blocks (every block must reach it), or give "
+           "each block its own part of the buffer";
   return std::string(what) +
          "; no barrier orders the blocks of a launch (they run in any order, or at the same time), so the result "
          "depends on which runs first. Give each block its own part of the buffer (check the row offset and the "

@@ -449,6 +449,7 @@ Dim3 block_dim() { return g_engine.block; }
 Dim3 block_index() { return g_engine.threads.empty() ? Dim3{} : g_engine.threads[0].info.block; }
 Dim3 grid_dim() { return g_engine.grid; }
 const char* kernel_name() { return g_engine.name; }
+bool launch_is_cooperative() { return g_engine.cooperative; }
 
 std::string thread_coords(const Thread& t) {
   return "(" + std::to_string(t.info.thread.x) + "," + std::to_string(t.info.thread.y) + "," +
