@@ -74,8 +74,6 @@ class Rewriter {
         if (is(t, "__global__") && ns_scope) note_kernel(k);
       } else if (preprocessed_ && is(t, "(") && k > 0 && user_[k] && call_like(k - 1)) {
         wrap_element_args(k);
-      } else if (preprocessed_ && is(t, "=") && k > 0 && user_[k]) {
-        wrap_element_store(k);
       } else if (is(t, "__shared__")) {
         bool ns_scope = !in_macro_;  // a macro is most likely expanded inside a function
         for (bool b : braces) ns_scope = ns_scope && b;
@@ -310,42 +308,6 @@ class Rewriter {
     if (j != b + 1) return;
     if (edits_.count(sig_[a]) || edits_.count(sig_[b])) return;
     replace(a, a, "::emu::detail::arg_read(" + tok(a).text);
-    replace(b, b, tok(b).text + ")");
-  }
-
-  // A statement `y[i] = v;` (an element on the left of a plain assignment that is the whole statement) becomes
-  // `::emu::detail::stored(y[i]) = v;` (include/emu/arg_read.hpp): g++ does not instrument a struct that a call
-  // returns stored straight into memory. Anything else around the '=' at `eq` is left alone.
-  void wrap_element_store(std::size_t eq) {
-    std::size_t b = eq - 1;
-    if (!is(tok(b), "]")) return;
-    std::size_t a = b;
-    while (is(tok(a), "]")) {
-      const std::size_t o = match_back(a);
-      if (o == std::string::npos || o == 0 || o + 1 == a) return;
-      a = o - 1;
-    }
-    if (tok(a).kind != Kind::identifier) return;
-    while (a >= 2 && (is(tok(a - 1), ".") || is(tok(a - 1), "->")) && tok(a - 2).kind == Kind::identifier) a -= 2;
-    if (a == 0) return;
-    static const std::set<std::string> kStatementStart = {";", "{", "}", ")", "else", "do"};
-    if (!kStatementStart.count(tok(a - 1).text)) return;
-    int depth = 0;
-    std::size_t j = eq + 1;
-    if (j >= sig_.size() || is(tok(j), "{")) return;
-    for (; j < sig_.size(); ++j) {
-      const std::string& s = tok(j).text;
-      if (s == "(" || s == "[" || s == "{") ++depth;
-      else if (s == ")" || s == "]" || s == "}") {
-        if (--depth < 0) return;
-      } else if (depth == 0 && (s == "," || s == "=")) {
-        return;   // a comma or chained assignment: the wrapper would change what is assigned
-      } else if (depth == 0 && s == ";") {
-        break;
-      }
-    }
-    if (j >= sig_.size() || edits_.count(sig_[a]) || edits_.count(sig_[b])) return;
-    replace(a, a, "::emu::detail::stored(" + tok(a).text);
     replace(b, b, tok(b).text + ")");
   }
 

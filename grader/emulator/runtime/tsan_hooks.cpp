@@ -65,8 +65,6 @@ EMU_UNALIGNED(16)
 void emu_arg_read(const void* p, unsigned long n, const void* pc, int maybe) {
   hook(p, n, maybe ? emu::mc::kMaybeRead : 0, pc);
 }
-// A struct stored into an element by a statement (arg_read.hpp's stored()), at the statement's line.
-void emu_element_store(void* p, unsigned long n, const void* pc) { hook(p, n, kWrite, pc); }
 void __tsan_read_range(void* p, unsigned long n) { hook(p, n, 0, __builtin_return_address(0)); }
 void __tsan_write_range(void* p, unsigned long n) { hook(p, n, kWrite, __builtin_return_address(0)); }
 

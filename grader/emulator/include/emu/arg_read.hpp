@@ -8,7 +8,6 @@
 #include <type_traits>
 
 extern "C" void emu_arg_read(const void* p, unsigned long n, const void* pc, int maybe);   // runtime/tsan_hooks.cpp
-extern "C" void emu_element_store(void* p, unsigned long n, const void* pc);                // runtime/tsan_hooks.cpp
 
 namespace emu::detail {
 
@@ -33,43 +32,6 @@ __attribute__((noinline, no_sanitize_thread)) constexpr T&& arg_read(T&& v) noex
 template <class T, std::enable_if_t<!checked_element<T>::value, int> = 0>
 __attribute__((always_inline)) inline constexpr T&& arg_read(T&& v) noexcept {
   return static_cast<T&&>(v);
-}
-
-// A statement `y[i] = v;` whose element is a struct becomes `::emu::detail::stored(y[i]) = v;`: g++ does not
-// instrument a store of a struct a call returns (`y[i] = __float2bfloat16(v)` writes straight into memory), so the
-// store is checked here, once, at the statement's line, and made without instrumentation. C++17 evaluates the right
-// operand of an assignment first, overloaded or not, so the order of evaluation is unchanged.
-template <class E>
-struct ElementStore {
-  E& dst;
-  const void* pc;
-  // The value's read (when it is an element too: `y[i] = x[j]`) and the store, each checked once at the statement.
-  __attribute__((no_sanitize_thread)) void operator=(const E& v) && {
-    emu_arg_read(&v, sizeof(E), pc, 0);
-    emu_element_store(&dst, sizeof(E), pc);
-    dst = v;
-  }
-  __attribute__((no_sanitize_thread)) void operator=(E&& v) && {
-    emu_arg_read(&v, sizeof(E), pc, 0);
-    emu_element_store(&dst, sizeof(E), pc);
-    dst = v;
-  }
-  // A value of another type goes through E's own assignment, as it did before the rewrite.
-  template <class U, std::enable_if_t<!std::is_same_v<std::decay_t<U>, E>, int> = 0>
-  void operator=(U&& v) && {
-    dst = static_cast<U&&>(v);
-  }
-};
-
-template <class T, std::enable_if_t<checked_element<T>::value && !std::is_const_v<std::remove_reference_t<T>>, int> = 0>
-__attribute__((noinline)) ElementStore<std::remove_reference_t<T>> stored(T&& dst) noexcept {
-  return {dst, __builtin_return_address(0)};
-}
-
-template <class T,
-          std::enable_if_t<!(checked_element<T>::value && !std::is_const_v<std::remove_reference_t<T>>), int> = 0>
-__attribute__((always_inline)) inline T&& stored(T&& dst) noexcept {
-  return static_cast<T&&>(dst);
 }
 
 }  // namespace emu::detail

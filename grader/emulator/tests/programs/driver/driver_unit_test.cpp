@@ -239,21 +239,3 @@ TEST_CASE("emu-nvcc wraps element arguments of calls in the program's own files 
   CHECK(r.text.find("decltype(x[i])") != std::string::npos);
   CHECK(r.text.find("d(T[])") != std::string::npos);
 }
-
-TEST_CASE("emu-nvcc wraps a statement that stores into an element, and nothing else around an '='", "[driver]") {
-  const std::string src =
-      "# 1 \"/opt/emu/include/emu/arg_read.hpp\" 1\n"
-      "# 1 \"main.cu\"\n"
-      "void k(T* y, S* s, int i) { y[i] = f(i); if (i) s->v[i][1] = g(); "
-      "int a[2] = {1, 2}; y[i] = {h()}; y[i] = y[0] = f(1); bool e = y[i] == f(2); y[i] += f(3); }\n";
-  const auto r = emu::rewrite::rewrite_preprocessed(src);
-  INFO(r.text);
-  REQUIRE(r.problems.empty());
-  CHECK(r.text.find("{ ::emu::detail::stored(y[i]) = f(i);") != std::string::npos);
-  CHECK(r.text.find("if (i) ::emu::detail::stored(s->v[i][1]) = g();") != std::string::npos);
-  CHECK(r.text.find("int a[2] = {1, 2};") != std::string::npos);   // a declaration
-  CHECK(r.text.find("y[i] = {h()};") != std::string::npos);        // a braced value
-  CHECK(r.text.find("y[i] = y[0] = f(1);") != std::string::npos);  // chained
-  CHECK(r.text.find("y[i] == f(2)") != std::string::npos);
-  CHECK(r.text.find("y[i] += f(3)") != std::string::npos);
-}
