@@ -276,8 +276,8 @@ class Rewriter {
   }
 
   // Arguments of the call whose '(' is at `open` that are one element of an array or buffer (`x[i]`, `p->v[i][j]`,
-  // `s.rows[r]`) become `::emu::detail::arg_read(x[i])` (include/emu/arg_read.hpp): g++ does not instrument a
-  // struct element copied straight into a by-value argument.
+  // `s.rows[r]`) become `(::emu::detail::arg_probe(x[i]), x[i])` (include/emu/arg_read.hpp): g++ does not
+  // instrument a struct element copied straight into a by-value argument.
   void wrap_element_args(std::size_t open) {
     const std::size_t close = match_forward(open);
     if (close >= sig_.size()) return;
@@ -306,9 +306,14 @@ class Rewriter {
       j = c + 1;
     }
     if (j != b + 1) return;
+    // The element is evaluated twice (probe, then the argument itself): only when that has no effect.
+    static const std::set<std::string> kEffects = {"(", "++", "--", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
+                                                   "^=", "<<=", ">>=", "new", "delete", "throw"};
+    for (std::size_t k = a; k <= b; ++k)
+      if (kEffects.count(tok(k).text)) return;
     if (edits_.count(sig_[a]) || edits_.count(sig_[b])) return;
-    replace(a, a, "::emu::detail::arg_read(" + tok(a).text);
-    replace(b, b, tok(b).text + ")");
+    replace(a, a, "(::emu::detail::arg_probe(" + tok(a).text);
+    replace(b, b, tok(b).text + "), " + join(a, b) + ")");
   }
 
   // The __global__ at k begins a declaration: remembers the kernel when it is a definition of a function that is not

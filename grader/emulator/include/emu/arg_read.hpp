@@ -1,9 +1,10 @@
 // An element of an array or buffer passed straight into a call, `f(x[i])`: g++'s ThreadSanitizer pass does not
 // instrument a struct (__half, __nv_bfloat16, float4, a user's struct) copied from memory into a call's by-value
 // argument, so the memory checker and the profiler would not see the read. emu-nvcc writes such an argument as
-// `::emu::detail::arg_read(x[i])`, which checks the read at the caller's line (its return address) and hands back
-// the same element: the same value category and type, so overloads, references and templates see what they saw.
-// Scalars are instrumented by g++ already and pass through untouched.
+// `(::emu::detail::arg_probe(x[i]), x[i])`: the probe checks the read at the caller's line (its return address),
+// and the argument itself is the original expression (type, value category and UBSan's bounds check unchanged), so
+// emu-nvcc does this only where evaluating the element twice has no effect (no call, increment or assignment in it).
+// Scalars are instrumented by g++ already: their probe does nothing.
 #pragma once
 #include <type_traits>
 
@@ -19,19 +20,16 @@ using checked_element = std::bool_constant<std::is_lvalue_reference_v<T> &&
 // A struct element. Not inlined: __builtin_return_address(0) must be the caller's call site. Not instrumented: it
 // reads nothing itself.
 template <class T, std::enable_if_t<checked_element<T>::value, int> = 0>
-__attribute__((noinline, no_sanitize_thread)) constexpr T&& arg_read(T&& v) noexcept {
+__attribute__((noinline, no_sanitize_thread)) constexpr void arg_probe(T&& v) noexcept {
   using E = std::remove_reference_t<T>;
   // A const element can only be read. A non-const one might be bound to a reference the callee writes through:
   // it is still checked for bounds and races, never reported as an uninitialized read.
   if (!__builtin_is_constant_evaluated())
     emu_arg_read(&v, sizeof(E), __builtin_return_address(0), std::is_const_v<E> ? 0 : 1);
-  return static_cast<T&&>(v);
 }
 
-// Anything else passes through, inlined even at -O0 (no call per scalar argument in the kernels' hot loops).
+// Anything else: nothing to check (g++ instruments it), inlined even at -O0.
 template <class T, std::enable_if_t<!checked_element<T>::value, int> = 0>
-__attribute__((always_inline)) inline constexpr T&& arg_read(T&& v) noexcept {
-  return static_cast<T&&>(v);
-}
+__attribute__((always_inline)) inline constexpr void arg_probe(T&&) noexcept {}
 
 }  // namespace emu::detail

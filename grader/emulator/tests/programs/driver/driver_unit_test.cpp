@@ -221,18 +221,20 @@ TEST_CASE("emu-nvcc wraps element arguments of calls in the program's own files 
       "void lib(int* a) { f(a[0]); }\n"
       "# 3 \"main.cu\" 2\n"
       "float user(const T* x, S* s, int i) { return to_f(x[i]) + g(s->v[i][0], 2) + h(x[i] + 1) + "
-      "static_cast<float>(x[i]) + float(x[i]); }\n"
+      "static_cast<float>(x[i]) + float(x[i]) + q(x[i++]) + q(x[n(i)]); }\n"
       "void kept(int i) { if (x[i]) {} while (y[i]) {} k(sizeof(x[i]), decltype(x[i])(), x); void d(T[]); }\n";
   const auto r = emu::rewrite::rewrite_preprocessed(src);
   INFO(r.text);
   REQUIRE(r.problems.empty());
   CHECK(r.text.find("swap(a[0], a[1])") != std::string::npos);   // a system header
   CHECK(r.text.find("f(a[0])") != std::string::npos);            // the emulator's own headers
-  CHECK(r.text.find("to_f(::emu::detail::arg_read(x[i]))") != std::string::npos);
-  CHECK(r.text.find("g(::emu::detail::arg_read(s->v[i][0]), 2)") != std::string::npos);
+  CHECK(r.text.find("to_f((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
+  CHECK(r.text.find("g((::emu::detail::arg_probe(s->v[i][0]), s -> v [ i ] [ 0 ]), 2)") != std::string::npos);
   CHECK(r.text.find("h(x[i] + 1)") != std::string::npos);        // an expression, not one element
-  CHECK(r.text.find("static_cast<float>(::emu::detail::arg_read(x[i]))") != std::string::npos);
-  CHECK(r.text.find("float(::emu::detail::arg_read(x[i]))") != std::string::npos);
+  CHECK(r.text.find("static_cast<float>((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
+  CHECK(r.text.find("float((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
+  CHECK(r.text.find("q(x[i++])") != std::string::npos);   // evaluated twice it would change i
+  CHECK(r.text.find("q(x[n(i)])") != std::string::npos);   // a call in the index
   CHECK(r.text.find("if (x[i])") != std::string::npos);
   CHECK(r.text.find("while (y[i])") != std::string::npos);
   CHECK(r.text.find("sizeof(x[i])") != std::string::npos);
