@@ -137,12 +137,14 @@ ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt) {
     }
     if (!fs::exists(src)) throw review::UserError("profile: " + src.string() + " does not exist");
 
-    const std::string rewrite = config_string(ctx, "/emu/rewrite"), runtime = config_string(ctx, "/emu/runtime_lib");
-    if (rewrite.empty() || runtime.empty())
+    // emu-nvcc, as the grader's worker compile: every file rewritten after preprocessing, element reads passed into
+    // calls instrumented (docs/emulator.md), the emulator's flags from its emu-nvcc.conf.
+    const std::string emu_nvcc = config_string(ctx, "/emu/nvcc"), runtime = config_string(ctx, "/emu/runtime_lib");
+    if (emu_nvcc.empty() || runtime.empty())
         throw review::UserError("profile: the CPU emulator is not part of this build (workbook-config.json)");
     std::string cxx = config_string(ctx, "/cxx");
     if (cxx.empty()) cxx = util::which("c++");
-    const auto cxxflags = config_list(ctx, "/emu/cxxflags"), ldflags = config_list(ctx, "/emu/ldflags");
+    const auto ldflags = config_list(ctx, "/emu/ldflags");
 
     ProfileResult res;
     res.out_dir = opt.out.empty() ? ctx.build_dir / "profile" / L.number / name : opt.out;
@@ -151,12 +153,8 @@ ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt) {
     fresh_dir(res.out_dir);
     std::vector<std::string> link = {cxx};
     for (const auto& [in, stem] : {std::pair<fs::path, std::string>{driver, "driver"}, {src, "kernels"}}) {
-        const std::string cpp = (obj / (stem + ".cpp")).string(), o = (obj / (stem + ".o")).string();
-        step({rewrite, in.string(), cpp}, "emu-rewrite of " + in.filename().string());
-        std::vector<std::string> cc = {cxx};
-        cc.insert(cc.end(), cxxflags.begin(), cxxflags.end());
-        cc.insert(cc.end(), {"-c", cpp, "-o", o});
-        step(cc, "compiling " + in.filename().string() + " for the emulator");
+        const std::string o = (obj / (stem + ".o")).string();
+        step({emu_nvcc, "-c", in.string(), "-o", o}, "compiling " + in.filename().string() + " for the emulator");
         link.push_back(o);
     }
     const std::string exe = (obj / "profile").string();

@@ -50,6 +50,7 @@ class Rewriter {
   }
 
   std::string run() {
+    mark_user_code();
     std::vector<bool> braces;  // one entry per open '{': true when it opens a namespace or extern "C" block
     for (std::size_t k = 0; k < sig_.size(); ++k) {
       const Token& t = tok(k);
@@ -68,12 +69,18 @@ class Rewriter {
       } else if (preprocessed_ && (is(t, "__global__") || is(t, "__device__") || is(t, "__host__"))) {
         // Kept through preprocessing so that emu-nvcc could tell device code from host code; g++ needs them gone.
         replace(k, k, "");
+        bool ns_scope = true;
+        for (bool b : braces) ns_scope = ns_scope && b;
+        if (is(t, "__global__") && ns_scope) note_kernel(k);
+      } else if (preprocessed_ && is(t, "(") && k > 0 && user_[k] && call_like(k - 1)) {
+        wrap_element_args(k);
       } else if (is(t, "__shared__")) {
         bool ns_scope = !in_macro_;  // a macro is most likely expanded inside a function
         for (bool b : braces) ns_scope = ns_scope && b;
         k = shared_decl(k, ns_scope);
       }
     }
+    register_kernels();
     for (std::size_t i = 0; i < ts_.size() && !preprocessed_; ++i) {
       if (ts_[i].kind == Kind::preprocessor) {
         rewrite_macro(i);
@@ -92,6 +99,11 @@ class Rewriter {
   std::vector<Problem>* problems_;
   int line_offset_;
   std::string source_dir_;
+  // Per significant token of preprocessed input: it comes from the program's own files (not a system header nor the
+  // emulator's), after emu/arg_read.hpp was included.
+  std::vector<bool> user_;
+  // Non-template kernels defined at namespace scope: name and the index of the '}' that ends the definition.
+  std::vector<std::pair<std::string, std::size_t>> kernels_;
 
   const Token& tok(std::size_t k) const { return ts_[sig_[k]]; }
   bool tok_is(std::size_t k, std::string_view s) const { return k < sig_.size() && tok(k).text == s; }
@@ -217,6 +229,138 @@ class Rewriter {
       b = q;
     }
     return b;
+  }
+
+  void mark_user_code() {
+    user_.assign(sig_.size(), false);
+    if (!preprocessed_) return;
+    static const std::string kMarkerHeader = "emu/arg_read.hpp";
+    bool seen = false, user = false;
+    std::string root;   // the emulator's include directory, from where arg_read.hpp was found
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < ts_.size(); ++i) {
+      if (ts_[i].kind == Kind::preprocessor) {
+        // A line marker: `# 12 "file" 1 3`; flag 3 marks a system header.
+        const std::string& m = ts_[i].text;
+        const std::size_t q = m.find('"');
+        const std::size_t e = q == std::string::npos ? q : m.find('"', q + 1);
+        if (e == std::string::npos) continue;
+        const std::string name = m.substr(q + 1, e - q - 1);
+        const bool system = (" " + m.substr(e + 1) + " ").find(" 3 ") != std::string::npos;
+        if (name.size() >= kMarkerHeader.size() &&
+            name.compare(name.size() - kMarkerHeader.size(), kMarkerHeader.size(), kMarkerHeader) == 0) {
+          seen = true;
+          root = name.substr(0, name.size() - kMarkerHeader.size());
+        }
+        user = seen && !system && !name.empty() && name[0] != '<' && (root.empty() || name.rfind(root, 0) != 0);
+        continue;
+      }
+      while (k < sig_.size() && sig_[k] < i) ++k;
+      if (k < sig_.size() && sig_[k] == i) user_[k] = user;
+    }
+  }
+
+  // The token before a '(' names something called: a function (not a keyword, a GNU builtin taking a designator or
+  // a type, or an attribute), a template instance (`f<T>(`, `static_cast<float>(`), or a functional cast to a
+  // built-in type (`float(`).
+  bool call_like(std::size_t k) const {
+    static const std::set<std::string> kTypes = {"float", "double", "int", "unsigned", "long", "short", "char",
+                                                 "bool"};
+    static const std::set<std::string> kNotCalls = {"__attribute__", "__declspec", "alignas", "_Pragma", "asm",
+                                                    "__asm__", "__asm", "__typeof__", "__typeof", "typeof",
+                                                    "__alignof__", "__extension__", "__decltype"};
+    const Token& t = tok(k);
+    if (is(t, ">")) return true;
+    if (t.kind == Kind::keyword) return kTypes.count(t.text) != 0;
+    return t.kind == Kind::identifier && !kNotCalls.count(t.text) && t.text.rfind("__builtin", 0) != 0;
+  }
+
+  // Arguments of the call whose '(' is at `open` that are one element of an array or buffer (`x[i]`, `p->v[i][j]`,
+  // `s.rows[r]`) become `(::emu::detail::arg_probe(x[i]), x[i])` (include/emu/arg_read.hpp): g++ does not
+  // instrument a struct element copied straight into a by-value argument.
+  void wrap_element_args(std::size_t open) {
+    const std::size_t close = match_forward(open);
+    if (close >= sig_.size()) return;
+    std::size_t a = open + 1;
+    int depth = 0;
+    for (std::size_t j = open + 1; j <= close; ++j) {
+      const std::string& s = tok(j).text;
+      if (s == "(" || s == "[" || s == "{") ++depth;
+      else if ((s == ")" || s == "]" || s == "}") && j != close) --depth;
+      if (j == close || (depth == 0 && s == ",")) {
+        if (j > a) wrap_if_element(a, j - 1);
+        a = j + 1;
+      }
+    }
+  }
+
+  void wrap_if_element(std::size_t a, std::size_t b) {
+    std::size_t j = a;
+    if (tok(j).kind != Kind::identifier) return;
+    while (j + 2 <= b && (is(tok(j + 1), ".") || is(tok(j + 1), "->")) && tok(j + 2).kind == Kind::identifier) j += 2;
+    if (j + 1 > b || !is(tok(j + 1), "[")) return;
+    ++j;
+    while (j <= b && is(tok(j), "[")) {
+      const std::size_t c = match_forward(j);
+      if (c > b || c == j + 1) return;   // unbalanced, or `T[]` (a declarator, not an element)
+      j = c + 1;
+    }
+    if (j != b + 1) return;
+    // The element is evaluated twice (probe, then the argument itself): only when that has no effect.
+    static const std::set<std::string> kEffects = {"(", "++", "--", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
+                                                   "^=", "<<=", ">>=", "new", "delete", "throw"};
+    for (std::size_t k = a; k <= b; ++k)
+      if (kEffects.count(tok(k).text)) return;
+    if (edits_.count(sig_[a]) || edits_.count(sig_[b])) return;
+    replace(a, a, "(::emu::detail::arg_probe(" + tok(a).text);
+    replace(b, b, tok(b).text + "), " + join(a, b) + ")");
+  }
+
+  // The __global__ at k begins a declaration: remembers the kernel when it is a definition of a function that is not
+  // a template (a template's instances have no address until used).
+  void note_kernel(std::size_t k) {
+    static const std::set<std::string> kBefore = {"static", "inline", "__forceinline__", "extern", "__host__",
+                                                  "__device__", "__noinline__"};
+    std::size_t b = k;
+    while (b > 0 && (kBefore.count(tok(b - 1).text) || tok(b - 1).kind == Kind::string)) --b;
+    if (b > 0 && (is(tok(b - 1), ">") || is(tok(b - 1), ">>") || is(tok(b - 1), "template"))) return;
+    static const std::set<std::string> kNotName = {"__attribute__", "__launch_bounds__", "alignas", "__declspec",
+                                                   "decltype"};
+    std::size_t open = std::string::npos;
+    for (std::size_t j = k + 1; j < sig_.size(); ++j) {
+      const std::string& s = tok(j).text;
+      if (s == ";" || s == "{" || s == "}" || s == "=" || s == "<") return;
+      if (s != "(") continue;
+      if (tok(j - 1).kind == Kind::identifier && !kNotName.count(tok(j - 1).text)) {
+        open = j;
+        break;
+      }
+      j = match_forward(j);  // an attribute's arguments
+      if (j >= sig_.size()) return;
+    }
+    if (open == std::string::npos) return;
+    std::size_t j = match_forward(open);
+    while (j < sig_.size() && ++j < sig_.size() && !is(tok(j), "{") && !is(tok(j), ";")) {
+      if (is(tok(j), "(")) j = match_forward(j);
+    }
+    if (j >= sig_.size() || !is(tok(j), "{")) return;   // a declaration only
+    const std::size_t close = match_forward(j);
+    if (close < sig_.size()) kernels_.emplace_back(tok(open - 1).text, close);
+  }
+
+  // After each kernel's definition, a registration run at static initialisation, so that
+  // cudaLaunchKernel((void*)kernel, …) finds a launcher that knows the parameter types. An overloaded name is left
+  // out (its address alone does not say which kernel): such a kernel must be passed typed.
+  void register_kernels() {
+    std::map<std::string, int> count;
+    for (const auto& [name, close] : kernels_) ++count[name];
+    int n = 0;
+    for (const auto& [name, close] : kernels_) {
+      if (count[name] != 1) continue;
+      replace(close, close,
+              "} static const bool emu_kernel_registered_" + std::to_string(n++) +
+                  " [[maybe_unused]] = ::emu::detail::register_kernel(" + name + ");");
+    }
   }
 
   void launch(std::size_t open) {

@@ -38,6 +38,15 @@ struct Wait {
   const char* what = "";                        // a multi-warp tile's call, for diagnostics
 };
 
+// A copy queued by memcpy_async, made when its thread waits for its stage (async_copy.cpp).
+struct AsyncCopy {
+  void* dst;
+  const void* src;   // null: zero fill
+  std::size_t bytes;
+  const void* pc;    // the memcpy_async call
+  std::uint32_t stage;
+};
+
 struct Thread {
   FiberContext ctx;
   TState state = TState::runnable;
@@ -45,7 +54,12 @@ struct Thread {
   ThreadInfo info;
   Wait wait;
   std::uint64_t result = 0;
+  std::vector<AsyncCopy> copies;                 // queued, oldest first
+  std::uint32_t committed = 0, released = 0;     // stages committed and released by a pipeline's consumer
 };
+
+// Makes the running thread's queued copies of stages up to `stage` (all: ~0u), in order (async_copy.cpp).
+void complete_async_copies(Thread& t, std::uint32_t stage);
 
 struct WarpState {
   unsigned exists = 0;    // lanes that exist (a partial last warp has fewer)
@@ -83,6 +97,17 @@ extern Engine g_engine;
 // Runs every block of a validated launch; returns 0 or the cudaError_t that aborted it.
 int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body, Dim3 grid, Dim3 block,
                    std::size_t shared_bytes, bool cooperative = false);
+
+// The pieces of a block's execution (scheduler.cpp), for the cooperative driver too.
+// How a block's run ended: every thread exited, the launch failed, or every thread waits at grid.sync().
+enum class BlockEnd { finished, aborted, at_grid_sync };
+void init_threads(Engine& e);               // e.threads and e.warps for the launch's block shape
+void start_block(Engine& e, Dim3 index);    // a new block execution: fresh fibers for every thread
+BlockEnd drive_block(Engine& e);            // runs the block until it finishes, fails or waits at grid.sync()
+void complete_barrier(Engine& e);           // every live thread waits at one barrier: releases them
+// Runs every block of a cooperative launch, parking each block at grid.sync() until all have arrived; reports a
+// block that exits while others wait there (grid_barrier.cpp).
+void run_cooperative_grid(Engine& e);
 
 // Leaves the running fiber `t` (its state already updated): switches straight to the next runnable thread of this
 // pass, or back to the scheduler when the pass is over. One switch per blocking call instead of two.

@@ -34,6 +34,7 @@ Dim3 block_dim();
 Dim3 block_index();                  // blockIdx of the running block (valid from on_block_begin on)
 Dim3 grid_dim();
 const char* kernel_name();           // of the running launch
+bool launch_is_cooperative();        // the running launch may call grid.sync()
 
 // Ends the running launch at once (the GPU would trap): records the diagnostic, marks the launch failed with
 // `cuda_error` (a cudaError_t value, sticky like the real runtime), switches away from the current fiber and never
@@ -68,6 +69,18 @@ void on_launch_end();
 // __syncwarp() of warp `warp` completed (after warp_epoch(warp) changed).
 void on_barrier();
 void on_warp_sync(unsigned warp);
+
+// A block of a cooperative grid that waits at grid.sync() while the other blocks run: its __shared__ bytes and the
+// checker's shadow of them are kept aside (on_block_suspend, after its last access) and put back at the same
+// addresses (on_block_resume, before its next one; the device-memory clock then starts a new block interval).
+struct SuspendedMemory {
+  std::vector<unsigned char> bytes, shadow;
+};
+void on_block_suspend(SuspendedMemory& out);
+void on_block_resume(const SuspendedMemory& in);
+// Every block of a cooperative grid has arrived at grid.sync(): device-memory accesses before it are ordered with
+// every access after it, whichever blocks made them.
+void on_grid_barrier();
 
 // Device allocations (cudaMalloc & co. are implemented on top of these).
 void* device_alloc(std::size_t bytes, bool host_accessible /* managed or pinned host memory */);

@@ -127,6 +127,38 @@ void fiber_note_depth(unsigned i, const void* sp) {
   if (p < states[i].deepest) states[i].deepest = p;
 }
 
+namespace {
+// The lowest byte a suspended fiber still needs. x86-64: its saved stack pointer (the switch pushed the registers
+// below the last frame). ucontext: the deepest point it was noted at, less room for the swapcontext frame below it.
+char* suspended_low(unsigned i, const FiberContext& ctx, const FiberStack& st) {
+#if defined(__x86_64__) && !defined(EMU_FIBER_UCONTEXT)
+  (void)i;
+  (void)st;
+  return static_cast<char*>(ctx.sp);
+#else
+  (void)ctx;
+  constexpr std::size_t kSwitchFrame = 4096;
+  char* deepest = i < poison_states().size() ? poison_states()[i].deepest : st.base;
+  return deepest - std::min(kSwitchFrame, static_cast<std::size_t>(deepest - st.base));
+#endif
+}
+}  // namespace
+
+void fiber_save_stack(unsigned i, const FiberContext& ctx, std::vector<char>& out) {
+  const FiberStack st = fiber_stack(i);
+  char* const top = st.base + st.size;
+  char* const low = suspended_low(i, ctx, st);
+  out.assign(low, top);
+}
+
+void fiber_restore_stack(unsigned i, const std::vector<char>& saved) {
+  const FiberStack st = fiber_stack(i);
+  char* const top = st.base + st.size;
+  std::copy(saved.begin(), saved.end(), top - saved.size());
+  // The restored bytes are no longer poison: the next fiber_poison of this stack scans from below them.
+  fiber_note_depth(i, top - saved.size());
+}
+
 bool fiber_guard_hit(const void* addr, unsigned* index) {
   const char* a = static_cast<const char*>(addr);
   const auto& stacks = pool();

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace emu::rt {
 
@@ -38,6 +39,12 @@ constexpr std::uint64_t kStackPoison = 0x7ff7ffff7ff7ffffull;
 void fiber_poison(unsigned i);
 // Records that the thread on stack `i` reached stack address `sp` (called when it blocks or exits).
 void fiber_note_depth(unsigned i, const void* sp);
+
+// The part of stack `i` that the suspended fiber `ctx` uses (from its saved stack pointer to the top), copied out and
+// back at the same addresses, so that other threads can run on the stack in between: a block of a cooperative grid
+// waits at grid.sync() while the other blocks run on the same stacks.
+void fiber_save_stack(unsigned i, const FiberContext& ctx, std::vector<char>& out);
+void fiber_restore_stack(unsigned i, const std::vector<char>& saved);
 
 // True when `addr` is inside the guard page of a pooled stack; *index receives the stack's number.
 bool fiber_guard_hit(const void* addr, unsigned* index);

@@ -178,6 +178,10 @@ void global_clock_block_begin() {
 
 void global_clock_barrier() { g_clock.interval = advance(); }
 
+// grid.sync(): what every block did before it is ordered with what any block does after it, as if a new launch began
+// (the block starts that follow name the blocks of later races).
+void global_clock_grid_barrier() { g_clock.launch = g_clock.block = g_clock.interval = advance(); }
+
 void global_clock_warp_sync(unsigned warp) {
   if (warp < g_clock.warp.size()) g_clock.warp[warp] = advance();
 }

@@ -102,14 +102,50 @@ const char* kernel_name_of(const void* func) {
   return it->second.c_str();
 }
 
-cudaError_t launch_untyped(const void* func) {
+std::map<const void*, UntypedLauncher>& launchers() {
+  static std::map<const void*, UntypedLauncher> m;
+  return m;
+}
+
+void register_launcher(const void* func, UntypedLauncher launcher) { launchers()[func] = launcher; }
+
+cudaError_t launch_untyped(const void* func, const LaunchConfig& cfg, void** args) {
   using namespace emu::rt;
+  if (sticky_error()) return record_error(sticky_error());
+  const auto it = func ? launchers().find(func) : launchers().end();
+  if (it != launchers().end()) return it->second(func, cfg, args);
   std::fprintf(stderr,
-               "emu: cudaLaunchKernel / cudaLaunchCooperativeKernel was given the kernel %s as a void*: its parameter "
-               "types are lost, so the emulator cannot pass it the argument array. Pass the kernel itself "
-               "(cudaLaunchKernel(kernel, …) instead of cudaLaunchKernel((void*)kernel, …)); nvcc accepts both.\n",
-               func ? kernel_name_of(func) : "(null)");
+               "emu: cudaLaunchKernel / cudaLaunchCooperativeKernel was given %s as a void*, and no kernel of that "
+               "address is registered: emu-nvcc registers each kernel defined once, outside a template, so a template "
+               "instance or an overloaded kernel cast to void* cannot be called with the argument array. Pass the "
+               "kernel itself (cudaLaunchKernel(kernel<256>, …) instead of cudaLaunchKernel((void*)kernel<256>, …)); "
+               "nvcc accepts both. A pointer that is no kernel fails like this on a GPU too.\n",
+               func ? kernel_name_of(func) : "a null pointer");
   return record_error(cudaErrorInvalidDeviceFunction);
+}
+
+bool config_of(const cudaLaunchConfig_t* config, LaunchConfig* out, cudaError_t* err) {
+  using namespace emu::rt;
+  if (!config || (config->numAttrs > 0 && !config->attrs)) {
+    *err = record_error(cudaErrorInvalidValue);
+    return false;
+  }
+  *out = launch_config(config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream, false);
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const cudaLaunchAttribute& a = config->attrs[i];
+    if (a.id == cudaLaunchAttributeCooperative) {
+      out->cooperative = a.val.cooperative != 0;
+    } else if (a.id == cudaLaunchAttributeClusterDimension &&
+               a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1) {
+      std::fprintf(stderr,
+                   "emu: cudaLaunchKernelEx with a cluster dimension of %u x %u x %u: thread block clusters are not "
+                   "emulated; the launch fails with cudaErrorNotSupported.\n",
+                   a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
+      *err = record_error(cudaErrorNotSupported);
+      return false;
+    }
+  }
+  return true;
 }
 
 int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg) {

@@ -222,6 +222,11 @@ std::string cross_block_hint(Hazard hz) {
   const char* what = hz == Hazard::waw ? "two blocks write different values to the same location"
                      : hz == Hazard::raw ? "one block reads what another block of the same launch writes"
                                          : "one block overwrites what another block of the same launch reads";
+  if (rt::launch_is_cooperative())
+    return std::string(what) +
+           " with no grid.sync() between the two accesses, so the result depends on which block runs first. Put a "
+           "grid.sync() between the write and the accesses of other blocks (every block must reach it), or give "
+           "each block its own part of the buffer";
   return std::string(what) +
          "; no barrier orders the blocks of a launch (they run in any order, or at the same time), so the result "
          "depends on which runs first. Give each block its own part of the buffer (check the row offset and the "
@@ -408,7 +413,7 @@ void shadow_check(std::size_t off, std::size_t size, unsigned flags, const void*
       c.rwepoch = std::max(c.rwepoch, wepoch);
     }
   }
-  if (unwritten && (strict_init || unwritten == size)) note_uninit(pc, off, size);
+  if (unwritten && (strict_init || unwritten == size) && !(flags & kMaybeRead)) note_uninit(pc, off, size);
 }
 
 void shadow_launch_begin() {
@@ -496,6 +501,34 @@ void on_block_begin() {
   mc::global_clock_block_begin();
   if (prof::g_on) prof::on_block_begin();
 }
+
+void on_block_suspend(SuspendedMemory& out) {
+  if (mc::g_waw_pending) mc::settle_waw();
+  out.bytes.clear();
+  out.shadow.clear();
+  const auto* arena = reinterpret_cast<const unsigned char*>(mc::g_arena_lo);
+  const auto* shadow = reinterpret_cast<const unsigned char*>(mc::cells());
+  for (const auto& [off, size] : mc::shared_live_ranges()) {
+    out.bytes.insert(out.bytes.end(), arena + off, arena + off + size);
+    out.shadow.insert(out.shadow.end(), shadow + off * sizeof(mc::Cell), shadow + (off + size) * sizeof(mc::Cell));
+  }
+}
+
+void on_block_resume(const SuspendedMemory& in) {
+  if (mc::g_waw_pending) mc::settle_waw();
+  auto* arena = reinterpret_cast<unsigned char*>(mc::g_arena_lo);
+  auto* shadow = reinterpret_cast<unsigned char*>(mc::cells());
+  std::size_t b = 0;
+  for (const auto& [off, size] : mc::shared_live_ranges()) {
+    std::copy(in.bytes.begin() + b, in.bytes.begin() + b + size, arena + off);
+    std::copy(in.shadow.begin() + b * sizeof(mc::Cell), in.shadow.begin() + (b + size) * sizeof(mc::Cell),
+              shadow + off * sizeof(mc::Cell));
+    b += size;
+  }
+  mc::global_clock_block_begin();
+}
+
+void on_grid_barrier() { mc::global_clock_grid_barrier(); }
 
 void on_launch_end() {
   if (prof::g_on) prof::on_launch_end();

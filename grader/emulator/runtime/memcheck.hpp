@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "exec.hpp"
 #include "profile.hpp"
@@ -15,7 +17,9 @@ namespace emu::mc {
 enum : unsigned {
   kWrite = 1,       // else a read
   kAtomic = 2,      // an atomic operation (read-modify-write: checked as a write that also reads)
-  kNaturalAlign = 4 // the compiler assumed the address aligned to the access size (plain __tsan_readN/writeN)
+  kNaturalAlign = 4, // the compiler assumed the address aligned to the access size (plain __tsan_readN/writeN)
+  kMaybeRead = 8     // a read only if the callee takes the value (emu_arg_read on a non-const element): never
+                     // reported as uninitialized, as the callee may take a reference and only write
 };
 
 // Address ranges that hooks check; everything else (fiber stacks, host heap, globals) is ignored.
@@ -62,6 +66,8 @@ inline bool shared_addressable(std::size_t off, std::size_t size) {
   }
   return true;
 }
+// The arena ranges [offset, offset + size) the running block can address (namespace-scope, static and dynamic).
+std::vector<std::pair<std::size_t, std::size_t>> shared_live_ranges();
 std::size_t shared_dynamic_offset();
 std::size_t shared_dynamic_size();
 void shared_launch_begin(std::size_t dynamic_bytes);
@@ -110,6 +116,7 @@ void global_shadow_check(void* shadow, std::uintptr_t begin, std::size_t off, st
 void global_clock_launch_begin();
 void global_clock_block_begin();
 void global_clock_barrier();
+void global_clock_grid_barrier();
 void global_clock_warp_sync(unsigned warp);
 bool global_cross_block_suppressed();  // the launch called __threadfence(): see global_shadow.cpp
 // "global memory, bytes 4..7 of an allocation of 400 bytes made at f.cu:12" (device_memory.cpp).

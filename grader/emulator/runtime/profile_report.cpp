@@ -124,13 +124,11 @@ std::string text(const LaunchStats& s, const Derived& d) {
        d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.l1_us, d.pred.floor_us, d.pred.fixed_us,
        d.pred.waves);
   if (s.ld_requests + s.st_requests + s.atom_requests == 0)
-    o << "   WARNING: no global memory access was seen. The emulator misses a 2-byte bf16/half element read straight "
-         "into a call (__bfloat162float(x[i])) and a store of a value a call returns (y[i] = __float2bfloat16(v)); "
-         "copy through a local to have them counted (docs/emulator.md, Profiler: limits). The prediction is "
-         "meaningless.\n";
+    o << "   WARNING: no global memory access was seen. The prediction is meaningless.\n";
   else if (s.st_requests + s.atom_requests == 0)
     o << "   WARNING: loads but no global store were seen. The emulator misses a store of a value a call returns "
-         "(y[p] = make_float2(...), y[i] = __float2bfloat16(v)); store through a local to have it counted "
+         "(y[p] = make_float2(...), y[i] = __float2bfloat16(v)); store through a local (T o = ...; y[i] = o;) to have "
+         "it counted "
          "(docs/emulator.md, Profiler: limits). The DRAM bytes and the prediction leave the stores out.\n";
   o << "   per line:\n";
   for (const LineStat& l : s.lines) {

@@ -41,6 +41,7 @@ const char* barrier_name(int op) {
     case emu::detail::BarrierOp::count: return "__syncthreads_count()";
     case emu::detail::BarrierOp::and_: return "__syncthreads_and()";
     case emu::detail::BarrierOp::or_: return "__syncthreads_or()";
+    case emu::detail::BarrierOp::grid: return "grid_group::sync()";
     default: return "__syncthreads()";
   }
 }
@@ -77,6 +78,7 @@ void fiber_main(void* arg) {
                     "kernel.",
                 cudaErrorLaunchFailure);
   }
+  if (!t.copies.empty() && !e.aborted) complete_async_copies(t, ~0u);   // a kernel's end completes them
   t.state = TState::exited;
   --e.live;
   --e.runnable;
@@ -84,6 +86,8 @@ void fiber_main(void* arg) {
   switch_away(t);
   std::abort();  // an exited fiber is never resumed
 }
+
+}  // namespace
 
 void complete_barrier(Engine& e) {
   int count = 0;
@@ -108,16 +112,22 @@ void complete_barrier(Engine& e) {
   if (g_schedule == Schedule::random) make_order(e.order, e.nthreads);
 }
 
-// Every live thread waits at a barrier. Returns true when the barrier completed.
-bool settle_barrier(Engine& e) {
+namespace {
+
+enum class Settled { completed, failed, at_grid_sync };
+
+// Every live thread waits at a barrier: completes it, or reports why it cannot complete. A grid.sync() that the whole
+// block has reached waits for the other blocks instead (at_grid_sync); the cooperative driver completes it.
+Settled settle_barrier(Engine& e) {
   if (e.live == e.nthreads) {
     // The common case, without allocating: everyone is here, at one barrier.
     const Wait& w0 = e.threads[0].wait;
     unsigned i = 1;
     while (i < e.nthreads && same_site(e.threads[i].wait, w0)) ++i;
     if (i == e.nthreads) {
+      if (static_cast<emu::detail::BarrierOp>(w0.op) == emu::detail::BarrierOp::grid) return Settled::at_grid_sync;
       complete_barrier(e);
-      return true;
+      return Settled::completed;
     }
   }
   std::vector<unsigned> waiting, exited;
@@ -137,7 +147,7 @@ bool settle_barrier(Engine& e) {
                     "\nHint: every thread of the block must reach each __syncthreads(); an early `return` or a "
                     "barrier inside an `if` that not all threads take leaves the others waiting.",
                 cudaErrorLaunchFailure);
-    return false;
+    return Settled::failed;
   }
   std::vector<std::vector<unsigned>> groups;   // threads per distinct barrier site, in order of first appearance
   std::vector<const Wait*> sites;
@@ -160,10 +170,10 @@ bool settle_barrier(Engine& e) {
     msg += "\nHint: each __syncthreads() call is its own barrier; put one barrier where every thread reaches it, "
            "outside the branches.";
     fail_launch("divergent-barrier", msg, cudaErrorLaunchFailure);
-    return false;
+    return Settled::failed;
   }
   complete_barrier(e);
-  return true;
+  return Settled::completed;
 }
 
 // Nothing can run: explain who waits for whom, then end the launch.
@@ -234,7 +244,13 @@ void diagnose_stall(Engine& e) {
   fail_launch("deadlock", msg, cudaErrorLaunchFailure);
 }
 
-void run_block(Engine& e) {
+}  // namespace
+
+void start_block(Engine& e, Dim3 index) {
+  e.block_serial = ++g_block_serial_counter;
+  emu_builtin_block_idx = uint3{index.x, index.y, index.z};
+  for (unsigned i = 0; i < e.nthreads; ++i) e.threads[i].info.block = index;
+  on_block_begin();
   const unsigned n = e.nthreads;
   for (unsigned i = 0; i < n; ++i) {
     Thread& t = e.threads[i];
@@ -242,6 +258,8 @@ void run_block(Engine& e) {
     t.started = false;
     t.result = 0;
     t.wait = Wait{};
+    t.copies.clear();
+    t.committed = t.released = 0;
     fiber_poison(i);
     fiber_prepare(t.ctx, fiber_stack(i), &fiber_main, &t);
   }
@@ -256,6 +274,10 @@ void run_block(Engine& e) {
   e.block_epoch = 0;
   e.barrier_intervals = 0;
   make_order(e.order, n);
+}
+
+BlockEnd drive_block(Engine& e) {
+  const unsigned n = e.nthreads;
   for (;;) {
     // One pass: the first runnable thread starts it; each thread that blocks hands over to the next (switch_away).
     for (unsigned k = 0; k < n; ++k) {
@@ -265,20 +287,33 @@ void run_block(Engine& e) {
       run_thread(e, t);
       break;
     }
-    if (e.aborted) return;
-    if (e.live == 0) return;
+    if (e.aborted) return BlockEnd::aborted;
+    if (e.live == 0) return BlockEnd::finished;
     if (e.runnable > 0) continue;
     if (complete_activemasks()) continue;
     if (e.at_barrier == e.live) {
-      if (!settle_barrier(e)) return;
+      const Settled s = settle_barrier(e);
+      if (s == Settled::failed) return BlockEnd::aborted;
+      if (s == Settled::at_grid_sync) return BlockEnd::at_grid_sync;
       continue;
     }
     diagnose_stall(e);
-    return;
+    return BlockEnd::aborted;
   }
 }
 
-}  // namespace
+void init_threads(Engine& e) {
+  const Dim3 block = e.block;
+  if (e.threads.size() < e.nthreads) e.threads.resize(e.nthreads);
+  e.warps.resize((e.nthreads + 31) / 32);
+  for (unsigned i = 0; i < e.nthreads; ++i) {
+    ThreadInfo& ti = e.threads[i].info;
+    ti.thread = Dim3{i % block.x, (i / block.x) % block.y, i / (block.x * block.y)};
+    ti.linear = i;
+    ti.warp = i / 32;
+    ti.lane = i % 32;
+  }
+}
 
 void make_order(std::vector<unsigned>& order, unsigned n) {
   order.resize(n);
@@ -384,28 +419,21 @@ int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body,
   e.cooperative = cooperative;
   e.running = true;
   e.nthreads = block.x * block.y * block.z;
-  if (e.threads.size() < e.nthreads) e.threads.resize(e.nthreads);
-  e.warps.resize((e.nthreads + 31) / 32);
-  for (unsigned i = 0; i < e.nthreads; ++i) {
-    ThreadInfo& ti = e.threads[i].info;
-    ti.thread = Dim3{i % block.x, (i / block.x) % block.y, i / (block.x * block.y)};
-    ti.linear = i;
-    ti.warp = i / 32;
-    ti.lane = i % 32;
-  }
+  init_threads(e);
   emu_builtin_block_dim = dim3(block.x, block.y, block.z);
   emu_builtin_grid_dim = dim3(grid.x, grid.y, grid.z);
   watchdog_launch_begin();
   on_launch_begin(shared_bytes);
-  for (unsigned z = 0; z < grid.z && !e.aborted; ++z)
-    for (unsigned y = 0; y < grid.y && !e.aborted; ++y)
-      for (unsigned x = 0; x < grid.x && !e.aborted; ++x) {
-        e.block_serial = ++g_block_serial_counter;
-        emu_builtin_block_idx = uint3{x, y, z};
-        for (unsigned i = 0; i < e.nthreads; ++i) e.threads[i].info.block = Dim3{x, y, z};
-        on_block_begin();
-        run_block(e);
-      }
+  if (cooperative) {
+    run_cooperative_grid(e);   // blocks wait for each other at grid.sync() (grid_barrier.cpp)
+  } else {
+    for (unsigned z = 0; z < grid.z && !e.aborted; ++z)
+      for (unsigned y = 0; y < grid.y && !e.aborted; ++y)
+        for (unsigned x = 0; x < grid.x && !e.aborted; ++x) {
+          start_block(e, Dim3{x, y, z});
+          drive_block(e);   // grid.sync() fails the launch outside a cooperative one: never at_grid_sync here
+        }
+  }
   on_launch_end();
   watchdog_launch_end();
   e.running = false;
@@ -421,6 +449,7 @@ Dim3 block_dim() { return g_engine.block; }
 Dim3 block_index() { return g_engine.threads.empty() ? Dim3{} : g_engine.threads[0].info.block; }
 Dim3 grid_dim() { return g_engine.grid; }
 const char* kernel_name() { return g_engine.name; }
+bool launch_is_cooperative() { return g_engine.cooperative; }
 
 std::string thread_coords(const Thread& t) {
   return "(" + std::to_string(t.info.thread.x) + "," + std::to_string(t.info.thread.y) + "," +

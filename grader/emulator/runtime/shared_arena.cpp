@@ -103,6 +103,11 @@ bool shared_var_at(std::size_t off, SharedVarInfo* out, bool* in_bounds) {
 std::size_t shared_dynamic_offset() { return kDynBase; }
 std::size_t shared_dynamic_size() { return arena().dyn_size; }
 
+std::vector<std::pair<std::size_t, std::size_t>> shared_live_ranges() {
+  const Arena& a = arena();
+  return {{kPermanentBase, a.permanent_used}, {kStaticBase, a.static_used}, {kDynBase, a.dyn_size}};
+}
+
 void shared_launch_begin(std::size_t dynamic_bytes) {
   Arena& a = arena();
   ++detail::g_shared_launch;

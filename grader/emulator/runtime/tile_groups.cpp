@@ -148,8 +148,9 @@ namespace cooperative_groups::details {
 
 bool grid_is_cooperative() { return emu::rt::g_in_kernel && emu::rt::g_engine.cooperative; }
 
-// grid.sync(): blocks run one after another here, so a barrier across blocks can only be kept when the grid is one
-// block. Anything else is refused with a message, never passed silently.
+// grid.sync(): a barrier of every thread of the grid (grid_barrier.cpp parks each block there until all have
+// arrived). Outside a cooperative launch CUDA's grid_group has no barrier to wait at and traps, which the runtime
+// reports as cudaErrorLaunchFailure.
 std::uint64_t grid_sync(const char* file, int line) {
   using namespace emu::rt;
   if (!g_in_kernel) {
@@ -157,23 +158,16 @@ std::uint64_t grid_sync(const char* file, int line) {
     std::abort();
   }
   Engine& e = g_engine;
-  const std::string where = std::string(file) + ":" + std::to_string(line) + " by thread " + thread_coords(*e.cur) +
-                            " in block " + block_coords() + " of kernel " + e.name;
   if (!e.cooperative)
     fail_launch("grid-sync",
-                "grid_group::sync() at " + where +
-                    "\n    the kernel was not launched with cudaLaunchCooperativeKernel: on a GPU the grid barrier is "
-                    "then invalid (undefined: the launch may fail or hang)"
-                    "\nHint: launch it with cudaLaunchCooperativeKernel(kernel, grid, block, args).",
+                "grid_group::sync() at " + std::string(file) + ":" + std::to_string(line) + " by thread " +
+                    thread_coords(*e.cur) + " in block " + block_coords() + " of kernel " + e.name +
+                    "\n    the kernel was not launched with cudaLaunchCooperativeKernel: grid.is_valid() is false, "
+                    "and on a GPU sync() then traps (cudaErrorLaunchFailure)"
+                    "\nHint: launch it with cudaLaunchCooperativeKernel(kernel, grid, block, args), with a grid no "
+                    "larger than cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count.",
                 cudaErrorLaunchFailure);
-  if (e.grid.x * e.grid.y * e.grid.z != 1)
-    fail_launch("not-emulated",
-                "grid_group::sync() at " + where + "\n    the emulator runs one block at a time, so a barrier across " +
-                    std::to_string(e.grid.x * e.grid.y * e.grid.z) +
-                    " blocks is not emulated (a one-block cooperative grid is); the launch fails with "
-                    "cudaErrorNotSupported.",
-                cudaErrorNotSupported);
-  emu::detail::barrier(emu::detail::BarrierOp::plain, 1, file, line);
+  emu::detail::barrier(emu::detail::BarrierOp::grid, 1, file, line);
   return 0;
 }
 

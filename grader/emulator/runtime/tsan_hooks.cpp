@@ -60,6 +60,11 @@ EMU_UNALIGNED(8)
 EMU_UNALIGNED(16)
 #undef EMU_UNALIGNED
 
+// An element passed straight into a call (emu-nvcc's arg_read, include/emu/arg_read.hpp): checked as a read at the
+// caller's line, which g++ does not instrument for a struct copied into a by-value argument.
+void emu_arg_read(const void* p, unsigned long n, const void* pc, int maybe) {
+  hook(p, n, maybe ? emu::mc::kMaybeRead : 0, pc);
+}
 void __tsan_read_range(void* p, unsigned long n) { hook(p, n, 0, __builtin_return_address(0)); }
 void __tsan_write_range(void* p, unsigned long n) { hook(p, n, kWrite, __builtin_return_address(0)); }
 

@@ -8,7 +8,8 @@ namespace emu::detail {
 
 enum class ShflMode : int { idx = 0, up = 1, down = 2, bfly = 3 };
 enum class VoteOp : int { ballot = 0, any = 1, all = 2 };
-enum class BarrierOp : int { plain = 0, count = 1, and_ = 2, or_ = 3 };
+// grid: grid_group::sync() of a cooperative launch; the block waits there until every block of the grid has arrived.
+enum class BarrierOp : int { plain = 0, count = 1, and_ = 2, or_ = 3, grid = 4 };
 // __reduce_*_sync: min and max come signed (int overloads) and unsigned.
 enum class ReduceOp : int { add = 0, umin = 1, umax = 2, smin = 3, smax = 4, and_ = 5, or_ = 6, xor_ = 7 };
 // Collectives of a cooperative-groups tile wider than a warp (runtime/tile_groups.cpp).

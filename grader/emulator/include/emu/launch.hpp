@@ -85,8 +85,10 @@ detail::Launch<F> launch(const char* name, F fn, const G& grid, const B& block, 
 }  // namespace emu
 
 // ---- cudaLaunchKernel and cudaLaunchCooperativeKernel ----------------------------------------------------------
-// CUDA passes the arguments as an array of pointers to them; the kernel's own type says how many and what they are,
-// so the emulator needs that type: pass the kernel itself. A kernel cast to void* first has lost it (see below).
+// CUDA passes the arguments as an array of pointers to them; the kernel's own type says how many and what they are.
+// A kernel passed itself gives that type here. A kernel cast to void* has lost it: emu-nvcc registers every
+// non-template kernel at static initialisation (register_kernel, written after each definition by the rewriter), and
+// the void* is looked up there.
 namespace emu::detail {
 
 template <class... P, std::size_t... I>
@@ -96,21 +98,41 @@ cudaError_t launch_with_args(void (*func)(P...), const LaunchConfig& cfg, void**
   return static_cast<cudaError_t>(launch(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(args[I])...));
 }
 
-template <class... P>
-cudaError_t launch_kernel(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t smem,
-                          cudaStream_t stream, bool cooperative) {
+inline LaunchConfig launch_config(dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream, bool cooperative) {
   LaunchConfig cfg{};
   launch_dims(grid, cfg.grid);
   launch_dims(block, cfg.block);
   cfg.shared_bytes = smem;
   cfg.stream = stream;
   cfg.cooperative = cooperative;
-  return launch_with_args(func, cfg, args, std::index_sequence_for<P...>{});
+  return cfg;
 }
 
-// A kernel given as `(void*)kernel`: its parameter types are gone, so it cannot be called here. Fails with
-// cudaErrorInvalidDeviceFunction after a message that names the kernel (runtime/launch.cpp).
-cudaError_t launch_untyped(const void* func);
+template <class... P>
+cudaError_t launch_kernel(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t smem,
+                          cudaStream_t stream, bool cooperative) {
+  return launch_with_args(func, launch_config(grid, block, smem, stream, cooperative), args,
+                          std::index_sequence_for<P...>{});
+}
+
+// A registered kernel's launcher: gives the void* its type back.
+using UntypedLauncher = cudaError_t (*)(const void* func, const LaunchConfig& cfg, void** args);
+template <class... P>
+cudaError_t launch_registered(const void* func, const LaunchConfig& cfg, void** args) {
+  auto* typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(func));
+  return launch_with_args(typed, cfg, args, std::index_sequence_for<P...>{});
+}
+void register_launcher(const void* func, UntypedLauncher launcher);   // runtime/launch.cpp
+template <class... P>
+bool register_kernel(void (*func)(P...)) {
+  register_launcher(reinterpret_cast<const void*>(func), &launch_registered<P...>);
+  return true;
+}
+
+// A kernel given as a void*: launched through its registration; one that has none (a template instance, an
+// overloaded name, a pointer that is no kernel) fails with cudaErrorInvalidDeviceFunction after a message naming it
+// (runtime/launch.cpp).
+cudaError_t launch_untyped(const void* func, const LaunchConfig& cfg, void** args);
 
 }  // namespace emu::detail
 
@@ -124,10 +146,13 @@ cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 bloc
                                         std::size_t smem = 0, cudaStream_t stream = 0) {
   return emu::detail::launch_kernel(func, grid, block, args, smem, stream, true);
 }
-inline cudaError_t cudaLaunchKernel(const void* func, dim3, dim3, void**, std::size_t = 0, cudaStream_t = 0) {
-  return emu::detail::launch_untyped(func);
+inline cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, std::size_t smem = 0,
+                                    cudaStream_t stream = 0) {
+  return emu::detail::launch_untyped(func, emu::detail::launch_config(grid, block, smem, stream, false), args);
 }
-inline cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3, dim3, void**, std::size_t = 0,
-                                               cudaStream_t = 0) {
-  return emu::detail::launch_untyped(func);
+inline cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
+                                               std::size_t smem = 0, cudaStream_t stream = 0) {
+  return emu::detail::launch_untyped(func, emu::detail::launch_config(grid, block, smem, stream, true), args);
 }
+
+#include <emu/launch_ex.hpp>

@@ -4,3 +4,4 @@
 #pragma once
 #include <emu/prelude.hpp>
 #include <emu/shared.hpp>
+#include <emu/arg_read.hpp>

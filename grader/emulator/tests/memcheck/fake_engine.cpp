@@ -30,6 +30,7 @@ Dim3 block_dim() { return g_block_dim; }
 Dim3 block_index() { return g_cur.block; }
 Dim3 grid_dim() { return g_grid_dim; }
 const char* kernel_name() { return g_name; }
+bool launch_is_cooperative() { return false; }
 
 [[noreturn]] void abort_launch(int cuda_error) { siglongjmp(g_abort_point, cuda_error); }
 

@@ -1,5 +1,6 @@
 // The profiler on access patterns whose counts are known by construction (docs/emulator.md, "Profiler"): run with
 // EMU_PROFILE set, the program reads back its own profile.jsonl and checks each kernel's numbers. Prints PASS.
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -50,6 +51,12 @@ __global__ void reread_kernel(const float* x, float* y) {
     float a = x[i];
     __syncthreads();
     y[i] = a + x[i];  // the second read is served by L2 in the model: DRAM = the minimum
+}
+
+__device__ float bf16_to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+__global__ void bf16_call_kernel(const __nv_bfloat16* x, float* y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = bf16_to_float(x[i]);  // 2 bytes per lane read straight into a by-value argument: 64 bytes, 2 sectors
 }
 
 std::map<std::string, std::string> read_profile(const std::string& dir) {
@@ -114,6 +121,7 @@ int main() {
     bank_kernel<0><<<kBlocks, kThreads>>>(x, y);
     bank_kernel<1><<<kBlocks, kThreads>>>(x, y);
     reread_kernel<<<kBlocks, kThreads>>>(x, y);
+    bf16_call_kernel<<<kBlocks, kThreads>>>(reinterpret_cast<const __nv_bfloat16*>(x), y);
     if (cudaDeviceSynchronize() != cudaSuccess) {
         std::puts("FAIL: a launch failed");
         return 1;
@@ -153,6 +161,8 @@ int main() {
     expect(p, "reread_kernel", "ld_requests", 2 * warps);
     expect(p, "reread_kernel", "traffic_ratio", 1);
     expect(p, "reread_kernel", "sector_ratio", 1.5);
+    expect(p, "bf16_call_kernel", "ld_requests", warps);
+    expect(p, "bf16_call_kernel", "ld_sectors/request", 2);
     // The picture of the conflicted kernel: its template name escaped for XML, the conflicting store coloured.
     std::ifstream svg(std::string(dir) + "/warp-bank_kernel_0_.svg");
     const std::string pic((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());

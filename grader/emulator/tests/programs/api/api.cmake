@@ -4,7 +4,8 @@
 # Planted bugs must be reported (file:line and thread ids) and be absent from their fixed version.
 set(EMU_API_PROGRAMS
   cg_block_reduce cublas_gemm histogram_shared online_softmax layernorm_cg streams_async fp8_roundtrip
-  constant_memory grid_sync warp_aggregated helper_header cache_hints_atomics)
+  constant_memory grid_sync warp_aggregated helper_header cache_hints_atomics launch_void_ptr
+  lowp_call_reads async_copy_tiles)
 foreach(program IN LISTS EMU_API_PROGRAMS)
   emu_add_executable(emu_api_${program} ${CMAKE_CURRENT_LIST_DIR}/${program}.cu)
   if(program MATCHES "^cublas")
@@ -39,4 +40,55 @@ foreach(schedule forward reverse random:5)
   set_tests_properties(emu.programs.api.planted_bugs.fixed.${suffix} PROPERTIES
     ENVIRONMENT "EMU_SCHEDULE=${schedule}"
     PASS_REGULAR_EXPRESSION "\nPASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL" TIMEOUT 60)
+endforeach()
+
+# The grid barrier of a cooperative launch: a block that never arrives, a missing grid.sync() between blocks, and
+# grid.sync() in an ordinary launch.
+emu_add_executable(emu_api_grid_sync_bugs ${CMAKE_CURRENT_LIST_DIR}/grid_sync_bugs.cu)
+foreach(pair
+    "early-exit|Deadlock at grid_group::sync\\(\\) in kernel .*block\\(s\\) \\(0,0,0\\), \\(1,0,0\\), \\(3,0,0\\) wait at grid_group::sync\\(\\) in [^ ]*grid_sync_bugs.cu:24.*block\\(s\\) \\(2,0,0\\) exited without reaching it.*early-exit: cudaErrorLaunchFailure"
+    "missing-sync|Race reported between Read access at [^ ]*grid_sync_bugs.cu:25 by thread \\(0,0,0\\) in block \\(0,0,0\\)[^\n]*\n[^\n]*and Write access at [^ ]*grid_sync_bugs.cu:22 by thread \\(0,0,0\\)"
+    "not-cooperative|grid_group::sync\\(\\) at [^ ]*grid_sync_bugs.cu:24 by thread \\([0-9]+,0,0\\) in block \\(0,0,0\\).*not launched with cudaLaunchCooperativeKernel.*not-cooperative: cudaErrorLaunchFailure")
+  string(REPLACE "|" ";" parts "${pair}")
+  list(GET parts 0 mode)
+  list(GET parts 1 expect)
+  add_test(NAME emu.programs.api.grid_sync_bugs.${mode} COMMAND emu_api_grid_sync_bugs ${mode})
+  set_tests_properties(emu.programs.api.grid_sync_bugs.${mode} PROPERTIES PASS_REGULAR_EXPRESSION "${expect}" TIMEOUT 60)
+endforeach()
+foreach(schedule forward reverse random:5)
+  string(REPLACE ":" "" suffix "${schedule}")
+  add_test(NAME emu.programs.api.grid_sync_bugs.fixed.${suffix} COMMAND emu_api_grid_sync_bugs fixed)
+  set_tests_properties(emu.programs.api.grid_sync_bugs.fixed.${suffix} PROPERTIES
+    ENVIRONMENT "EMU_SCHEDULE=${schedule}"
+    PASS_REGULAR_EXPRESSION "\nPASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL" TIMEOUT 60)
+endforeach()
+
+# An off-by-one bound in a kernel launched through cudaLaunchKernel((void*)kernel, …): the last row's last thread
+# writes past the buffer.
+add_test(NAME emu.programs.api.launch_void_ptr.bug COMMAND emu_api_launch_void_ptr bug)
+set_tests_properties(emu.programs.api.launch_void_ptr.bug PROPERTIES
+  PASS_REGULAR_EXPRESSION "launch_void_ptr.cu:22[^\n]*\n[^\n]*by thread \\(48,0,0\\) in block \\(3,0,0\\)" TIMEOUT 60)
+
+# bf16/fp16 elements read straight into calls: a read past the buffer and a shared-memory race, both at the call's
+# line.
+foreach(pair
+    "bound|Invalid __global__ read of size 2 bytes[^\n]*\n[^\n]*at [^ ]*lowp_call_reads.cu:22[^\n]*\n[^\n]*by thread \\(0,0,0\\) in block \\(2,0,0\\)"
+    "race|Race reported between Write access at [^ ]*lowp_call_reads.cu:[23][90] by thread \\([0-9]+,0,0\\)[^\n]*\n[^\n]*and Read access at [^ ]*lowp_call_reads.cu:33 by thread \\([3-6][0-9],0,0\\)")
+  string(REPLACE "|" ";" parts "${pair}")
+  list(GET parts 0 mode)
+  list(GET parts 1 expect)
+  add_test(NAME emu.programs.api.lowp_call_reads.${mode} COMMAND emu_api_lowp_call_reads ${mode})
+  set_tests_properties(emu.programs.api.lowp_call_reads.${mode} PROPERTIES PASS_REGULAR_EXPRESSION "${expect}" TIMEOUT 60)
+endforeach()
+
+# Asynchronous copies: a copy that reads past the input, reported at the memcpy_async's line; a tile read before
+# cg::wait, reported as a read of shared memory nothing has written yet.
+foreach(pair
+    "oob|Invalid __global__ read of size [0-9]+ bytes[^\n]*\n[^\n]*at [^ ]*async_copy_tiles.cu:30 in kernel tile_sums"
+    "early-read|Uninitialized __shared__ memory read[^\n]*\n[^\n]*at [^ ]*async_copy_tiles.cu:43")
+  string(REPLACE "|" ";" parts "${pair}")
+  list(GET parts 0 mode)
+  list(GET parts 1 expect)
+  add_test(NAME emu.programs.api.async_copy_tiles.${mode} COMMAND emu_api_async_copy_tiles ${mode})
+  set_tests_properties(emu.programs.api.async_copy_tiles.${mode} PROPERTIES PASS_REGULAR_EXPRESSION "${expect}" TIMEOUT 60)
 endforeach()

@@ -191,3 +191,53 @@ TEST_CASE("emu-nvcc rewrite of preprocessed text", "[driver]") {
   CHECK(bad.problems[0].file == "inc.cuh");
   CHECK(bad.problems[0].line == 7);
 }
+
+TEST_CASE("emu-nvcc registers each kernel defined once outside a template, on its own line", "[driver]") {
+  const std::string src =
+      "# 1 \"main.cu\"\n"
+      "namespace ns { __global__ void __attribute__((noinline)) scale(float* p, int n) { p[0] *= n; } }\n"
+      "template <int B> __global__ void tiled(float* p) { p[0] = B; }\n"
+      "__global__ void twice(int* p) {}\n"
+      "__global__ void twice(float* p) {}\n"
+      "__global__ void declared_only(int* p);\n"
+      "struct S { __device__ void m() {} };\n";
+  const auto r = emu::rewrite::rewrite_preprocessed(src);
+  INFO(r.text);
+  REQUIRE(r.problems.empty());
+  CHECK(r.text.find("p[0] *= n; } static const bool emu_kernel_registered_0 [[maybe_unused]] = "
+                    "::emu::detail::register_kernel(scale); }\n") != std::string::npos);
+  CHECK(r.text.find("register_kernel(tiled)") == std::string::npos);        // a template: no address yet
+  CHECK(r.text.find("register_kernel(twice)") == std::string::npos);        // overloaded: ambiguous
+  CHECK(r.text.find("register_kernel(declared_only)") == std::string::npos);
+  CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
+}
+
+TEST_CASE("emu-nvcc wraps element arguments of calls in the program's own files only", "[driver]") {
+  const std::string src =
+      "# 1 \"main.cu\"\n"
+      "# 1 \"/usr/include/c++/12/utility\" 1 3\n"
+      "void sys(int* a) { swap(a[0], a[1]); }\n"
+      "# 1 \"/opt/emu/include/emu/arg_read.hpp\" 1\n"
+      "void lib(int* a) { f(a[0]); }\n"
+      "# 3 \"main.cu\" 2\n"
+      "float user(const T* x, S* s, int i) { return to_f(x[i]) + g(s->v[i][0], 2) + h(x[i] + 1) + "
+      "static_cast<float>(x[i]) + float(x[i]) + q(x[i++]) + q(x[n(i)]); }\n"
+      "void kept(int i) { if (x[i]) {} while (y[i]) {} k(sizeof(x[i]), decltype(x[i])(), x); void d(T[]); }\n";
+  const auto r = emu::rewrite::rewrite_preprocessed(src);
+  INFO(r.text);
+  REQUIRE(r.problems.empty());
+  CHECK(r.text.find("swap(a[0], a[1])") != std::string::npos);   // a system header
+  CHECK(r.text.find("f(a[0])") != std::string::npos);            // the emulator's own headers
+  CHECK(r.text.find("to_f((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
+  CHECK(r.text.find("g((::emu::detail::arg_probe(s->v[i][0]), s -> v [ i ] [ 0 ]), 2)") != std::string::npos);
+  CHECK(r.text.find("h(x[i] + 1)") != std::string::npos);        // an expression, not one element
+  CHECK(r.text.find("static_cast<float>((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
+  CHECK(r.text.find("float((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
+  CHECK(r.text.find("q(x[i++])") != std::string::npos);   // evaluated twice it would change i
+  CHECK(r.text.find("q(x[n(i)])") != std::string::npos);   // a call in the index
+  CHECK(r.text.find("if (x[i])") != std::string::npos);
+  CHECK(r.text.find("while (y[i])") != std::string::npos);
+  CHECK(r.text.find("sizeof(x[i])") != std::string::npos);
+  CHECK(r.text.find("decltype(x[i])") != std::string::npos);
+  CHECK(r.text.find("d(T[])") != std::string::npos);
+}
