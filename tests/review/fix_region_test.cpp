@@ -116,11 +116,15 @@ TEST_CASE("the edit check: a fix region may be changed, the code around it may n
     REQUIRE(untouched.fills.size() == 2);
     CHECK(untouched.fills[0].tokens == "for ( int i = threadIdx . x ; i < N ; i += blockDim . x ) sq += in [ row * N + i ] ;");
     CHECK_FALSE(untouched.fills[0].unfilled);
+    CHECK(untouched.fills[0].fix_region);
+    CHECK(untouched.fills[0].unchanged);  // review rules skip it, and status counts it as not yet changed
     CHECK(untouched.fills[1].unfilled);
+    CHECK_FALSE(untouched.fills[1].fix_region);
 
     // The solution is a valid answer to its own starter, the fix region's text being its fill.
     EditCheck solved = edit_check_text(starter, strip_markers(kHunt, "k.cu").text, "k.cu", ids);
     REQUIRE(solved.ok);
+    CHECK_FALSE(solved.fills[0].unchanged);
     CHECK(solved.fills[0].tokens.find("in [ row * N + i ] * in [ row * N + i ]") != std::string::npos);
     CHECK(solved.fills[1].tokens == "rsqrtf ( sq / N + eps )");
 

@@ -416,9 +416,9 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
                                                                       : "blank " + std::to_string(k + 1)),
                                "a blank's fill is arithmetic on the kernel's own values");
         }
-        std::vector<int> blank_lines;
+        std::vector<const Tok*> wilds;
         for (const auto& t : p)
-            if (t.is_blank()) blank_lines.push_back(t.line);
+            if (t.is_blank()) wilds.push_back(&t);
         for (std::size_t k = 0; k < spans.size(); ++k) {
             auto [b, e] = spans[k];
             Fill f;
@@ -432,8 +432,14 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
                 f.unfilled = (e - b == 1 && s[b].is_blank());
             } else {
                 // An empty fill: place it where the previous token ends so messages still point somewhere useful.
-                f.line = b > 0 ? s[b - 1].line : blank_lines[k];
+                f.line = b > 0 ? s[b - 1].line : wilds[k]->line;
                 f.end_line = f.line;
+            }
+            if (wilds[k]->fix_region) {
+                f.fix_region = true;
+                const std::vector<Tok> given =
+                    code_tokens(pristine.substr(wilds[k]->begin, wilds[k]->end - wilds[k]->begin));
+                f.unchanged = join_tokens(given, 0, given.size()) == f.tokens;
             }
             r.fills.push_back(std::move(f));
         }

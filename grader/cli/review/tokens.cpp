@@ -74,11 +74,11 @@ std::vector<Tok> pattern_tokens(const std::string& starter) {
     for (std::size_t i = 0; i < toks.size();) {
         while (r < regions.size() && regions[r].close_line < toks[i].line) {
             // A region with no code (the fix adds lines) is a wildcard too: it stands before the next token.
-            out.push_back({kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, toks[i].begin, toks[i].begin});
+            out.push_back({kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, toks[i].begin, toks[i].begin, true});
             ++r;
         }
         if (r < regions.size() && toks[i].line > regions[r].open_line) {
-            Tok w{kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, toks[i].begin, toks[i].end};
+            Tok w{kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, toks[i].begin, toks[i].end, true};
             while (i < toks.size() && toks[i].line < regions[r].close_line) w.end = toks[i++].end;
             out.push_back(w);
             ++r;
@@ -88,7 +88,7 @@ std::vector<Tok> pattern_tokens(const std::string& starter) {
     }
     for (; r < regions.size(); ++r) {
         const std::size_t at = starter.size();
-        out.push_back({kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, at, at});
+        out.push_back({kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, at, at, true});
     }
     return out;
 }

@@ -17,6 +17,7 @@ struct Tok {
     int line = 0;           // 1-based
     std::size_t begin = 0;  // byte range in the source
     std::size_t end = 0;
+    bool fix_region = false;  // a `______` of pattern_tokens standing for a fix region's code (its bytes: begin, end)
     bool is_blank() const { return text == "______"; }
 };
 

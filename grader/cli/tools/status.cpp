@@ -135,7 +135,8 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
                 edited_outside = !check.ok && !check.refused;
                 if (check.refused) refused = check.reason;
                 total = check.ok ? check.fills.size() : total;
-                for (const auto& f : check.fills) filled += f.unfilled ? 0 : 1;
+                // A bug hunt's region counts once the student has changed it.
+                for (const auto& f : check.fills) filled += f.unfilled || f.unchanged ? 0 : 1;
             }
         } catch (const review::UserError& e) {
             s.state = "in progress";

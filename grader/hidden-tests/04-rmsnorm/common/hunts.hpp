@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 
+#include "testkit/device.hpp"  // WB_TEST and the device buffers, for the tests that include this
+
 namespace wb04 {
 
 // hunt_race: output[r][j] = input[r][j] / max_k |input[r][k]|, and 0 for a row of zeros (a per-token absmax scale, as
