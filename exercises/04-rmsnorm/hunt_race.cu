@@ -45,10 +45,11 @@ __global__ void absmax_scale_kernel(const float* __restrict__ input, float* __re
         inv_amax_shared = amax > 0.0f ? 1.0f / amax : 0.0f;
     }
     const float inv_amax = inv_amax_shared;
+    // end fix
+
     for (int col = tid; col < N; col += BLOCK_SIZE) {
         row_out[col] = row_in[col] * inv_amax;
     }
-    // end fix
 }
 
 }  // namespace

@@ -30,35 +30,24 @@ __global__ void row_sums_kernel(const float* __restrict__ input, float* __restri
 
     float s = 0.0f;
     // BLANK:aligned_loads
-    // A float4 load needs an address that is a multiple of 16. The row starts wherever r * N floats past `input`
-    // put it, so the floats before the first 16-byte boundary are read one by one, then whole float4s, then the
-    // floats after the last whole float4.
-    const int floats_past_boundary = static_cast<int>(reinterpret_cast<unsigned long long>(row_in) % 16) / 4;
-    int prefix = (4 - floats_past_boundary) % 4;
-    if (prefix > N) prefix = N;
-    const float4* vec = reinterpret_cast<const float4*>(row_in + prefix);
-    const int num_vec = (N - prefix) / 4;
-    for (int col = tid; col < prefix; col += BLOCK_SIZE) {
-        s += row_in[col];
-    }
+    // A float4 load needs an address that is a multiple of 16, and a row starts wherever r * N floats past `input`
+    // put it. Rows that start on a 16-byte boundary are read four floats at a time; the others one float at a time,
+    // by the scalar loop below (vLLM's kernels fall back the same way, to a scalar kernel, when a pointer is not
+    // aligned).
+    const bool row_aligned = reinterpret_cast<unsigned long long>(row_in) % 16 == 0;
+    const float4* vec = reinterpret_cast<const float4*>(row_in);
+    const int num_vec = row_aligned ? N / 4 : 0;
+    // STARTER
+    //> const float4* vec = reinterpret_cast<const float4*>(row_in);
+    //> const int num_vec = N / 4;
+    // END BLANK
     for (int i = tid; i < num_vec; i += BLOCK_SIZE) {
         const float4 v = vec[i];
         s += (v.x + v.y) + (v.z + v.w);
     }
-    for (int col = prefix + num_vec * 4 + tid; col < N; col += BLOCK_SIZE) {
+    for (int col = num_vec * 4 + tid; col < N; col += BLOCK_SIZE) {
         s += row_in[col];
     }
-    // STARTER
-    //> const float4* vec = reinterpret_cast<const float4*>(row_in);
-    //> const int num_vec = N / 4;
-    //> for (int i = tid; i < num_vec; i += BLOCK_SIZE) {
-    //>     const float4 v = vec[i];
-    //>     s += (v.x + v.y) + (v.z + v.w);
-    //> }
-    //> for (int col = num_vec * 4 + tid; col < N; col += BLOCK_SIZE) {
-    //>     s += row_in[col];
-    //> }
-    // END BLANK
     s = BlockReduce(reduce_storage).Sum(s);
     if (tid == 0) {
         sums[row] = s;

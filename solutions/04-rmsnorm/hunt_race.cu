@@ -47,18 +47,16 @@ __global__ void absmax_scale_kernel(const float* __restrict__ input, float* __re
     // Thread 0's store must be visible before any thread of the block reads the shared value.
     __syncthreads();
     const float inv_amax = inv_amax_shared;
-    for (int col = tid; col < N; col += BLOCK_SIZE) {
-        row_out[col] = row_in[col] * inv_amax;
-    }
     // STARTER
     //> if (tid == 0) {
     //>     inv_amax_shared = amax > 0.0f ? 1.0f / amax : 0.0f;
     //> }
     //> const float inv_amax = inv_amax_shared;
-    //> for (int col = tid; col < N; col += BLOCK_SIZE) {
-    //>     row_out[col] = row_in[col] * inv_amax;
-    //> }
     // END BLANK
+
+    for (int col = tid; col < N; col += BLOCK_SIZE) {
+        row_out[col] = row_in[col] * inv_amax;
+    }
 }
 
 }  // namespace
