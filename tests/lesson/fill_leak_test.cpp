@@ -134,8 +134,7 @@ TEST_CASE("no exercise's given code prints another exercise's fill", "[leaks]") 
         std::vector<lesson_test::BlankFill> others;
         for (const auto& f : fills())
             if (f.exercise != exercise) others.push_back(f);
-        const std::string starter =
-            workbook::lesson::make_starter(read(e.path()), e.path().filename().string()).text;
+        const std::string starter = workbook::lesson::make_starter(read(e.path()), e.path().filename().string()).text;
         for (const auto& leak : lesson_test::find_leaks(others, "```c++\n" + starter + "```\n"))
             FAIL_CHECK("exercises/04-rmsnorm/" << exercise << ".cu prints the fill of " << leak.blank << " ("
                                                << leak.distance << " token edits away) in its given code");
@@ -145,6 +144,7 @@ TEST_CASE("no exercise's given code prints another exercise's fill", "[leaks]") 
 
 TEST_CASE("the given-code check sees a fill printed in another exercise's file", "[leaks]") {
     // The core blank's answer as given code of another file: what the extensions printed before issue 14.
-    const std::string given = "```c++\nif (tid == 0) {\n    smem_inv_rms = rsqrtf(sq_sum / static_cast<float>(N) + eps);\n}\n```\n";
+    const std::string given =
+        "```c++\nif (tid == 0) {\n    smem_inv_rms = rsqrtf(sq_sum / static_cast<float>(N) + eps);\n}\n```\n";
     CHECK(lesson_test::find_leaks(only("inv_rms"), given).size() == 1);
 }

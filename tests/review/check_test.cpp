@@ -99,7 +99,8 @@ TEST_CASE("check: blank ids that differ from the solution's markers", "[check]")
 TEST_CASE("check: a bug hunt whose region has no bug, or whose solution the edit check refuses", "[check]") {
     fs::path root = complete_repo();
     std::string sol = fixture::kSolution;
-    const std::string fixed = "  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];\n";
+    const std::string fixed =
+        "  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];\n";
     // The starter's lines are the solution's own: nothing to find.
     sol.replace(sol.find(fixed), fixed.size(), fixed + "  // STARTER\n  //> " + fixed.substr(2));
     fixture::write(root / "solutions/04-demo/k.cu", sol);

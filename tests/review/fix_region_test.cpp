@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "lesson/markers.hpp"
 #include "lesson/sync.hpp"
+#include "tools/status.hpp"
 #include "review/edit_check.hpp"
 #include "review/tokens.hpp"
 
@@ -63,8 +64,10 @@ TEST_CASE("a fix region's starter shows its own lines between the fix comments",
     REQUIRE(c.blanks.size() == 2);
     CHECK(c.blanks[0].id == "sum");
     CHECK(c.blanks[0].fix);
-    CHECK(c.blanks[0].code == "  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];\n");
-    CHECK(c.blanks[0].starter == "  for (int i = threadIdx.x; i < N; i += blockDim.x)\n      sq += in[row * N + i];\n\n");
+    CHECK(c.blanks[0].code ==
+          "  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];\n");
+    CHECK(c.blanks[0].starter ==
+          "  for (int i = threadIdx.x; i < N; i += blockDim.x)\n      sq += in[row * N + i];\n\n");
     CHECK_FALSE(c.blanks[1].fix);
     CHECK(c.text.find(kStarterRegion) != std::string::npos);
     CHECK(c.text.find("inv = ______;") != std::string::npos);
@@ -100,8 +103,10 @@ TEST_CASE("malformed fix regions are refused with file and line", "[sync]") {
     CHECK_THROWS_WITH(make_starter("x;\n// STARTER\n", "f.cu"), "f.cu:2: '// STARTER' outside a block blank.");
     CHECK_THROWS_WITH(make_starter("// BLANK:a\n// STARTER\n//> y;\n// STARTER\n// END BLANK\n", "f.cu"),
                       "f.cu:4: a second '// STARTER' in the block blank of line 1.");
-    CHECK_THROWS_WITH(starter_regions("// fix: a\nx;\n", "s.cu"), "s.cu:1: fix region 'a' is never closed with '// end fix'.");
-    CHECK_THROWS_WITH(starter_regions("x;\n// end fix\n", "s.cu"), "s.cu:2: '// end fix' without an opening '// fix: <id>'.");
+    CHECK_THROWS_WITH(starter_regions("// fix: a\nx;\n", "s.cu"),
+                      "s.cu:1: fix region 'a' is never closed with '// end fix'.");
+    CHECK_THROWS_WITH(starter_regions("x;\n// end fix\n", "s.cu"),
+                      "s.cu:2: '// end fix' without an opening '// fix: <id>'.");
     CHECK_THROWS_WITH(starter_regions("// fix: a\n// fix: b\n// end fix\n", "s.cu"),
                       "s.cu:2: a fix region opens inside the one opened on line 1.");
 }
@@ -114,7 +119,8 @@ TEST_CASE("the edit check: a fix region may be changed, the code around it may n
     EditCheck untouched = edit_check_text(starter, starter, "k.cu", ids);
     REQUIRE(untouched.ok);
     REQUIRE(untouched.fills.size() == 2);
-    CHECK(untouched.fills[0].tokens == "for ( int i = threadIdx . x ; i < N ; i += blockDim . x ) sq += in [ row * N + i ] ;");
+    CHECK(untouched.fills[0].tokens ==
+          "for ( int i = threadIdx . x ; i < N ; i += blockDim . x ) sq += in [ row * N + i ] ;");
     CHECK_FALSE(untouched.fills[0].unfilled);
     CHECK(untouched.fills[0].fix_region);
     CHECK(untouched.fills[0].unchanged);  // review rules skip it, and status counts it as not yet changed
@@ -141,7 +147,8 @@ TEST_CASE("the edit check: a fix region may be changed, the code around it may n
     CHECK(edit_check_text(starter, replaced(starter, "      sq += in[row * N + i];\n", ""), "k.cu", ids).ok);
 
     // The fill policy holds inside a fix region too.
-    const std::string qualified = replaced(starter, "      sq += in[row * N + i];\n", "      sq += std::sqrt(in[i]);\n");
+    const std::string qualified =
+        replaced(starter, "      sq += in[row * N + i];\n", "      sq += std::sqrt(in[i]);\n");
     EditCheck refused = edit_check_text(starter, qualified, "k.cu", ids);
     CHECK_FALSE(refused.ok);
     CHECK(refused.refused);
@@ -157,8 +164,11 @@ TEST_CASE("sync writes a bug hunt's starter, check and the pristine starter agre
     CHECK(starter.find(kStarterRegion) != std::string::npos);
     CHECK(sync_lesson(L, true).in_sync);
     CHECK(pristine_starter(L, L.exercise("k")) == starter);
+    // status: the region as shipped is not yet a change; the inline blank is still a `______`.
+    CHECK(workbook::tools::lesson_status(L)[0].detail == "0 of 2 blanks filled");
     // A student's edit inside the region is a change the check reports and sync backs up, like a filled blank.
-    fixture::write(root / "exercises/04-demo/k.cu", replaced(starter, "      sq += in[row * N + i];\n", "      sq += in[row * N + i] * in[row * N + i];\n"));
+    fixture::write(root / "exercises/04-demo/k.cu", replaced(starter, "      sq += in[row * N + i];\n",
+                                                             "      sq += in[row * N + i] * in[row * N + i];\n"));
     CHECK_FALSE(sync_lesson(L, true).in_sync);
     fs::remove_all(root);
 }

@@ -100,7 +100,8 @@ TEST_CASE("status: each exercise's last grade, also after grades of one exercise
     other["tests"] = nlohmann::json::array();
     fixture::write(results / "runs/20261201T110000Z-2/results.json", other.dump());
     grade::publish_latest(results, results / "runs/20261201T110000Z-2/results.json");
-    fs::last_write_time(results / "runs/20261201T100000Z-1/results.json", fs::file_time_type::clock::now() + std::chrono::hours(1));
+    fs::last_write_time(results / "runs/20261201T100000Z-1/results.json",
+                        fs::file_time_type::clock::now() + std::chrono::hours(1));
     auto s = tools::lesson_status(L);
     CHECK(s[0].state == "passing");
     CHECK(s[0].detail == "all hidden tests passed (emu)");
@@ -108,7 +109,8 @@ TEST_CASE("status: each exercise's last grade, also after grades of one exercise
 
     // A newer grade of k itself (EX=k) that fails is now k's last grade.
     fixture::write(results / "runs/20261201T120000Z-3/results.json", results_for("k", false).dump());
-    fs::last_write_time(results / "runs/20261201T120000Z-3/results.json", fs::file_time_type::clock::now() + std::chrono::hours(1));
+    fs::last_write_time(results / "runs/20261201T120000Z-3/results.json",
+                        fs::file_time_type::clock::now() + std::chrono::hours(1));
     s = tools::lesson_status(L);
     CHECK(s[0].state == "in progress");
     CHECK(s[0].detail == "1 of 2 blanks filled; 5 of 6 tests passed at the last grade (emu)");

@@ -123,7 +123,8 @@ class Checker {
 
     // A bug hunt (fix regions, lesson/markers.hpp): each region's starter must hold a bug, and the solution must be
     // an answer the edit check accepts (a fix that used `::` or a directive would veto the solution itself).
-    void bug_hunt(const Exercise& ex, const fs::path& sol, const std::string& marked, const lesson::Converted& starter) {
+    void bug_hunt(const Exercise& ex, const fs::path& sol, const std::string& marked,
+                  const lesson::Converted& starter) {
         bool any = false;
         for (const auto& b : starter.blanks) {
             if (!b.fix) continue;
@@ -139,12 +140,13 @@ class Checker {
                     "write the buggy version after '// STARTER', as '//> ' lines");
         }
         if (!any) return;
-        const review::EditCheck solved =
-            review::edit_check_text(starter.text, lesson::strip_markers(marked, shown(sol)).text, ex.file(),
-                                    ex.blank_ids());
+        const review::EditCheck solved = review::edit_check_text(
+            starter.text, lesson::strip_markers(marked, shown(sol)).text, ex.file(), ex.blank_ids());
         if (!solved.ok)
-            add(shown(sol) + ": the solution of bug hunt '" + ex.name + "' does not pass the edit check against its "
-                    "own starter: " + solved.reason,
+            add(shown(sol) + ": the solution of bug hunt '" + ex.name +
+                    "' does not pass the edit check against its "
+                    "own starter: " +
+                    solved.reason,
                 "keep the fix inside its region and within the fill policy (grader/cli/review/fill_policy.hpp)");
     }
 

@@ -107,8 +107,9 @@ Converted convert(const std::string& solution, const std::string& label, bool to
         }
         if (t == kStarterOpen) {
             if (!in_block) fail(label, lineno, "'// STARTER' outside a block blank.");
-            if (in_starter) fail(label, lineno, "a second '// STARTER' in the block blank of line " +
-                                                    std::to_string(block_line) + ".");
+            if (in_starter)
+                fail(label, lineno,
+                     "a second '// STARTER' in the block blank of line " + std::to_string(block_line) + ".");
             in_starter = true;
             out.blanks.back().fix = true;
             continue;
@@ -193,7 +194,8 @@ std::vector<FixRegion> starter_regions(const std::string& starter, const std::st
             open = false;
         }
     }
-    if (open) fail(label, out.back().open_line, "fix region '" + out.back().id + "' is never closed with '// end fix'.");
+    if (open)
+        fail(label, out.back().open_line, "fix region '" + out.back().id + "' is never closed with '// end fix'.");
     return out;
 }
 

@@ -21,9 +21,9 @@ inline constexpr const char* kBlank = "______";
 
 struct MarkedBlank {
     std::string id;
-    int line = 0;        // 1-based line of the marker in the solution
-    bool block = false;  // block marker (lines) rather than inline
-    std::string code;    // the solution's code between the markers (a block's lines, each ending in '\n')
+    int line = 0;         // 1-based line of the marker in the solution
+    bool block = false;   // block marker (lines) rather than inline
+    std::string code;     // the solution's code between the markers (a block's lines, each ending in '\n')
     bool fix = false;     // a fix region (bug hunt): the starter shows `starter`, not `______`
     std::string starter;  // a fix region's starter lines, `//> ` taken off, each ending in '\n'
 };

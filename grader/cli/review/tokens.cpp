@@ -74,7 +74,8 @@ std::vector<Tok> pattern_tokens(const std::string& starter) {
     for (std::size_t i = 0; i < toks.size();) {
         while (r < regions.size() && regions[r].close_line < toks[i].line) {
             // A region with no code (the fix adds lines) is a wildcard too: it stands before the next token.
-            out.push_back({kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, toks[i].begin, toks[i].begin, true});
+            out.push_back(
+                {kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, toks[i].begin, toks[i].begin, true});
             ++r;
         }
         if (r < regions.size() && toks[i].line > regions[r].open_line) {

@@ -96,8 +96,7 @@ std::vector<Run> graded_runs(const lesson::Lesson& lesson) {
         }
         r.time = fs::last_write_time(*it, ec);
         const bool graded_here = r.results.is_object() && r.results.contains("extra_data") &&
-                                 r.results["extra_data"].value("submission", std::string()) ==
-                                     "exercises/" + lesson.id;
+                                 r.results["extra_data"].value("submission", std::string()) == "exercises/" + lesson.id;
         if (graded_here) out.push_back(std::move(r));
     }
     return out;
@@ -126,6 +125,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
             continue;
         }
         std::size_t filled = 0, total = ex.blanks.size();
+        bool bug_hunt = false;  // every blank a fix region: they are "changed", not "filled"
         bool edited_outside = false;
         std::string refused;  // the fill policy's veto, one sentence
         try {
@@ -137,6 +137,8 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
                 total = check.ok ? check.fills.size() : total;
                 // A bug hunt's region counts once the student has changed it.
                 for (const auto& f : check.fills) filled += f.unfilled || f.unchanged ? 0 : 1;
+                bug_hunt = !check.fills.empty() && std::all_of(check.fills.begin(), check.fills.end(),
+                                                               [](const auto& f) { return f.fix_region; });
             }
         } catch (const review::UserError& e) {
             s.state = "in progress";
@@ -148,7 +150,8 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
         s.state = filled == 0 && !edited_outside ? "untouched" : "in progress";
         s.detail = edited_outside     ? "code outside the blanks was changed (a veto)"
                    : !refused.empty() ? refused
-                                      : std::to_string(filled) + " of " + std::to_string(total) + " blanks filled";
+                                      : std::to_string(filled) + " of " + std::to_string(total) +
+                                            (bug_hunt ? " fix regions changed" : " blanks filled");
         if (!refused.empty() && s.state == "untouched") s.state = "in progress";
         const nlohmann::json::json_pointer ptr("/extra_data/exercises/" + ex.name);
         const auto last = std::find_if(runs.begin(), runs.end(), [&](const Run& r) { return r.results.contains(ptr); });
