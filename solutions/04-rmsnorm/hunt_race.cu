@@ -19,6 +19,11 @@
 
 namespace {
 
+// The reduction operator for CUB: the larger of two magnitudes. (CUB's own cub::Max is gone from CUDA 13's CCCL.)
+struct MaxOp {
+    __device__ __forceinline__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+
 template <int BLOCK_SIZE>
 __global__ void absmax_scale_kernel(const float* __restrict__ input, float* __restrict__ output, int M, int N) {
     // CUB's block reduction, as vLLM's kernels use it: every thread calls Reduce, and thread 0 alone receives the
@@ -38,7 +43,7 @@ __global__ void absmax_scale_kernel(const float* __restrict__ input, float* __re
     for (int col = tid; col < N; col += BLOCK_SIZE) {
         amax = fmaxf(amax, fabsf(row_in[col]));
     }
-    amax = BlockReduce(reduce_storage).Reduce(amax, cub::Max());
+    amax = BlockReduce(reduce_storage).Reduce(amax, MaxOp());
 
     // BLANK:scale_broadcast
     if (tid == 0) {
