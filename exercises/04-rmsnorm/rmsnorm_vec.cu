@@ -5,12 +5,13 @@
 // size all move it. So every row is walked in three parts: single elements up to the first 16-byte boundary (the
 // prefix), whole 8-element packs (the body), and the single elements left after the last whole pack (the tail).
 //
-// What to fill, in file order (all three are in `for_each_in_row`, which both passes use):
+// What to fill, in file order (the first three are in `for_each_in_row`, which both passes use):
 //   prefix_len   how many elements lie before the first 16-byte-aligned address of the row (never more than n);
 //   vector_body  declare `num_vec`, the number of whole 8-element packs after the prefix, and loop over them,
 //                spread over the block, handing each pack's first index to vector_op;
 //   scalar_tail  the loop over the elements after the last whole pack, spread over the block, handing each index to
 //                scalar_op.
+//   vec_inv_rms  (in the kernel) the row's inverse RMS from the block's sum of squares, as in the core exercise.
 //
 // Entry point:
 //   void launch_rmsnorm_vec(const __nv_bfloat16* input, long long input_row_stride, const __nv_bfloat16* weight,
@@ -29,6 +30,8 @@
 // offset from a 16-byte boundary as the input row; when they do not (vLLM once checked only the input and crashed on
 // a misaligned output), pass 2 handles each pack's 8 weights and outputs one element at a time. That is slower but
 // correct for every combination of pointers.
+#include <cub/cub.cuh>
+
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 #include <cstdint>
@@ -73,29 +76,14 @@ __device__ __forceinline__ void for_each_in_row(const __nv_bfloat16* row, int n,
 }
 // ANCHOR_END: for_each_in_row
 
-__device__ __forceinline__ float warp_reduce_sum(float val) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        val += __shfl_down_sync(0xffffffffu, val, offset);
-    }
-    return val;
-}
-
-// Block sum; the result is valid in thread 0.
+// Sum over the whole block, valid in thread 0 only: CUB's block reduction, the library one vLLM's kernels use (the
+// block_reduce exercise builds one by hand from warp shuffles and shared memory). Called once per kernel: a second
+// call would need a barrier before it reuses the shared storage.
 template <int BLOCK_SIZE>
 __device__ __forceinline__ float block_reduce_sum(float val) {
-    constexpr int NUM_WARPS = (BLOCK_SIZE + 31) / 32;
-    __shared__ float warp_partials[NUM_WARPS];
-    const int lane = threadIdx.x & 31;
-    const int warp = threadIdx.x >> 5;
-
-    val = warp_reduce_sum(val);
-    if (lane == 0) warp_partials[warp] = val;
-    __syncthreads();
-    val = (threadIdx.x < NUM_WARPS) ? warp_partials[lane] : 0.0f;
-    if (warp == 0) val = warp_reduce_sum(val);
-    __syncthreads();
-    return val;
+    using BlockReduce = cub::BlockReduce<float, BLOCK_SIZE>;
+    __shared__ typename BlockReduce::TempStorage storage;
+    return BlockReduce(storage).Sum(val);
 }
 
 template <int BLOCK_SIZE>
@@ -127,11 +115,7 @@ __global__ void rmsnorm_vec_kernel(const __nv_bfloat16* input, long long input_r
 
     const float sq_sum = block_reduce_sum<BLOCK_SIZE>(local_sq_sum);
     __shared__ float smem_inv_rms;
-    if (threadIdx.x == 0) {
-        smem_inv_rms = rsqrtf(sq_sum / static_cast<float>(N) + eps);
-    }
-    __syncthreads();
-    const float inv_rms = smem_inv_rms;
+    ______  // blank: vec_inv_rms
 
     // ANCHOR: pass2_alignment
     // Pass 2. Weight and output can use packs at the input's pack indices only if they share its misalignment.

@@ -1,17 +1,17 @@
 // Lesson 05 · exercise `bug_hunt` — a LayerNorm that shipped, passed its unit tests, and is wrong.
 //
-// The kernel below was merged with the statistics code quoted in the comment inside the kernel: one pass that sums
-// x and x*x, then var = E[x^2] - E[x]^2. It is short, it reads the row only once for its statistics, and on the
-// usual test inputs (zero-mean rows of magnitude 1) it agrees with a float64 reference to six digits. Then it met
-// activations with a large mean and a small spread. Find out why that version fails there (section 2 of the lesson;
-// `make grade-05 EX=bug_hunt` after pasting the quoted code into the blank shows the failing rows), and write the
-// statistics in the blank so that they are accurate for every row.
+// The kernel below is the one that was merged: its statistics take one pass that sums x and x*x, then
+// var = E[x^2] - E[x]^2. It is short, it reads the row only once for its statistics, and on the usual test inputs
+// (zero-mean rows of magnitude 1) it agrees with a float64 reference to six digits. Then it met activations with a
+// large mean and a small spread. Grade it as it is (`make grade-05 EX=bug_hunt` shows the failing rows), find out why
+// it fails there (section 2 of the lesson), and rewrite the statistics between `// fix:` and `// end fix` so that
+// they are accurate for every row.
 //
-// What to fill:
-//   row_stats   compute this thread block's row statistics and leave them in two constants that EVERY thread of the
-//               block holds: `mean` (the row's mean) and `var` (its biased variance, sum of (x - mean)^2 / N), both
-//               float, both in fp32. Use block_allreduce_sum (given) for every sum over the row. The code after the
-//               blank, which uses mean and var, is correct and must stay as it is.
+// What to fix:
+//   row_stats   this thread block's row statistics, left in two constants that EVERY thread of the block holds:
+//               `mean` (the row's mean) and `var` (its biased variance, sum of (x - mean)^2 / N), both float, both in
+//               fp32. Use block_allreduce_sum (given) for every sum over the row. The code after the region, which
+//               uses mean and var, is correct and must stay as it is.
 //
 // Entry point:
 //   void launch_layernorm_bughunt(const float* input, const float* weight, const float* bias, float* output,
@@ -68,19 +68,17 @@ __global__ void layernorm_bughunt_kernel(const float* __restrict__ input, const 
     float* row_out = output + row_offset;
     const float inv_n = 1.0f / static_cast<float>(N);
 
-    // The statistics as they shipped:
-    //
-    //     float local_sum = 0.0f, local_sq_sum = 0.0f;
-    //     for (int col = tid; col < N; col += BLOCK_SIZE) {
-    //         const float x = row_in[col];
-    //         local_sum += x;
-    //         local_sq_sum += x * x;
-    //     }
-    //     const float mean = block_allreduce_sum<BLOCK_SIZE>(local_sum) * inv_n;
-    //     const float mean_sq = block_allreduce_sum<BLOCK_SIZE>(local_sq_sum) * inv_n;
-    //     const float var = fmaxf(mean_sq - mean * mean, 0.0f);  // "rounding can make it slightly negative"
-    //
-    ______  // blank: row_stats
+    // fix: row_stats (edit only down to 'end fix')
+    float local_sum = 0.0f, local_sq_sum = 0.0f;
+    for (int col = tid; col < N; col += BLOCK_SIZE) {
+        const float x = row_in[col];
+        local_sum += x;
+        local_sq_sum += x * x;
+    }
+    const float mean = block_allreduce_sum<BLOCK_SIZE>(local_sum) * inv_n;
+    const float mean_sq = block_allreduce_sum<BLOCK_SIZE>(local_sq_sum) * inv_n;
+    const float var = fmaxf(mean_sq - mean * mean, 0.0f);  // "rounding can make it slightly negative"
+    // end fix
 
     const float rstd = rsqrtf(var + eps);
     for (int col = tid; col < N; col += BLOCK_SIZE) {

@@ -12,45 +12,20 @@
 //       inv_rms[r]   = 1 / sqrt( (sum over k of input[r][k]^2) / N + eps )     (accumulated in fp32)
 //       output[r][j] = input[r][j] * inv_rms[r] * weight[j]
 //   Launches one block of BLOCK_SIZE = 256 threads per row on `stream` and returns without waiting.
+#include <cub/cub.cuh>
+
 #include <cuda_runtime.h>
 
 namespace {
 
-// Sum over the 32 lanes of a warp, entirely in registers. After the loop lane 0 holds the warp's total; the other
-// lanes hold partial sums that nobody reads.
-template <int BLOCK_SIZE>
-__device__ __forceinline__ float warp_reduce_sum(float val) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        val += __shfl_down_sync(0xffffffffu, val, offset);
-    }
-    return val;
-}
-
-// Sum over the whole block. Each warp reduces its own values; lane 0 of every warp parks its result in shared
-// memory; warp 0 then reduces those partials. The total is valid in thread 0 only.
+// Sum over the whole block, valid in thread 0 only: CUB's block reduction, the library one vLLM's kernels use (the
+// block_reduce exercise builds one by hand from warp shuffles and shared memory). Called once per kernel: a second
+// call would need a barrier before it reuses the shared storage.
 template <int BLOCK_SIZE>
 __device__ __forceinline__ float block_reduce_sum(float val) {
-    constexpr int NUM_WARPS = (BLOCK_SIZE + 31) / 32;
-    __shared__ float warp_partials[NUM_WARPS];
-
-    const int lane = threadIdx.x & 31;
-    const int warp = threadIdx.x >> 5;
-
-    val = warp_reduce_sum<BLOCK_SIZE>(val);
-    if (lane == 0) {
-        warp_partials[warp] = val;
-    }
-    // Warp 0 may only read the partials once every warp has written its own.
-    __syncthreads();
-
-    val = (threadIdx.x < NUM_WARPS) ? warp_partials[lane] : 0.0f;
-    if (warp == 0) {
-        val = warp_reduce_sum<BLOCK_SIZE>(val);
-    }
-    // Keeps a later call from overwriting warp_partials while warp 0 is still reading them.
-    __syncthreads();
-    return val;
+    using BlockReduce = cub::BlockReduce<float, BLOCK_SIZE>;
+    __shared__ typename BlockReduce::TempStorage storage;
+    return BlockReduce(storage).Sum(val);
 }
 
 // RMSNorm scales a row by the reciprocal of its root mean square. Unlike LayerNorm it subtracts no mean and adds no
@@ -72,7 +47,7 @@ __global__ void rmsnorm_kernel(const float* __restrict__ input, const float* __r
     float local_sq_sum = 0.0f;
     for (int col = tid; col < N; col += BLOCK_SIZE) {
         const float x = row_in[col];
-        local_sq_sum += x * x;
+        local_sq_sum = fmaf(x, x, local_sq_sum);  // x * x + sum, rounded once (what the compiler emits for +=)
     }
 
     const float sq_sum = block_reduce_sum<BLOCK_SIZE>(local_sq_sum);

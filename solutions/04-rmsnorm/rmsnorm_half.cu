@@ -3,6 +3,7 @@
 // What to fill, in file order:
 //   fp32_accumulate  pass 1: declare `float local_sq_sum` and add to it the squares of this thread's elements of the
 //                    row (columns tid, tid + BLOCK_SIZE, ...), each widened to float before it is squared;
+//   half_inv_rms     the row's inverse RMS from the block's sum of squares, as in the core exercise `rmsnorm`;
 //   output_cast      pass 2: the output element, rounded to the 16-bit type exactly as the contract below says.
 //
 // Entry points (one kernel template serves both types):
@@ -16,6 +17,8 @@
 //       output[r][j] = T( float( T(float(input[r][j]) * inv_rms[r]) ) * float(weight[j]) )
 //   i.e. normalise in fp32, round to T, then multiply by the weight and round again (vLLM / Hugging Face Llama).
 //   One block of 256 threads per row, launched on `stream`; returns without waiting.
+#include <cub/cub.cuh>
+
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -33,29 +36,14 @@ __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { re
 template <>
 __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
 
-__device__ __forceinline__ float warp_reduce_sum(float val) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        val += __shfl_down_sync(0xffffffffu, val, offset);
-    }
-    return val;
-}
-
-// Block sum; the result is valid in thread 0.
+// Sum over the whole block, valid in thread 0 only: CUB's block reduction, the library one vLLM's kernels use (the
+// block_reduce exercise builds one by hand from warp shuffles and shared memory). Called once per kernel: a second
+// call would need a barrier before it reuses the shared storage.
 template <int BLOCK_SIZE>
 __device__ __forceinline__ float block_reduce_sum(float val) {
-    constexpr int NUM_WARPS = (BLOCK_SIZE + 31) / 32;
-    __shared__ float warp_partials[NUM_WARPS];
-    const int lane = threadIdx.x & 31;
-    const int warp = threadIdx.x >> 5;
-
-    val = warp_reduce_sum(val);
-    if (lane == 0) warp_partials[warp] = val;
-    __syncthreads();
-    val = (threadIdx.x < NUM_WARPS) ? warp_partials[lane] : 0.0f;
-    if (warp == 0) val = warp_reduce_sum(val);
-    __syncthreads();
-    return val;
+    using BlockReduce = cub::BlockReduce<float, BLOCK_SIZE>;
+    __shared__ typename BlockReduce::TempStorage storage;
+    return BlockReduce(storage).Sum(val);
 }
 
 template <typename T, int BLOCK_SIZE>
@@ -84,11 +72,13 @@ __global__ void rmsnorm_half_kernel(const T* __restrict__ input, const T* __rest
     // ANCHOR_END: pass1
 
     __shared__ float smem_inv_rms;
+    // BLANK:half_inv_rms
     if (tid == 0) {
         smem_inv_rms = rsqrtf(sq_sum / static_cast<float>(N) + eps);
     }
     __syncthreads();
     const float inv_rms = smem_inv_rms;
+    // END BLANK
 
     // ANCHOR: pass2
     // Pass 2. The normalised value is rounded to T before the weight is applied: that is the order the models were

@@ -1,6 +1,7 @@
 // Grades the known answers of a lesson with the real `workbook grade` command and checks the verdicts:
 //   --solutions        every solution earns every code point (lesson passes)
-//   --starters         every untouched starter fails every hidden test, with the "fill the blanks" message
+//   --starters         every untouched starter fails every hidden test, with the "fill the blanks" message; a bug
+//                      hunt's starter (fix regions only) fails some of its tests
 //   --wrong NAME       a known wrong answer (solutions/<lesson>/wrong/wrong.json) fails the groups it names, and is
 //                      vetoed when it says so ("veto"), by a veto whose sentence holds "veto_says" when given
 //   --alt NAME         a correct answer written differently (solutions/<lesson>/alt/alt.json) passes every test
@@ -136,15 +137,42 @@ int check_solutions(const Options& o) {
   return 0;
 }
 
+// Exercises whose blanks are all fix regions (bug hunts): their starter is a running kernel with one bug.
+std::set<std::string> bug_hunts(const Options& o) {
+  std::set<std::string> out;
+  for (const auto& e : fs::directory_iterator(o.root / "solutions" / o.lesson)) {
+    if (e.path().extension() != ".cu") continue;
+    const auto c = workbook::lesson::make_starter(read_file(e.path()), e.path().filename().string());
+    bool all_fix = !c.blanks.empty();
+    for (const auto& b : c.blanks) all_fix = all_fix && b.fix;
+    if (all_fix) out.insert(e.path().stem().string());
+  }
+  return out;
+}
+
 int check_starters(const Options& o) {
   const fs::path dir = o.work / "submission-starters";
   fs::remove_all(dir);
   fs::copy(o.root / "exercises" / o.lesson, dir, fs::copy_options::recursive);
   Grade g = run_grade(o, "--submission '" + dir.string() + "'");
   if (g.exit_code == 0) return fail("the untouched starters pass the lesson", g);
-  for (const auto& t : g.results.at("tests"))
-    if ((has_tag(t, "normal") || has_tag(t, "edge")) && t.at("status") == "passed")
+  // A bug hunt's starter passes the tests its bug does not meet; it must fail some, and its known answer "starter"
+  // (wrong.json) checks which and why.
+  const std::set<std::string> hunts = bug_hunts(o);
+  std::set<std::string> hunts_failing;
+  for (const auto& t : g.results.at("tests")) {
+    if (!has_tag(t, "normal") && !has_tag(t, "edge")) continue;
+    bool hunt = false;
+    for (const auto& h : hunts)
+      if (has_tag(t, h)) {
+        hunt = true;
+        if (t.at("status") == "failed") hunts_failing.insert(h);
+      }
+    if (!hunt && t.at("status") == "passed")
       return fail("an untouched starter passed hidden test '" + t.at("name").get<std::string>() + "'", g);
+  }
+  for (const auto& h : hunts)
+    if (!hunts_failing.count(h)) return fail("the bug hunt '" + h + "' passes every hidden test as it ships", g);
   if (g.output.find("______") == std::string::npos && g.output.find("blank") == std::string::npos)
     return fail("the report does not tell the student to fill the blanks", g);
   std::cout << "starters: every hidden test failed with the fill-the-blanks message\n";

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fill_leaks.hpp"
+#include "lesson/markers.hpp"
 
 namespace fs = std::filesystem;
 
@@ -40,8 +41,9 @@ std::vector<lesson_test::BlankFill> only(const std::string& blank) {
 }  // namespace
 
 TEST_CASE("the fills are read through the grader's marker library", "[leaks]") {
-    // Seven exercises, sixteen blanks (docs/architecture.md); a parser that lost one would make the check weaker.
-    REQUIRE(fills().size() == 16);
+    // Ten exercises, twenty-five blanks, five of them bug hunts' fix regions (docs/architecture.md); a parser that
+    // lost one would make the check weaker.
+    REQUIRE(fills().size() == 25);
     for (const auto& f : fills()) {
         INFO(f.exercise << "/" << f.blank);
         CHECK_FALSE(lesson_test::normalized_tokens(f.text).empty());
@@ -116,4 +118,33 @@ TEST_CASE("no blank's fill appears in the lesson text", "[leaks]") {
         }
     }
     CHECK(files >= 9);
+}
+
+// Issue 14: an exercise file must not print another exercise's answer in its given code either, or doing the
+// exercises in any order but the intended one spoils the rest. Each starter (the text a student receives, blanks as
+// `______` and a bug hunt's regions as they ship) is checked like a page of the lesson against the fills of every
+// other exercise.
+TEST_CASE("no exercise's given code prints another exercise's fill", "[leaks]") {
+    const fs::path solutions = kRoot / "solutions" / "04-rmsnorm";
+    int starters = 0;
+    for (const auto& e : fs::directory_iterator(solutions)) {
+        if (e.path().extension() != ".cu") continue;
+        ++starters;
+        const std::string exercise = e.path().stem().string();
+        std::vector<lesson_test::BlankFill> others;
+        for (const auto& f : fills())
+            if (f.exercise != exercise) others.push_back(f);
+        const std::string starter = workbook::lesson::make_starter(read(e.path()), e.path().filename().string()).text;
+        for (const auto& leak : lesson_test::find_leaks(others, "```c++\n" + starter + "```\n"))
+            FAIL_CHECK("exercises/04-rmsnorm/" << exercise << ".cu prints the fill of " << leak.blank << " ("
+                                               << leak.distance << " token edits away) in its given code");
+    }
+    CHECK(starters == 9);
+}
+
+TEST_CASE("the given-code check sees a fill printed in another exercise's file", "[leaks]") {
+    // The core blank's answer as given code of another file: what the extensions printed before issue 14.
+    const std::string given =
+        "```c++\nif (tid == 0) {\n    smem_inv_rms = rsqrtf(sq_sum / static_cast<float>(N) + eps);\n}\n```\n";
+    CHECK(lesson_test::find_leaks(only("inv_rms"), given).size() == 1);
 }

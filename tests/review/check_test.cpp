@@ -96,6 +96,28 @@ TEST_CASE("check: blank ids that differ from the solution's markers", "[check]")
     fs::remove_all(root);
 }
 
+TEST_CASE("check: a bug hunt whose region has no bug, or whose solution the edit check refuses", "[check]") {
+    fs::path root = complete_repo();
+    std::string sol = fixture::kSolution;
+    const std::string fixed =
+        "  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += in[row * N + i] * in[row * N + i];\n";
+    // The starter's lines are the solution's own: nothing to find.
+    sol.replace(sol.find(fixed), fixed.size(), fixed + "  // STARTER\n  //> " + fixed.substr(2));
+    fixture::write(root / "solutions/04-demo/k.cu", sol);
+    lesson::sync_lesson(lesson::load_lesson(root, "04"), false);
+    expect_problem(root, "the fix region 'sum' of exercise 'k' ships the solution's own code", "'//> ' lines");
+
+    // A real bug, but a fix written with a qualified name, which the fill policy refuses.
+    sol = fixture::kSolution;
+    sol.replace(sol.find(fixed), fixed.size(),
+                "  for (int i = threadIdx.x; i < N; i += blockDim.x) sq += ::fabsf(in[row * N + i]);\n"
+                "  // STARTER\n  //> for (int i = threadIdx.x; i < N; i += blockDim.x) sq += in[row * N + i];\n");
+    fixture::write(root / "solutions/04-demo/k.cu", sol);
+    lesson::sync_lesson(lesson::load_lesson(root, "04"), false);
+    expect_problem(root, "does not pass the edit check against its own starter", "fill policy");
+    fs::remove_all(root);
+}
+
 TEST_CASE("check: a starter out of sync with its solution", "[check]") {
     fs::path root = complete_repo();
     fixture::write(root / "exercises/04-demo/k.cu", fixture::read(root / "exercises/04-demo/k.cu") + "// stale\n");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <map>
 #include <sstream>
@@ -81,6 +82,38 @@ TEST_CASE("status: untouched, in progress, passing, hints used", "[tools]") {
     CHECK(tools::format_status(L, s).find("k           passing") != std::string::npos);
     CHECK(s[1].detail == "1 of 2 answered; 1 / 2 (provisional) at the last grade");
     CHECK(tools::format_status(L, s).find("answers.md  in progress") != std::string::npos);
+    fs::remove_all(root);
+}
+
+TEST_CASE("status: each exercise's last grade, also after grades of one exercise (EX=)", "[tools]") {
+    fs::path root = fixture::make_repo();
+    auto L = lesson::load_lesson(root, "04");
+    lesson::sync_lesson(L, false);
+    std::string text = fixture::read(root / "exercises/04-demo/k.cu");
+    text.replace(text.find("inv = ______;"), 13, "inv = rsqrtf(sq / N + eps);");
+    fixture::write(root / "exercises/04-demo/k.cu", text);
+    // The whole lesson graded first (k passes), then a grade of another exercise only, which holds no k; the latest
+    // link points at that second run, as grade/result_files.hpp leaves it.
+    const fs::path results = root / "build/results/04";
+    fixture::write(results / "runs/20261201T100000Z-1/results.json", results_for("k", true).dump());
+    auto other = results_for("other", false);
+    other["tests"] = nlohmann::json::array();
+    fixture::write(results / "runs/20261201T110000Z-2/results.json", other.dump());
+    grade::publish_latest(results, results / "runs/20261201T110000Z-2/results.json");
+    fs::last_write_time(results / "runs/20261201T100000Z-1/results.json",
+                        fs::file_time_type::clock::now() + std::chrono::hours(1));
+    auto s = tools::lesson_status(L);
+    CHECK(s[0].state == "passing");
+    CHECK(s[0].detail == "all hidden tests passed (emu)");
+    CHECK(s[1].detail.find("1 / 2 (provisional) at the last grade") == std::string::npos);  // no answers.md yet
+
+    // A newer grade of k itself (EX=k) that fails is now k's last grade.
+    fixture::write(results / "runs/20261201T120000Z-3/results.json", results_for("k", false).dump());
+    fs::last_write_time(results / "runs/20261201T120000Z-3/results.json",
+                        fs::file_time_type::clock::now() + std::chrono::hours(1));
+    s = tools::lesson_status(L);
+    CHECK(s[0].state == "in progress");
+    CHECK(s[0].detail == "1 of 2 blanks filled; 5 of 6 tests passed at the last grade (emu)");
     fs::remove_all(root);
 }
 

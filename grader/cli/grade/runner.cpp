@@ -1,6 +1,8 @@
 #include "runner.hpp"
 
 #include <algorithm>
+#include "code_lines.hpp"
+
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -175,6 +177,7 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
                 if (!m.empty()) msgs.push_back(util::sanitize_text(m));
             }
         o.message = msgs.empty() ? "failed" + where : util::join(msgs, "\n");
+        o.message = grade::name_code_lines(o.message, job.worker);
     }
     if (!o.passed) {
         if (!valid) {

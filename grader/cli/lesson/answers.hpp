@@ -4,6 +4,8 @@
 //                                                 code is one line, at its marker's indentation)
 //   "patch": [{"find": "…", "replace": "…"}]      the solution without its markers, each text replaced once, in order
 //   "file": "alt/<name>.cu"                       a whole file, where no delta can say it
+//   "starter": true                               a bug hunt's starter as it is handed out, its fix regions unchanged
+//                                                 (only for an exercise whose blanks are all fix regions)
 #pragma once
 
 #include <string>

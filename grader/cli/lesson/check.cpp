@@ -9,6 +9,7 @@
 #include "lesson/answers.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
+#include "review/edit_check.hpp"
 #include "review/tokens.hpp"
 
 namespace fs = std::filesystem;
@@ -94,6 +95,7 @@ class Checker {
         }
         std::vector<std::string> marked_ids;
         for (const auto& b : starter.blanks) marked_ids.push_back(b.id);
+        bug_hunt(ex, sol, marked, starter);
         if (marked_ids != ex.blank_ids())
             add(shown(sol) + " marks the blanks " + list(marked_ids) + ", but " + manifest() + " lists " +
                     list(ex.blank_ids()) + " for exercise '" + ex.name + "'.",
@@ -117,6 +119,35 @@ class Checker {
             add(shown(starter_file) + (fs::exists(starter_file, ec) ? " differs from" : " is missing; it is") +
                     " the starter made from " + shown(sol) + ".",
                 "run `make sync` (workbook sync " + L_.number + ")");
+    }
+
+    // A bug hunt (fix regions, lesson/markers.hpp): each region's starter must hold a bug, and the solution must be
+    // an answer the edit check accepts (a fix that used `::` or a directive would veto the solution itself).
+    void bug_hunt(const Exercise& ex, const fs::path& sol, const std::string& marked,
+                  const lesson::Converted& starter) {
+        bool any = false;
+        for (const auto& b : starter.blanks) {
+            if (!b.fix) continue;
+            any = true;
+            const auto tokens = [](const std::string& code) {
+                std::string t;
+                for (const auto& k : review::code_tokens(code)) t += k.text + " ";
+                return t;
+            };
+            if (tokens(b.code) == tokens(b.starter))
+                add(shown(sol) + ": the fix region '" + b.id + "' of exercise '" + ex.name +
+                        "' ships the solution's own code, so its starter has no bug to find.",
+                    "write the buggy version after '// STARTER', as '//> ' lines");
+        }
+        if (!any) return;
+        const review::EditCheck solved = review::edit_check_text(
+            starter.text, lesson::strip_markers(marked, shown(sol)).text, ex.file(), ex.blank_ids());
+        if (!solved.ok)
+            add(shown(sol) + ": the solution of bug hunt '" + ex.name +
+                    "' does not pass the edit check against its "
+                    "own starter: " +
+                    solved.reason,
+                "keep the fix inside its region and within the fill policy (grader/cli/review/fill_policy.hpp)");
     }
 
     // Pristine starters are derived from the solutions; a copy beside them would be read by nothing and drift.

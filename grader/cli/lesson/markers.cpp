@@ -14,6 +14,12 @@ constexpr const char* kInlineOpen = "/*BLANK:";
 constexpr const char* kInlineClose = "/*END*/";
 constexpr const char* kBlockOpen = "// BLANK:";
 constexpr const char* kBlockClose = "// END BLANK";
+constexpr const char* kStarterOpen = "// STARTER";
+constexpr const char* kStarterLine = "//>";
+// What the starter shows around a fix region; starter_regions reads the same strings back.
+constexpr const char* kFixOpen = "// fix: ";
+constexpr const char* kFixOpenNote = " (edit only down to 'end fix')";
+constexpr const char* kFixClose = "// end fix";
 
 bool valid_id(const std::string& id) {
     if (id.empty()) return false;
@@ -44,15 +50,35 @@ std::vector<std::string> split_lines(const std::string& text, bool& trailing_new
     return lines;
 }
 
-// to_starter: every blank becomes `______`; otherwise a blank keeps its text unless `fills` names it.
+// The starter's text of a block: `______` for a blank; for a fix region its own lines between the two comments that
+// starter_regions reads back.
+std::string starter_block(const MarkedBlank& b, const std::string& indent) {
+    if (!b.fix) return indent + kBlank + "  // blank: " + b.id + "\n";
+    return indent + kFixOpen + b.id + kFixOpenNote + "\n" + b.starter + indent + kFixClose + "\n";
+}
+
+// A fix region's starter line `<indent>//> code` as `<indent>code` (`//>` alone is an empty line).
+std::string starter_line(const std::string& line, const std::string& label, int lineno) {
+    const std::size_t at = line.find(kStarterLine);
+    if (at == std::string::npos || line.find_first_not_of(" \t") != at)
+        fail(label, lineno,
+             "after '// STARTER' every line of the block is the starter's, written '//> code', up to '// END BLANK'.");
+    std::string rest = line.substr(at + std::string(kStarterLine).size());
+    if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+    return rest.empty() ? std::string() : line.substr(0, at) + rest;
+}
+
+// to_starter: every blank becomes `______` and every fix region its starter lines; otherwise a blank keeps its
+// solution text unless `fills` names it. Block text is written when the block closes, once its kind is known.
 Converted convert(const std::string& solution, const std::string& label, bool to_starter,
                   const std::map<std::string, std::string>& fills = {}) {
     bool trailing_newline = true;
     std::vector<std::string> lines = split_lines(solution, trailing_newline);
     Converted out;
     std::string body;
-    bool in_block = false;
+    bool in_block = false, in_starter = false;
     int block_line = 0;
+    std::string block_indent;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const int lineno = static_cast<int>(i) + 1;
         const std::string& line = lines[i];
@@ -64,23 +90,35 @@ Converted convert(const std::string& solution, const std::string& label, bool to
             std::string id = util::trim(t.substr(std::string(kBlockOpen).size()));
             if (!valid_id(id)) fail(label, lineno, "blank id '" + id + "' must be letters, digits, '_' or '-'.");
             in_block = true;
+            in_starter = false;
             block_line = lineno;
             out.blanks.push_back({id, lineno, true});
-            const std::string indent = line.substr(0, line.find_first_not_of(" \t"));
-            if (to_starter) body += indent + kBlank + "  // blank: " + id + "\n";
-            else if (auto f = fills.find(id); f != fills.end()) body += indent + f->second + "\n";
+            block_indent = line.substr(0, line.find_first_not_of(" \t"));
             continue;
         }
         if (t == kBlockClose) {
             if (!in_block) fail(label, lineno, "'// END BLANK' without an opening '// BLANK:<id>'.");
-            in_block = false;
+            const MarkedBlank& b = out.blanks.back();
+            if (to_starter) body += starter_block(b, block_indent);
+            else if (auto f = fills.find(b.id); f != fills.end()) body += block_indent + f->second + "\n";
+            else body += b.code;
+            in_block = in_starter = false;
+            continue;
+        }
+        if (t == kStarterOpen) {
+            if (!in_block) fail(label, lineno, "'// STARTER' outside a block blank.");
+            if (in_starter)
+                fail(label, lineno,
+                     "a second '// STARTER' in the block blank of line " + std::to_string(block_line) + ".");
+            in_starter = true;
+            out.blanks.back().fix = true;
             continue;
         }
         if (in_block) {
             if (line.find(kInlineOpen) != std::string::npos)
                 fail(label, lineno, "an inline blank inside a block blank.");
-            out.blanks.back().code += line + "\n";
-            if (!to_starter && !fills.count(out.blanks.back().id)) body += line + "\n";
+            if (in_starter) out.blanks.back().starter += starter_line(line, label, lineno) + "\n";
+            else out.blanks.back().code += line + "\n";
             continue;
         }
         std::string rewritten;
@@ -130,6 +168,35 @@ Converted strip_markers(const std::string& solution, const std::string& label) {
 Converted fill_blanks(const std::string& solution, const std::map<std::string, std::string>& fills,
                       const std::string& label) {
     return convert(solution, label, false, fills);
+}
+
+std::vector<FixRegion> starter_regions(const std::string& starter, const std::string& label) {
+    bool trailing_newline = true;
+    const std::vector<std::string> lines = split_lines(starter, trailing_newline);
+    std::vector<FixRegion> out;
+    bool open = false;
+    const std::string opener = util::trim(kFixOpen);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const int lineno = static_cast<int>(i) + 1;
+        const std::string t = util::trim(lines[i]);
+        if (t.rfind(opener, 0) == 0) {
+            if (open)
+                fail(label, lineno,
+                     "a fix region opens inside the one opened on line " + std::to_string(out.back().open_line) + ".");
+            std::string id = util::trim(t.substr(opener.size()));
+            id = id.substr(0, id.find_first_of(" \t"));
+            if (!valid_id(id)) fail(label, lineno, "fix region id '" + id + "' must be letters, digits, '_' or '-'.");
+            out.push_back({id, lineno, 0});
+            open = true;
+        } else if (t == kFixClose) {
+            if (!open) fail(label, lineno, "'// end fix' without an opening '// fix: <id>'.");
+            out.back().close_line = lineno;
+            open = false;
+        }
+    }
+    if (open)
+        fail(label, out.back().open_line, "fix region '" + out.back().id + "' is never closed with '// end fix'.");
+    return out;
 }
 
 }  // namespace workbook::lesson

@@ -57,7 +57,9 @@ std::vector<Comment> apply_review_rules(const lesson::Exercise& exercise, const 
         bool any = false;
         for (const auto& f : fills) {
             if (!r.blank.empty() && f.id != r.blank) continue;
-            if (f.unfilled) continue;
+            // Nothing to review in a `______` nor in a bug hunt's region as the starter has it: the hidden tests
+            // and the emulator's report are the clue there, and a rule would give the bug away.
+            if (f.unfilled || f.unchanged) continue;
             subject += (any ? "\n" : "") + (f.region_tokens.empty() ? f.tokens : f.region_tokens);
             if (!any) line = f.line;
             any = true;

@@ -10,7 +10,8 @@
 //    "veto": "accident",                 // optional: the comment vetoes the grade (a result right only by accident)
 //    "icase": false}                     // optional: case-insensitive
 //
-// Rules are not applied to a blank that is still `______`, nor when the edit check failed (its veto says enough).
+// Rules are not applied to a blank that is still `______` or to a bug hunt's fix region still as the starter has it,
+// nor when the edit check failed (its veto says enough).
 #pragma once
 
 #include <filesystem>

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/files.hpp"
+#include "lesson/markers.hpp"
 #include "review/fill_policy.hpp"
 #include "review/tokens.hpp"
 
@@ -399,13 +400,14 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
                           const std::vector<std::string>& blank_ids) {
     if (auto why = refuse_source(student, pristine))
         return refused(label, *why, "this line", "the grader refuses text that compilers do not all read the same way");
-    const std::vector<Tok> p = code_tokens(pristine);
+    // A bug hunt's fix region is a wildcard like `______`; the names of its starter code stay allowed in the fix.
+    const std::vector<Tok> p = pattern_tokens(pristine);
     const std::vector<Tok> s = code_tokens(student);
     EditCheck r;
     std::vector<std::pair<std::size_t, std::size_t>> spans;
     if (wildcard_match(p, s, spans)) {
         resplit_adjacent(p, s, student, blank_ids.empty() ? pristine_blank_ids(pristine) : blank_ids, spans);
-        const std::set<std::string> names = starter_names(p);
+        const std::set<std::string> names = starter_names(code_tokens(pristine));
         for (std::size_t k = 0; k < spans.size(); ++k) {
             if (spans[k].first >= spans[k].second) continue;
             if (auto why = refuse_fill(s, spans[k].first, spans[k].second, names))
@@ -414,9 +416,9 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
                                                                       : "blank " + std::to_string(k + 1)),
                                "a blank's fill is arithmetic on the kernel's own values");
         }
-        std::vector<int> blank_lines;
+        std::vector<const Tok*> wilds;
         for (const auto& t : p)
-            if (t.is_blank()) blank_lines.push_back(t.line);
+            if (t.is_blank()) wilds.push_back(&t);
         for (std::size_t k = 0; k < spans.size(); ++k) {
             auto [b, e] = spans[k];
             Fill f;
@@ -430,8 +432,14 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
                 f.unfilled = (e - b == 1 && s[b].is_blank());
             } else {
                 // An empty fill: place it where the previous token ends so messages still point somewhere useful.
-                f.line = b > 0 ? s[b - 1].line : blank_lines[k];
+                f.line = b > 0 ? s[b - 1].line : wilds[k]->line;
                 f.end_line = f.line;
+            }
+            if (wilds[k]->fix_region) {
+                f.fix_region = true;
+                const std::vector<Tok> given =
+                    code_tokens(pristine.substr(wilds[k]->begin, wilds[k]->end - wilds[k]->begin));
+                f.unchanged = join_tokens(given, 0, given.size()) == f.tokens;
             }
             r.fills.push_back(std::move(f));
         }
@@ -464,7 +472,10 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
             break;
         }
     r.reason = label + ": code outside the blanks was changed" + where +
-               "; only the `______` parts may be edited, so this vetoes the grade.";
+               (lesson::starter_regions(pristine, label).empty()
+                    ? "; only the `______` parts may be edited"
+                    : "; only the `______` parts and the lines between `// fix:` and `// end fix` may be edited") +
+               ", so this vetoes the grade.";
     return r;
 }
 

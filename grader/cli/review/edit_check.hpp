@@ -21,6 +21,8 @@ struct Fill {
     std::string region_tokens;  // what review rules match: the tokens of this fill and of the blanks right next to it
                                 // (nothing between them), whose split between blanks is a guess
     bool unfilled = false;      // the fill is still the `______` placeholder
+    bool fix_region = false;    // a bug hunt's fix region (lesson/markers.hpp) rather than a `______`
+    bool unchanged = false;     // a fix region still holding the starter's code, token for token
 };
 
 struct EditCheck {

@@ -2,8 +2,12 @@
 
 #include <cxxlex/cxxlex.hpp>
 
+#include "lesson/markers.hpp"
+
 namespace workbook::review {
 namespace {
+
+constexpr const char* kBlankToken = lesson::kBlank;
 
 cxxlex::Options compiler_view() {
     cxxlex::Options o;
@@ -61,17 +65,48 @@ std::vector<Tok> comment_tokens(const std::string& source) {
     return out;
 }
 
+std::vector<Tok> pattern_tokens(const std::string& starter) {
+    std::vector<Tok> toks = code_tokens(starter);
+    const auto regions = lesson::starter_regions(starter, "the starter");
+    if (regions.empty()) return toks;
+    std::vector<Tok> out;
+    std::size_t r = 0;
+    for (std::size_t i = 0; i < toks.size();) {
+        while (r < regions.size() && regions[r].close_line < toks[i].line) {
+            // A region with no code (the fix adds lines) is a wildcard too: it stands before the next token.
+            out.push_back(
+                {kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, toks[i].begin, toks[i].begin, true});
+            ++r;
+        }
+        if (r < regions.size() && toks[i].line > regions[r].open_line) {
+            Tok w{kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, toks[i].begin, toks[i].end, true};
+            while (i < toks.size() && toks[i].line < regions[r].close_line) w.end = toks[i++].end;
+            out.push_back(w);
+            ++r;
+            continue;
+        }
+        out.push_back(toks[i++]);
+    }
+    for (; r < regions.size(); ++r) {
+        const std::size_t at = starter.size();
+        out.push_back({kBlankToken, cxxlex::Kind::identifier, regions[r].open_line, at, at, true});
+    }
+    return out;
+}
+
 std::vector<std::string> pristine_blank_ids(const std::string& starter) {
     std::vector<std::string> ids;
-    for (const auto& t : code_tokens(starter)) {
+    for (const auto& t : pattern_tokens(starter)) {
         if (!t.is_blank()) continue;
-        std::string line = line_text(starter, t.line);
+        const std::string line = line_text(starter, t.line);
         std::string id;
-        auto at = line.find("// blank:");
-        if (at != std::string::npos) {
-            id = line.substr(at + 9);
+        for (const std::string tag : {"// blank:", "// fix:"}) {
+            const auto at = line.find(tag);
+            if (at == std::string::npos) continue;
+            id = line.substr(at + tag.size());
             id.erase(0, id.find_first_not_of(' '));
             id = id.substr(0, id.find_first_of(" \t"));
+            break;
         }
         ids.push_back(id);
     }

@@ -17,6 +17,7 @@ struct Tok {
     int line = 0;           // 1-based
     std::size_t begin = 0;  // byte range in the source
     std::size_t end = 0;
+    bool fix_region = false;  // a `______` of pattern_tokens standing for a fix region's code (its bytes: begin, end)
     bool is_blank() const { return text == "______"; }
 };
 
@@ -25,7 +26,12 @@ std::vector<Tok> code_tokens(const std::string& source);
 // The comments of `source` (text with their markers, splices joined), with lines.
 std::vector<Tok> comment_tokens(const std::string& source);
 
-// Ids of a starter's block blanks, from their `______  // blank: <id>` lines, in order; "" for an inline blank.
+// A starter's tokens as the edit check matches them: code_tokens, with the code of each fix region (a bug hunt's
+// editable lines, lesson/markers.hpp) replaced by one `______` on the region's `// fix: <id>` line.
+std::vector<Tok> pattern_tokens(const std::string& starter);
+
+// Ids of a starter's block blanks and fix regions, from their `______  // blank: <id>` and `// fix: <id>` lines, in
+// order; "" for an inline blank.
 std::vector<std::string> pristine_blank_ids(const std::string& starter);
 
 // The source line `line` (1-based) without its indentation and trailing blanks.

@@ -68,24 +68,46 @@ std::optional<ExerciseStatus> answers_status(const lesson::Lesson& lesson, const
     return s;
 }
 
+// One grade run's results, read from its results.json.
+struct Run {
+    nlohmann::json results;
+    fs::file_time_type time{};
+};
+
+// The finished grade runs of exercises/<lesson> (build/results/<n>/runs/*/results.json, grade/result_files.hpp),
+// newest first. A grade with EX= holds only its own exercise, so each exercise's last grade is the first of these that
+// holds it, not simply the latest run. An unreadable run only means "not graded there".
+std::vector<Run> graded_runs(const lesson::Lesson& lesson) {
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (const auto& d : fs::directory_iterator(lesson.results_dir() / "runs", ec))
+        if (fs::is_regular_file(d.path() / "results.json", ec)) files.push_back(d.path() / "results.json");
+    // The latest link stands in where the runs were not kept (a copy of results.json instead of a link).
+    if (files.empty() && fs::is_regular_file(lesson.results_dir() / "results.json", ec))
+        files.push_back(lesson.results_dir() / "results.json");
+    std::sort(files.begin(), files.end());  // run folders are named by their UTC start time
+    std::vector<Run> out;
+    for (auto it = files.rbegin(); it != files.rend(); ++it) {
+        Run r;
+        try {
+            r.results = review::load_json(*it);
+        } catch (const review::UserError&) {
+            continue;
+        }
+        r.time = fs::last_write_time(*it, ec);
+        const bool graded_here = r.results.is_object() && r.results.contains("extra_data") &&
+                                 r.results["extra_data"].value("submission", std::string()) == "exercises/" + lesson.id;
+        if (graded_here) out.push_back(std::move(r));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
     const nlohmann::json hints = hints_used(lesson.root, lesson.id);
-    const fs::path results_path = lesson.results_dir() / "results.json";
-    nlohmann::json results;
+    const std::vector<Run> runs = graded_runs(lesson);
     std::error_code ec;
-    fs::file_time_type results_time{};
-    if (fs::exists(results_path, ec)) {
-        try {
-            results = review::load_json(results_path);
-            results_time = fs::last_write_time(results_path, ec);
-        } catch (const review::UserError&) {
-            results = nullptr;  // an unreadable results file only means "not graded yet"
-        }
-    }
-    const bool graded_here = results.is_object() && results.contains("extra_data") &&
-                             results["extra_data"].value("submission", std::string()) == "exercises/" + lesson.id;
 
     std::vector<ExerciseStatus> out;
     for (const auto& ex : lesson.exercises) {
@@ -103,6 +125,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
             continue;
         }
         std::size_t filled = 0, total = ex.blanks.size();
+        bool bug_hunt = false;  // every blank a fix region: they are "changed", not "filled"
         bool edited_outside = false;
         std::string refused;  // the fill policy's veto, one sentence
         try {
@@ -112,7 +135,10 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
                 edited_outside = !check.ok && !check.refused;
                 if (check.refused) refused = check.reason;
                 total = check.ok ? check.fills.size() : total;
-                for (const auto& f : check.fills) filled += f.unfilled ? 0 : 1;
+                // A bug hunt's region counts once the student has changed it.
+                for (const auto& f : check.fills) filled += f.unfilled || f.unchanged ? 0 : 1;
+                bug_hunt = !check.fills.empty() && std::all_of(check.fills.begin(), check.fills.end(),
+                                                               [](const auto& f) { return f.fix_region; });
             }
         } catch (const review::UserError& e) {
             s.state = "in progress";
@@ -124,13 +150,15 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
         s.state = filled == 0 && !edited_outside ? "untouched" : "in progress";
         s.detail = edited_outside     ? "code outside the blanks was changed (a veto)"
                    : !refused.empty() ? refused
-                                      : std::to_string(filled) + " of " + std::to_string(total) + " blanks filled";
+                                      : std::to_string(filled) + " of " + std::to_string(total) +
+                                            (bug_hunt ? " fix regions changed" : " blanks filled");
         if (!refused.empty() && s.state == "untouched") s.state = "in progress";
         const nlohmann::json::json_pointer ptr("/extra_data/exercises/" + ex.name);
-        if (graded_here && results.contains(ptr)) {
-            const auto& r = results[ptr];
-            const std::string backend = results["extra_data"].value("backend", std::string("?"));
-            const bool changed_since = fs::last_write_time(file, ec) > results_time;
+        const auto last = std::find_if(runs.begin(), runs.end(), [&](const Run& r) { return r.results.contains(ptr); });
+        if (last != runs.end()) {
+            const auto& r = last->results[ptr];
+            const std::string backend = last->results["extra_data"].value("backend", std::string("?"));
+            const bool changed_since = fs::last_write_time(file, ec) > last->time;
             // A vetoed exercise scored 0 whatever its tests found: not "passing".
             if (r.value("all_passed", false) && !r.value("vetoed", false)) {
                 if (changed_since) {
@@ -149,7 +177,19 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
         }
         out.push_back(s);
     }
-    if (auto a = answers_status(lesson, graded_here ? results : nlohmann::json(), results_time)) out.push_back(*a);
+    // The written answers are scored only by a grade of the whole lesson (no EX=): their last score is in the
+    // newest run that holds one of their provisional items.
+    const auto scored = std::find_if(runs.begin(), runs.end(), [](const Run& r) {
+        if (!r.results.contains("tests") || !r.results["tests"].is_array()) return false;
+        for (const auto& t : r.results["tests"])
+            if (t.contains("tags") && t["tags"].is_array())
+                for (const auto& tag : t["tags"])
+                    if (tag.is_string() && tag.get<std::string>() == "provisional") return true;
+        return false;
+    });
+    if (auto a = answers_status(lesson, scored == runs.end() ? nlohmann::json() : scored->results,
+                                scored == runs.end() ? fs::file_time_type{} : scored->time))
+        out.push_back(*a);
     return out;
 }
 
