@@ -1,11 +1,11 @@
 #include "workbook_catch.hpp"
 
 #include "fixture.hpp"
-#include "common/errors.hpp"
+#include "util/errors.hpp"
 #include "lesson/markers.hpp"
 #include "lesson/sync.hpp"
 
-using namespace workbook::review;
+using namespace workbook::util;
 using namespace workbook::lesson;
 namespace fs = std::filesystem;
 

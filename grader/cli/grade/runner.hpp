@@ -13,7 +13,7 @@
 
 #include "backend.hpp"
 
-namespace workbook {
+namespace workbook::grade {
 
 struct TestInfo {
     std::string exercise;
@@ -61,4 +61,4 @@ struct TestJob {
 
 std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64_t seed, const RunLimits& limits);
 
-}  // namespace workbook
+}  // namespace workbook::grade

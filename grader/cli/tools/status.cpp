@@ -6,9 +6,9 @@
 #include <system_error>
 
 #include "review/edit_check.hpp"
-#include "common/errors.hpp"
+#include "util/errors.hpp"
 #include "lesson/sync.hpp"
-#include "common/files.hpp"
+#include "util/files.hpp"
 #include "review/written.hpp"
 #include "tools/state.hpp"
 
@@ -30,7 +30,7 @@ std::optional<ExerciseStatus> answers_status(const lesson::Lesson& lesson, const
     const fs::path file = lesson.exercises_dir() / name;
     if (!fs::exists(file, ec)) {
         s.state = "missing";
-        s.detail = review::display_path(file, lesson.root) + " does not exist";
+        s.detail = util::display_path(file, lesson.root) + " does not exist";
         return s;
     }
     std::size_t answered = 0, total = 0;
@@ -39,7 +39,7 @@ std::optional<ExerciseStatus> answers_status(const lesson::Lesson& lesson, const
             ++total;
             answered += w.placeholder ? 0 : 1;
         }
-    } catch (const review::UserError& e) {
+    } catch (const util::UserError& e) {
         s.state = "in progress";
         s.detail = e.what();
         return s;
@@ -78,9 +78,9 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
     fs::file_time_type results_time{};
     if (fs::exists(results_path, ec)) {
         try {
-            results = review::load_json(results_path);
+            results = util::load_json(results_path);
             results_time = fs::last_write_time(results_path, ec);
-        } catch (const review::UserError&) {
+        } catch (const util::UserError&) {
             results = nullptr;  // an unreadable results file only means "not graded yet"
         }
     }
@@ -97,7 +97,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
         const fs::path file = lesson.exercises_dir() / ex.file();
         if (!fs::exists(file, ec)) {
             s.state = "missing";
-            s.detail = review::display_path(file, lesson.root) + " does not exist (`make reset-" + lesson.number +
+            s.detail = util::display_path(file, lesson.root) + " does not exist (`make reset-" + lesson.number +
                        " EX=" + ex.name + "` restores it)";
             out.push_back(s);
             continue;
@@ -106,7 +106,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
         bool edited_outside = false;
         std::string refused;  // the fill policy's veto, one sentence
         try {
-            std::string text = review::read_text(file);
+            std::string text = util::read_text(file);
             if (const auto pristine = lesson::pristine_starter(lesson, ex)) {
                 review::EditCheck check = review::edit_check_text(*pristine, text, ex.file(), ex.blank_ids());
                 edited_outside = !check.ok && !check.refused;
@@ -114,7 +114,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
                 total = check.ok ? check.fills.size() : total;
                 for (const auto& f : check.fills) filled += f.unfilled ? 0 : 1;
             }
-        } catch (const review::UserError& e) {
+        } catch (const util::UserError& e) {
             s.state = "in progress";
             s.detail = e.what();
             if (!s.detail.empty() && s.detail.back() == '.') s.detail.pop_back();

@@ -1,12 +1,12 @@
-#include "common/context.hpp"
+#include "util/context.hpp"
 
 #include <cstdlib>
 
 #include <unistd.h>
 
-#include "common/util.hpp"
+#include "util/util.hpp"
 
-namespace workbook {
+namespace workbook::util {
 
 namespace fs = std::filesystem;
 
@@ -104,4 +104,4 @@ std::vector<std::string> config_list(const Context& ctx, const std::string& poin
     return out;
 }
 
-}  // namespace workbook
+}  // namespace workbook::util
