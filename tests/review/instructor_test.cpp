@@ -81,6 +81,13 @@ TEST_CASE("status: untouched, in progress, passing, hints used", "[tools]") {
     CHECK(tools::format_status(L, s).find("k           passing") != std::string::npos);
     CHECK(s[1].detail == "1 of 2 answered; 1 / 2 (provisional) at the last grade");
     CHECK(tools::format_status(L, s).find("answers.md  in progress") != std::string::npos);
+
+    // A damaged results file is said, not taken for "not graded yet".
+    fixture::write(root / "build/results/04/results.json", "{\"extra_data\": ");
+    s = tools::lesson_status(L);
+    CHECK(s[0].state == "in progress");
+    CHECK(s[0].detail.rfind("1 of 2 blanks filled; the last grade is unknown (", 0) == 0);
+    CHECK(s[0].detail.find("is not valid JSON") != std::string::npos);
     fs::remove_all(root);
 }
 

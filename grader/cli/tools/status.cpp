@@ -76,12 +76,15 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
     nlohmann::json results;
     std::error_code ec;
     fs::file_time_type results_time{};
+    std::string unreadable;  // why the last grade's results could not be read: said on every exercise's line
     if (fs::exists(results_path, ec)) {
         try {
             results = util::load_json(results_path);
             results_time = fs::last_write_time(results_path, ec);
-        } catch (const util::UserError&) {
-            results = nullptr;  // an unreadable results file only means "not graded yet"
+        } catch (const util::UserError& e) {
+            results = nullptr;
+            unreadable = e.what();
+            if (!unreadable.empty() && unreadable.back() == '.') unreadable.pop_back();
         }
     }
     const bool graded_here = results.is_object() && results.contains("extra_data") &&
@@ -147,6 +150,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
                             ")";
             }
         }
+        if (!unreadable.empty()) s.detail += "; the last grade is unknown (" + unreadable + ")";
         out.push_back(s);
     }
     if (auto a = answers_status(lesson, graded_here ? results : nlohmann::json(), results_time)) out.push_back(*a);
