@@ -103,18 +103,12 @@ TEST_CASE("every marked number in the lesson agrees with its computation", "[num
 }
 
 TEST_CASE("no line starts with a marker", "[numbers]") {
-    // A line that starts with `<!--` opens a raw HTML block in CommonMark: the rest of that line would lose its
-    // Markdown (code, math) and split the paragraph on GitHub. A line that is one whole comment and nothing else (the
-    // bounds of a generated table, scripts/lesson/tables.hpp) is a block of its own and loses nothing.
-    static const std::regex starts_with_comment(R"(^[ \t]*<!--)");
-    static const std::regex whole_comment(R"(^[ \t]*<!--([^-]|-[^-])*-->[ \t]*$)");
     for (const auto& f : marked_files()) {
         std::ifstream in(f);
         std::string line;
         for (int n = 1; std::getline(in, line); ++n) {
             INFO(label(f) << ":" << n << ": " << line);
-            if (std::regex_match(line, whole_comment)) continue;
-            CHECK_FALSE(std::regex_search(line, starts_with_comment));
+            CHECK_FALSE(lesson_test::opens_html_block(line));
         }
     }
 }
