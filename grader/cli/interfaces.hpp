@@ -6,7 +6,7 @@
 #include "review/blanks.hpp"          // find_unfilled, unfilled_message
 #include "review/comments.hpp"        // review_comments
 #include "review/edit_check.hpp"      // edit_check_text
-#include "common/errors.hpp"          // UserError
+#include "util/errors.hpp"          // UserError
 #include "review/static_compile.hpp"  // nvcc_static_compile
 #include "review/written.hpp"         // score_written
 #include "tools/state.hpp"            // hints_used
@@ -25,8 +25,8 @@ namespace workbook::tools {
 //   report   `workbook report NN [--submission DIR]`                make report-NN [SUBMISSION=…]
 //   watch    `workbook watch NN [--ex NAME] [--backend B]`           make watch-NN [EX=…] [BACKEND=…]
 //   sync     `workbook sync [--check]`                               make sync
-//   check    `workbook check [NN]`                                   make check [LESSON=NN] (ctest:
-//   review.lesson_check) new-lesson `workbook new-lesson NN-name`                         (docs/adding-a-lesson.md)
+//   check    `workbook check [NN]`                                   make check [LESSON=NN] (ctest review.lesson_check)
+//   new-lesson `workbook new-lesson NN-name`                         (docs/adding-a-lesson.md)
 //   grade-class `workbook grade-class NN --submissions DIR [--backend B] [--out DIR]`  make grade-class SUBMISSIONS=…
 //   gradescope  `workbook gradescope NN [--out FILE]`                make gradescope-NN
 //   solutions-branch `workbook solutions-branch`                     make solutions-branch

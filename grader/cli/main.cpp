@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
         return e.get_exit_code();  // a subcommand's verdict; it has printed its own report
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
-    } catch (const workbook::review::UserError& e) {
+    } catch (const workbook::util::UserError& e) {
         std::cerr << "workbook: " << e.what() << "\n";
         return 2;
     } catch (const std::exception& e) {

@@ -1,6 +1,8 @@
 #include "code_include.hpp"
 
 #include "lesson/markers.hpp"
+#include "util/files.hpp"
+#include "util/util.hpp"
 
 #include <fstream>
 #include <regex>
@@ -10,18 +12,8 @@
 namespace lesson_code {
 namespace {
 
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);) lines.push_back(l);
-    return lines;
-}
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
+using workbook::util::split_lines;
+using workbook::util::trim;
 
 bool anchor_line(const std::string& line, const char* kind, std::string* name) {
     const std::string t = trim(line);
@@ -31,13 +23,7 @@ bool anchor_line(const std::string& line, const char* kind, std::string* name) {
     return true;
 }
 
-std::string read_source(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    if (!in) throw std::runtime_error("cannot read " + p.string());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string read_source(const std::filesystem::path& p) { return workbook::util::read_text(p); }
 
 // `exercises/<lesson>/<file>` as shipped: the starter made from the marked solution where the checkout has it (the
 // student's own exercise file may differ), else the pristine copy a student edition carries, else the file itself.
@@ -90,14 +76,15 @@ std::string extract_anchor(const std::string& text, const std::string& anchor, c
 
 std::vector<std::string> anchors_inside_blanks(const std::string& text, const std::string& label) {
     std::vector<std::string> out;
-    const auto lines = split_lines(text);
-    bool in_blank = false;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string t = trim(lines[i]);
-        if (t.rfind("// BLANK:", 0) == 0) in_blank = true;
-        if (t == "// END BLANK") in_blank = false;
-        if (in_blank && (anchor_line(lines[i], "ANCHOR", nullptr) || anchor_line(lines[i], "ANCHOR_END", nullptr)))
-            out.push_back(label + ":" + std::to_string(i + 1) + ": an anchor inside a blank");
+    // The blanks as the grader's own marker code reads them (lesson/markers.hpp): a block blank's code is the lines
+    // between its markers, the first one just below the marker's line.
+    for (const auto& b : workbook::lesson::strip_markers(text, label).blanks) {
+        if (!b.block) continue;
+        const auto lines = split_lines(b.code);
+        for (std::size_t k = 0; k < lines.size(); ++k)
+            if (anchor_line(lines[k], "ANCHOR", nullptr) || anchor_line(lines[k], "ANCHOR_END", nullptr))
+                out.push_back(label + ":" + std::to_string(b.line + 1 + static_cast<int>(k)) +
+                              ": an anchor inside a blank");
     }
     return out;
 }

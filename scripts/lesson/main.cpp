@@ -1,75 +1,84 @@
-// lesson-code: regenerates the included code blocks of a lesson's Markdown (code_include.hpp), or checks them.
-//   lesson_code <repo root> <lesson dir> --write   rewrite every .md of the lesson whose blocks differ
-//   lesson_code <repo root> <lesson dir> --check   change nothing; exit 1 and name each stale file or problem
-// The marked solutions of the lesson are checked too: no anchor may sit inside a blank.
-#include <algorithm>
+// lesson-code: regenerates what the documentation shows of the lessons from their sources, or checks it: the
+// included code blocks of each lesson's Markdown (code_include.hpp) and the tables of exercises generated from the
+// manifests (tables.hpp), in the lessons' pages, README.md and docs/.
+//   lesson_code <repo root> --write   rewrite every page that differs
+//   lesson_code <repo root> --check   change nothing; exit 1 and name each stale page or problem
+// The marked solutions of every lesson are checked too: no anchor may sit inside a blank.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "code_include.hpp"
+#include "lesson/lesson.hpp"
+#include "tables.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
+#include "util/util.hpp"
 
 namespace fs = std::filesystem;
+namespace util = workbook::util;
 
 namespace {
 
-std::string read(const fs::path& p) {
-    std::ifstream in(p);
-    if (!in) throw std::runtime_error("cannot read " + p.string());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+struct Totals {
+    int includes = 0, tables = 0, stale = 0;
+    std::vector<std::string> problems;
+};
 
-std::vector<fs::path> files_with(const fs::path& dir, const std::string& ext) {
-    std::vector<fs::path> out;
-    if (!fs::is_directory(dir)) return out;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ext) out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
+// One page: its include blocks when it is a lesson's (`lesson` not empty), its generated tables in any case.
+void render_page(const fs::path& root, const fs::path& md, const std::string& lesson, bool write, Totals& totals) {
+    const std::string label = util::display_path(md, root);
+    const std::string text = util::read_text(md);
+    std::string out = text;
+    if (!lesson.empty()) {
+        const auto r = lesson_code::render(out, label, root);
+        totals.includes += static_cast<int>(r.includes.size());
+        totals.problems.insert(totals.problems.end(), r.problems.begin(), r.problems.end());
+        out = r.text;
+    }
+    const auto t = lesson_code::render_tables(out, md, root, lesson);
+    totals.tables += t.tables;
+    totals.problems.insert(totals.problems.end(), t.problems.begin(), t.problems.end());
+    out = t.text;
+    if (out == text) return;
+    ++totals.stale;
+    if (write) {
+        util::write_text(md, out);
+        std::cout << "lesson-code: wrote " << label << "\n";
+    } else {
+        std::cout << "lesson-code: " << label << " differs from its sources (run scripts/lesson/lesson-code)\n";
+    }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 4 || (std::string(argv[3]) != "--write" && std::string(argv[3]) != "--check")) {
-        std::cerr << "usage: lesson_code <repo root> <lesson dir, e.g. lessons/04-rmsnorm> --write|--check\n";
+    if (argc != 3 || (std::string(argv[2]) != "--write" && std::string(argv[2]) != "--check")) {
+        std::cerr << "usage: lesson_code <repo root> --write|--check\n";
         return 2;
     }
     const fs::path root = argv[1];
-    const fs::path lesson = root / argv[2];
-    const bool write = std::string(argv[3]) == "--write";
+    const bool write = std::string(argv[2]) == "--write";
     try {
-        std::vector<std::string> problems;
-        const fs::path solutions = root / "solutions" / lesson.filename();
-        for (const auto& f : files_with(solutions, ".cu")) {
-            const auto p = lesson_code::anchors_inside_blanks(read(f), fs::relative(f, root).string());
-            problems.insert(problems.end(), p.begin(), p.end());
-        }
-        int includes = 0, stale = 0;
-        for (const auto& md : files_with(lesson, ".md")) {
-            const std::string label = fs::relative(md, root).string();
-            const std::string text = read(md);
-            const auto r = lesson_code::render(text, label, root);
-            includes += static_cast<int>(r.includes.size());
-            problems.insert(problems.end(), r.problems.begin(), r.problems.end());
-            if (r.text == text) continue;
-            ++stale;
-            if (write) {
-                std::ofstream(md) << r.text;
-                std::cout << "lesson-code: wrote " << label << "\n";
-            } else {
-                std::cout << "lesson-code: " << label << " differs from its sources (run scripts/lesson/lesson-code)\n";
+        Totals totals;
+        for (const auto& id : workbook::lesson::lesson_ids(root)) {
+            const auto L = workbook::lesson::load_lesson(root, id);
+            for (const auto& f : util::files_with_ext(L.solutions_dir(), ".cu")) {
+                const auto p = lesson_code::anchors_inside_blanks(util::read_text(f), util::display_path(f, root));
+                totals.problems.insert(totals.problems.end(), p.begin(), p.end());
             }
+            for (const auto& md : util::files_with_ext(L.lesson_dir(), ".md")) render_page(root, md, id, write, totals);
         }
-        for (const auto& p : problems) std::cout << "lesson-code: " << p << "\n";
-        std::cout << "lesson-code: " << includes << " included blocks, " << stale << (write ? " rewritten" : " stale")
-                  << ", " << problems.size() << " problems\n";
-        return problems.empty() && (write || stale == 0) ? 0 : 1;
+        std::vector<fs::path> docs = {root / "README.md"};
+        for (const auto& md : util::files_with_ext(root / "docs", ".md")) docs.push_back(md);
+        for (const auto& md : docs)
+            if (fs::exists(md)) render_page(root, md, "", write, totals);
+        for (const auto& p : totals.problems) std::cout << "lesson-code: " << p << "\n";
+        std::cout << "lesson-code: " << totals.includes << " included blocks, " << totals.tables
+                  << " generated tables, " << totals.stale << (write ? " pages rewritten" : " pages stale") << ", "
+                  << totals.problems.size() << " problems\n";
+        return totals.problems.empty() && (write || totals.stale == 0) ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "lesson-code: " << e.what() << "\n";
         return 1;

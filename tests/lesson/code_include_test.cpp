@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "code_include.hpp"
+#include "tables.hpp"
 
 namespace fs = std::filesystem;
 
@@ -64,4 +65,37 @@ TEST_CASE("render regenerates include blocks and names code blocks that are not 
     // Already generated text renders to itself.
     CHECK(lesson_code::render(r.text, "l.md", root).text == r.text);
     fs::remove_all(root);
+}
+
+TEST_CASE("generated tables are rewritten from the manifest, and a broken marker is named", "[code]") {
+    const fs::path root = WORKBOOK_SOURCE_DIR;
+    const fs::path page = root / "docs" / "page.md";  // where the links are made from; never written
+    const std::string stale =
+        "Text.\n<!-- table: exercises 04-rmsnorm -->\n| exercise | stale row |\n<!-- end table -->\nAfter.\n";
+    const auto r = lesson_code::render_tables(stale, page, root, "");
+    CHECK(r.problems.empty());
+    CHECK(r.tables == 1);
+    CHECK(r.text.find("stale row") == std::string::npos);
+    CHECK(r.text.find("| `rmsnorm` (core), `exercises/04-rmsnorm/rmsnorm.cu` | `inv_rms` | 2 + 1 | [") !=
+          std::string::npos);
+    CHECK(r.text.find("(../lessons/04-rmsnorm/02-two-pass.md)") != std::string::npos);
+    CHECK(r.text.rfind("Text.\n", 0) == 0);
+    CHECK(r.text.find("<!-- end table -->\nAfter.\n") != std::string::npos);
+    // Rendering what it wrote changes nothing: the check that lesson.code runs passes on a fresh page.
+    CHECK(lesson_code::render_tables(r.text, page, root, "").text == r.text);
+
+    const auto points = lesson_code::render_tables("<!-- table: points -->\n<!-- end table -->\n",
+                                                   root / "lessons" / "04-rmsnorm" / "README.md", root, "04-rmsnorm");
+    CHECK(points.text.find("| **total** | **10** |") != std::string::npos);
+
+    const auto unknown = lesson_code::render_tables("<!-- table: rubric 04-rmsnorm -->\n<!-- end table -->\n", page,
+                                                    root, "");
+    REQUIRE(unknown.problems.size() == 1);
+    CHECK(unknown.problems[0] == "docs/page.md:1: unknown table 'rubric' (exercises, entry-points or points)");
+    const auto open = lesson_code::render_tables("<!-- table: points 04-rmsnorm -->\n| a |\n", page, root, "");
+    REQUIRE(open.problems.size() == 1);
+    CHECK(open.problems[0].find("never closed") != std::string::npos);
+    const auto nameless = lesson_code::render_tables("<!-- table: points -->\n<!-- end table -->\n", page, root, "");
+    REQUIRE(nameless.problems.size() == 1);
+    CHECK(nameless.problems[0].find("names no lesson") != std::string::npos);
 }

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "common/files.hpp"
+#include "util/files.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
 #include "review/tokens.hpp"
@@ -18,6 +18,7 @@
 namespace fs = std::filesystem;
 namespace lesson = workbook::lesson;
 namespace review = workbook::review;
+namespace util = workbook::util;
 
 namespace {
 
@@ -54,7 +55,7 @@ std::string tokens_of(const std::string& code) {
 std::map<std::string, std::string> solution_fills(const lesson::Lesson& L, const lesson::Exercise& ex) {
     const fs::path file = L.solutions_dir() / ex.file();
     std::map<std::string, std::string> fills;
-    for (const auto& b : lesson::make_starter(review::read_text(file), file.string()).blanks)
+    for (const auto& b : lesson::make_starter(util::read_text(file), file.string()).blanks)
         fills[b.id] = tokens_of(b.code);
     return fills;
 }

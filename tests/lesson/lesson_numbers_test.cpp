@@ -103,15 +103,12 @@ TEST_CASE("every marked number in the lesson agrees with its computation", "[num
 }
 
 TEST_CASE("no line starts with a marker", "[numbers]") {
-    // A line that starts with `<!--` opens a raw HTML block in CommonMark: the rest of that line would lose its
-    // Markdown (code, math) and split the paragraph on GitHub.
-    static const std::regex starts_with_comment(R"(^[ \t]*<!--)");
     for (const auto& f : marked_files()) {
         std::ifstream in(f);
         std::string line;
         for (int n = 1; std::getline(in, line); ++n) {
             INFO(label(f) << ":" << n << ": " << line);
-            CHECK_FALSE(std::regex_search(line, starts_with_comment));
+            CHECK_FALSE(lesson_test::opens_html_block(line));
         }
     }
 }

@@ -302,7 +302,7 @@ void launch_shape_section(Values& v) {
     v["ls_sm_idle"] = 132 - tokens;
 }
 
-// Copy bandwidth measured on the H200 (shared/reference.md, 2026-11-29).
+// Copy bandwidth measured on the H200 on 2026-11-29 (docs/gpu-runs.md, that day's bandwidth run).
 constexpr double kCopyBandwidth = 4.25e12;
 
 void fusion_section(Values& v) {
@@ -324,7 +324,8 @@ struct Measured {
     const char* key;
     double torch, triton, cuda;
 };
-// The H200 table of shared/reference.md: effective bandwidth in TB/s, measured 2026-11-29.
+// Effective bandwidth in TB/s measured on one H200 on 2026-11-29, with torch and Triton beside the CUDA kernels; the
+// table of lessons/04-rmsnorm/07-performance.md ("Measured on an H200") prints these values.
 const Measured kMeasured[] = {
     {"fp32_16384x1024", 3.21, 3.57, 3.18}, {"fp32_16384x4096", 2.97, 3.98, 3.79}, {"fp32_16384x8192", 2.75, 4.07, 3.07},
     {"fp32_8192x16384", 2.68, 4.09, 2.71}, {"bf16_16384x4096", 3.20, 3.74, 3.41}, {"bf16_16384x8192", 2.65, 3.99, 3.02},

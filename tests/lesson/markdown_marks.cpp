@@ -76,4 +76,10 @@ std::string format(double v) {
     return buf;
 }
 
+bool opens_html_block(const std::string& line) {
+    static const std::regex starts_with_comment(R"(^[ \t]*<!--)");
+    static const std::regex whole_comment(R"(^[ \t]*<!--([^-]|-[^-])*-->[ \t]*$)");
+    return std::regex_search(line, starts_with_comment) && !std::regex_match(line, whole_comment);
+}
+
 }  // namespace lesson_test

@@ -38,4 +38,10 @@ std::vector<Mark> find_marks(const std::filesystem::path& file, const std::strin
 // A value with enough digits to compare by eye with the text.
 std::string format(double v);
 
+// True when `line` starts (after blanks) with `<!--` and holds more than that one comment: in CommonMark such a line
+// opens a raw HTML block, so the rest of it would lose its Markdown (code, math) and split the paragraph on GitHub.
+// A line that is one whole comment and nothing else (a generated table's bounds, scripts/lesson/tables.hpp) is a
+// block of its own and loses nothing.
+bool opens_html_block(const std::string& line);
+
 }  // namespace lesson_test

@@ -2,13 +2,14 @@
 
 #include "fixture.hpp"
 #include "review/comments.hpp"
-#include "common/errors.hpp"
+#include "util/errors.hpp"
 #include "lesson/manifest.hpp"
 #include "lesson/markers.hpp"
 #include "review/static_compile.hpp"
-#include "common/subprocess.hpp"
+#include "util/subprocess.hpp"
 
 using namespace workbook::review;
+using namespace workbook::util;
 using namespace workbook::lesson;
 namespace fs = std::filesystem;
 

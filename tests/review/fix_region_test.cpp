@@ -4,7 +4,7 @@
 #include "workbook_catch.hpp"
 
 #include "fixture.hpp"
-#include "common/errors.hpp"
+#include "util/errors.hpp"
 #include "lesson/markers.hpp"
 #include "lesson/sync.hpp"
 #include "tools/status.hpp"

@@ -12,8 +12,8 @@
 
 #include "fixture.hpp"
 #include "grade/result_files.hpp"
-#include "common/errors.hpp"
-#include "common/subprocess.hpp"
+#include "util/errors.hpp"
+#include "util/subprocess.hpp"
 #include "lesson/sync.hpp"
 #include "tools/class_child.hpp"
 #include "tools/grade_class.hpp"
@@ -25,7 +25,7 @@
 #include "tools/status.hpp"
 #include "tools/student_edition.hpp"
 #include "tools/watch.hpp"
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 using namespace workbook;
 namespace fs = std::filesystem;
@@ -82,6 +82,13 @@ TEST_CASE("status: untouched, in progress, passing, hints used", "[tools]") {
     CHECK(tools::format_status(L, s).find("k           passing") != std::string::npos);
     CHECK(s[1].detail == "1 of 2 answered; 1 / 2 (provisional) at the last grade");
     CHECK(tools::format_status(L, s).find("answers.md  in progress") != std::string::npos);
+
+    // A damaged results file is said, not taken for "not graded yet".
+    fixture::write(root / "build/results/04/results.json", "{\"extra_data\": ");
+    s = tools::lesson_status(L);
+    CHECK(s[0].state == "in progress");
+    CHECK(s[0].detail.rfind("1 of 2 blanks filled; the last grade is unknown (", 0) == 0);
+    CHECK(s[0].detail.find("is not valid JSON") != std::string::npos);
     fs::remove_all(root);
 }
 
@@ -162,7 +169,7 @@ TEST_CASE("report: code, where it ran, failures, answers, hints", "[tools]") {
     CHECK(md.find("| Q1 (provisional) | 1 / 2 |") == std::string::npos);
     CHECK(md.find("// edited") != std::string::npos);
 
-    CHECK_THROWS_AS(tools::write_report(L, {root / "no-such-folder", {}, {}}), review::UserError);
+    CHECK_THROWS_AS(tools::write_report(L, {root / "no-such-folder", {}, {}}), util::UserError);
     fs::remove_all(root);
 }
 
@@ -356,7 +363,7 @@ TEST_CASE("class grading: one folder per run, private copies, the gradebook alwa
     CHECK(fs::exists(first.dir / "gradebook.csv"));
     CHECK(fs::canonical(root / "out/gradebook.csv") == fs::canonical(second.gradebook));
     CHECK(fs::canonical(root / "out/latest") == fs::canonical(second.dir));
-    CHECK_THROWS_AS(tools::grade_class(root / "missing", root / "out", L, one, log), review::UserError);
+    CHECK_THROWS_AS(tools::grade_class(root / "missing", root / "out", L, one, log), util::UserError);
     fs::remove_all(root);
 }
 
@@ -414,7 +421,7 @@ TEST_CASE("the gradescope bundle is a zip with the filled-in scripts and no solu
     auto L = lesson::load_lesson(root, "04");
     lesson::sync_lesson(L, false);
     fixture::write(root / "Makefile", "grade-04:\n\ttrue\n");
-    CHECK_THROWS_AS(tools::write_gradescope_bundle(L, root / "build/gs.zip"), review::UserError);  // no templates yet
+    CHECK_THROWS_AS(tools::write_gradescope_bundle(L, root / "build/gs.zip"), util::UserError);  // no templates yet
     fs::create_directories(root / "grader/gradescope");
     for (const char* t : {"setup.sh.in", "run_autograder.in"})
         fs::copy_file(fs::path(WORKBOOK_SOURCE_DIR) / "grader/gradescope" / t, root / "grader/gradescope" / t,
@@ -429,7 +436,7 @@ TEST_CASE("the gradescope bundle is a zip with the filled-in scripts and no solu
 
     const fs::path out = root / "unpacked";
     fs::create_directories(out);
-    auto x = review::run_program({"cmake", "-E", "tar", "xf", r.zip.string()}, out);
+    auto x = util::run_program({"cmake", "-E", "tar", "xf", r.zip.string()}, out);
     INFO(x.output);
     REQUIRE(x.exit_code == 0);
     CHECK(fixture::read(out / "run_autograder") == run);
@@ -439,7 +446,7 @@ TEST_CASE("the gradescope bundle is a zip with the filled-in scripts and no solu
     CHECK(fs::exists(out / "workbook/Makefile"));
     CHECK_FALSE(fs::exists(out / "workbook/solutions"));
     CHECK_FALSE(fs::exists(out / "workbook/build"));
-    if (!review::which("unzip").empty()) CHECK(review::run_program({"unzip", "-t", r.zip.string()}).exit_code == 0);
+    if (!util::which("unzip").empty()) CHECK(util::run_program({"unzip", "-t", r.zip.string()}).exit_code == 0);
     fs::remove_all(root);
 }
 
@@ -447,7 +454,7 @@ namespace {
 
 std::string git_in(const fs::path& root, std::vector<std::string> args) {
     args.insert(args.begin(), {"git", "-C", root.string(), "-c", "user.name=t", "-c", "user.email=t@t"});
-    auto r = review::run_program(args);
+    auto r = util::run_program(args);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
     return r.output;
@@ -456,7 +463,7 @@ std::string git_in(const fs::path& root, std::vector<std::string> args) {
 }  // namespace
 
 TEST_CASE("the student edition: committed files only, no solutions, no instructor lines", "[tools]") {
-    if (review::which("git").empty()) {
+    if (util::which("git").empty()) {
         WARN("git not installed");
         return;
     }
@@ -473,7 +480,7 @@ TEST_CASE("the student edition: committed files only, no solutions, no instructo
     fixture::write(root / "grader/emulator/tests/programs/rmsnorm_fp32.cu", "kernel\n");
     fixture::write(root / "benchmarks/04-demo/bandwidth.cu", "built from the solutions\n");
     fs::path out = root.string() + "-student";
-    CHECK_THROWS_AS(tools::make_student_edition(root, out), review::UserError);  // not a git repository yet
+    CHECK_THROWS_AS(tools::make_student_edition(root, out), util::UserError);  // not a git repository yet
     git_in(root, {"init", "-q", "-b", "main"});
     git_in(root, {"add", "-A"});
     git_in(root, {"commit", "-q", "-m", "course"});
@@ -496,13 +503,13 @@ TEST_CASE("the student edition: committed files only, no solutions, no instructo
     CHECK_FALSE(fs::exists(out / "docs/instructor-guide.md"));
     CHECK(fixture::read(out / "README.md") == "# Course\n\nmake grade-04\nend\n");
     CHECK(r.files >= 5);
-    CHECK_THROWS_AS(tools::make_student_edition(root, out), review::UserError);
-    CHECK_THROWS_AS(tools::make_student_edition(root, root / "inside"), review::UserError);
+    CHECK_THROWS_AS(tools::make_student_edition(root, out), util::UserError);
+    CHECK_THROWS_AS(tools::make_student_edition(root, root / "inside"), util::UserError);
     // A solution committed where students would get it stops the edition.
     fixture::write(root / "exercises/04-demo/leak.cu", fixture::kSolution);
     git_in(root, {"add", "-A"});
     git_in(root, {"commit", "-q", "-m", "leak"});
-    CHECK_THROWS_AS(tools::make_student_edition(root, root.string() + "-student2"), review::UserError);
+    CHECK_THROWS_AS(tools::make_student_edition(root, root.string() + "-student2"), util::UserError);
     CHECK_FALSE(fs::exists(root.string() + "-student2/lessons"));
     fs::remove_all(out);
     fs::remove_all(root.string() + "-student2");
@@ -510,7 +517,7 @@ TEST_CASE("the student edition: committed files only, no solutions, no instructo
 }
 
 TEST_CASE("the solutions branch is made in a worktree; the working tree is untouched", "[tools]") {
-    if (review::which("git").empty()) {
+    if (util::which("git").empty()) {
         WARN("git not installed");
         return;
     }
@@ -519,12 +526,12 @@ TEST_CASE("the solutions branch is made in a worktree; the working tree is untou
     lesson::sync_lesson(L, false);
     auto git = [&](std::vector<std::string> args) {
         args.insert(args.begin(), {"git", "-C", root.string(), "-c", "user.name=t", "-c", "user.email=t@t"});
-        auto r = review::run_program(args);
+        auto r = util::run_program(args);
         INFO(r.output);
         REQUIRE(r.exit_code == 0);
         return r.output;
     };
-    CHECK_THROWS_AS(tools::update_solutions_branch(root), review::UserError);  // not a repository yet
+    CHECK_THROWS_AS(tools::update_solutions_branch(root), util::UserError);  // not a repository yet
     fixture::write(root / "solutions/04-demo/answers.md", "## Q1\nThe filled-in answers.\n");
     git({"init", "-q", "-b", "main"});
     git({"add", "-A"});

@@ -4,14 +4,15 @@
 
 #include "review/comments.hpp"
 #include "review/edit_check.hpp"
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/answers.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
 #include "review/written.hpp"
 
 using namespace workbook::review;
+using namespace workbook::util;
 using namespace workbook::lesson;
 namespace lesson = workbook::lesson;
 namespace fs = std::filesystem;

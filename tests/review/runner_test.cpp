@@ -12,6 +12,7 @@
 #include "grade/runner.hpp"
 
 using namespace workbook;
+using namespace workbook::grade;
 namespace fs = std::filesystem;
 
 namespace {

@@ -4,7 +4,7 @@
 #include "grade/clean.hpp"
 #include "grade/report.hpp"
 #include "grade/results.hpp"
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 using namespace workbook;
 

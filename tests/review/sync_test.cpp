@@ -1,11 +1,12 @@
 #include "workbook_catch.hpp"
 
 #include "fixture.hpp"
-#include "common/errors.hpp"
+#include "util/errors.hpp"
+#include "lesson/answers.hpp"
 #include "lesson/markers.hpp"
 #include "lesson/sync.hpp"
 
-using namespace workbook::review;
+using namespace workbook::util;
 using namespace workbook::lesson;
 namespace fs = std::filesystem;
 
@@ -104,5 +105,31 @@ TEST_CASE("sync refuses blank ids that disagree with lesson.json", "[sync]") {
         "solutions/04-demo/k.cu: blanks [sum, inverse] do not match lesson.json's [sum, inv] for exercise 'k'.");
     CHECK_FALSE(fs::exists(root / "exercises/04-demo/k.cu"));
     CHECK_THROWS_WITH(workbook::lesson::load_lesson(root, "05"), "Unknown lesson '05'; known lessons: 04-demo.");
+    fs::remove_all(root);
+}
+
+TEST_CASE("a known answer's patch finds its text by tokens once the solution is laid out anew", "[sync]") {
+    fs::path root = fixture::make_repo();
+    const auto L = workbook::lesson::load_lesson(root, "04");
+    const nlohmann::json entry = {
+        {"name", "no_eps"},
+        {"exercise", "k"},
+        {"patch", {{{"find", "inv = rsqrtf(sq / N + eps);"}, {"replace", "inv = rsqrtf(sq / N);"}}}}};
+    const std::string as_written = workbook::lesson::known_answer_text(L, entry);
+    CHECK(as_written.find("inv = rsqrtf(sq / N);") != std::string::npos);
+
+    // The same solution as a formatter may lay it out: other spaces, the statement wrapped over two lines.
+    std::string sol = fixture::kSolution;
+    const std::string inline_blank = "inv = /*BLANK:inv*/rsqrtf(sq / N + eps)/*END*/;";
+    sol.replace(sol.find(inline_blank), inline_blank.size(), "inv =\n      /*BLANK:inv*/ rsqrtf(sq/N + eps) /*END*/ ;");
+    fixture::write(root / "solutions/04-demo/k.cu", sol);
+    const std::string relaid = workbook::lesson::known_answer_text(L, entry);
+    CHECK(relaid.find("inv = rsqrtf(sq / N);") != std::string::npos);
+    CHECK(relaid.find("sq/N + eps") == std::string::npos);
+
+    // A text the solution does not hold in any layout is still refused, with the entry named.
+    nlohmann::json gone = entry;
+    gone["patch"][0]["find"] = "inv = rsqrtf(sq * N + eps);";
+    CHECK_THROWS_WITH(workbook::lesson::known_answer_text(L, gone), Catch::Matchers::Contains("known answer 'no_eps' patches text"));
     fs::remove_all(root);
 }

@@ -1,7 +1,7 @@
 #include "workbook_catch.hpp"
 
 #include "fixture.hpp"
-#include "common/errors.hpp"
+#include "util/errors.hpp"
 #include "lesson/sync.hpp"
 #include "tools/hint.hpp"
 #include "tools/reset.hpp"
@@ -87,7 +87,7 @@ TEST_CASE("reset keeps a backup of the student's file", "[reset]") {
     CHECK(fixture::read(r.backup) == "my work in progress\n");
     CHECK(fixture::read(r2.backup) == "second attempt\n");
 
-    CHECK_THROWS_AS(tools::reset_exercise(L, "missing"), review::UserError);
+    CHECK_THROWS_AS(tools::reset_exercise(L, "missing"), util::UserError);
     fs::remove_all(root);
 }
 
@@ -99,7 +99,7 @@ TEST_CASE("restore brings back the latest backup, or a named one, after saving t
     auto error_of = [&](const std::string& stamp) {
         try {
             tools::restore_exercise(L, "k", stamp);
-        } catch (const review::UserError& e) {
+        } catch (const util::UserError& e) {
             return std::string(e.what());
         }
         return std::string("no error");

@@ -3,12 +3,13 @@
 #include <algorithm>
 
 #include "fixture.hpp"
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "review/written.hpp"
 #include "grade/score.hpp"
 
 using namespace workbook::review;
+using namespace workbook::util;
 namespace fs = std::filesystem;
 
 namespace {

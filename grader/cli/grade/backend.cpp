@@ -2,10 +2,10 @@
 
 #include <cstdlib>
 
-#include "common/process.hpp"
-#include "common/util.hpp"
+#include "util/process.hpp"
+#include "util/util.hpp"
 
-namespace workbook {
+namespace workbook::grade {
 
 namespace {
 // The first non-empty line of a program's output, without surrounding blanks.
@@ -40,8 +40,8 @@ std::string backend_description(Backend b, const std::string& gpu_name) {
     return "?";
 }
 
-std::string find_nvcc(const Context& ctx) {
-    std::string p = config_string(ctx, "/cuda/nvcc");
+std::string find_nvcc(const util::Context& ctx) {
+    std::string p = util::config_string(ctx, "/cuda/nvcc");
     if (!p.empty() && !util::which(p).empty()) return p;
     if (const char* h = std::getenv("CUDA_HOME"); h && *h) {
         std::string c = std::string(h) + "/bin/nvcc";
@@ -51,7 +51,7 @@ std::string find_nvcc(const Context& ctx) {
     return util::which("nvcc");
 }
 
-GpuProbe probe_gpu(const Context& ctx) {
+GpuProbe probe_gpu(const util::Context& ctx) {
     GpuProbe g;
     if (find_nvcc(ctx).empty()) {
         g.reason = "no nvcc found";
@@ -62,10 +62,10 @@ GpuProbe probe_gpu(const Context& ctx) {
         g.reason = "no nvidia-smi found (no NVIDIA driver)";
         return g;
     }
-    ProcessSpec spec;
+    util::ProcessSpec spec;
     spec.argv = {smi, "-L"};
     spec.timeout_s = 20;
-    auto r = run_process(spec);
+    auto r = util::run_process(spec);
     if (r.exit_code != 0) {
         g.reason = "nvidia-smi lists no usable GPU";
         return g;
@@ -86,12 +86,12 @@ GpuProbe probe_gpu(const Context& ctx) {
         return g;
     }
     // nvidia-smi only shows that a driver sees the GPU; the probe asks the CUDA runtime the harnesses link.
-    const std::string probe = config_string(ctx, "/cuda/probe");
+    const std::string probe = util::config_string(ctx, "/cuda/probe");
     if (probe.empty() || util::which(probe).empty()) return g;  // a build without the probe: trust nvidia-smi
-    ProcessSpec ps;
+    util::ProcessSpec ps;
     ps.argv = {probe};
     ps.timeout_s = 60;
-    auto pr = run_process(ps);
+    auto pr = util::run_process(ps);
     std::string said = first_line(pr.out);
     if (pr.started && !pr.timed_out && pr.exit_code == 0) {
         if (!said.empty()) g.name = said;
@@ -109,4 +109,4 @@ GpuProbe probe_gpu(const Context& ctx) {
     return g;
 }
 
-}  // namespace workbook
+}  // namespace workbook::grade

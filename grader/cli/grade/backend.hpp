@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "common/context.hpp"
+#include "util/context.hpp"
 
-namespace workbook {
+namespace workbook::grade {
 
 enum class Backend { gpu, emu, static_only };
 
@@ -14,7 +14,7 @@ std::string backend_name(Backend b);
 std::string backend_description(Backend b, const std::string& gpu_name);
 
 // nvcc from the config, else $CUDA_HOME/bin, /usr/local/cuda/bin, PATH. Empty when none.
-std::string find_nvcc(const Context& ctx);
+std::string find_nvcc(const util::Context& ctx);
 
 struct GpuProbe {
     bool usable = false;
@@ -22,6 +22,6 @@ struct GpuProbe {
     std::string reason;  // why not usable, for the report
 };
 // nvcc present, `nvidia-smi -L` lists a GPU, and the CUDA runtime can use it (workbook-gpu-probe, when built).
-GpuProbe probe_gpu(const Context& ctx);
+GpuProbe probe_gpu(const util::Context& ctx);
 
-}  // namespace workbook
+}  // namespace workbook::grade

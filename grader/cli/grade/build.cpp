@@ -6,10 +6,10 @@
 #include <mutex>
 #include <thread>
 
-#include "common/process.hpp"
-#include "common/util.hpp"
+#include "util/process.hpp"
+#include "util/util.hpp"
 
-namespace workbook {
+namespace workbook::grade {
 
 namespace fs = std::filesystem;
 
@@ -45,19 +45,19 @@ struct Toolchain {
     std::vector<fs::path> deps;
 };
 
-Toolchain toolchain(const Context& ctx, Backend backend) {
+Toolchain toolchain(const util::Context& ctx, Backend backend) {
     Toolchain t;
     const std::string b = backend_name(backend);
-    t.cxx = config_string(ctx, "/cxx");
+    t.cxx = util::config_string(ctx, "/cxx");
     if (t.cxx.empty()) t.cxx = util::which("c++");
-    t.harness_objs = config_list(ctx, "/harness/" + b);
-    t.link_libs = config_list(ctx, "/link_libs/" + b);
+    t.harness_objs = util::config_list(ctx, "/harness/" + b);
+    t.link_libs = util::config_list(ctx, "/link_libs/" + b);
     if (backend == Backend::emu) {
-        t.emu_nvcc = config_string(ctx, "/emu/nvcc");
-        t.cxxflags = config_list(ctx, "/emu/cxxflags");
-        t.ldflags = config_list(ctx, "/emu/ldflags");
-        const std::string inc = config_string(ctx, "/emu/include_dir");
-        const std::string rt = config_string(ctx, "/emu/runtime_lib");
+        t.emu_nvcc = util::config_string(ctx, "/emu/nvcc");
+        t.cxxflags = util::config_list(ctx, "/emu/cxxflags");
+        t.ldflags = util::config_list(ctx, "/emu/ldflags");
+        const std::string inc = util::config_string(ctx, "/emu/include_dir");
+        const std::string rt = util::config_string(ctx, "/emu/runtime_lib");
         if (t.emu_nvcc.empty() || inc.empty() || rt.empty())
             t.error = "the CPU emulator is not part of this build (workbook-config.json has no emu section)";
         t.cxxflags.insert(t.cxxflags.begin(), "-I" + inc);
@@ -94,7 +94,7 @@ void prune(const fs::path& dir, std::size_t keep) {
         if (entries[i].first < recent) fs::remove_all(entries[i].second, ec);
 }
 
-BuildResult build_one(const Context& ctx, const lesson::Lesson& lesson, const BuildJob& job, Backend backend,
+BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, const BuildJob& job, Backend backend,
                       const Toolchain& tc) {
     BuildResult r;
     r.exercise = job.exercise;
@@ -109,7 +109,7 @@ BuildResult build_one(const Context& ctx, const lesson::Lesson& lesson, const Bu
         return done();
     }
     const std::string b = backend_name(backend);
-    const auto hidden = config_list(ctx, "/hidden_tests/" + lesson.id + "/" + job.exercise + "/" + b);
+    const auto hidden = util::config_list(ctx, "/hidden_tests/" + lesson.id + "/" + job.exercise + "/" + b);
     if (hidden.empty()) {
         r.setup_error = true;
         r.message = "The hidden tests of '" + job.exercise + "' are not built for the " + b +
@@ -172,17 +172,17 @@ BuildResult build_one(const Context& ctx, const lesson::Lesson& lesson, const Bu
     // the out-of-memory killer) says nothing about the student's code: such a failure is reported, never cached.
     bool interrupted_step = false;
     auto step = [&](std::vector<std::string> argv, std::string* out) {
-        ProcessSpec spec;
+        util::ProcessSpec spec;
         spec.argv = std::move(argv);
         spec.timeout_s = 300;
         spec.fsize_limit_mb = 0;
         spec.capture_limit = 128 * 1024;
-        auto pr = run_process(spec);
+        auto pr = util::run_process(spec);
         *out = pr.out + pr.err;
         if (!pr.started) *out = pr.start_error;
         if (pr.timed_out) *out = "the compiler ran for more than 300 s and was stopped";
-        if (pr.signal) *out = "the compiler was stopped by " + signal_name(pr.signal) + "\n" + *out;
-        if (!pr.started || pr.timed_out || pr.signal || interrupted()) interrupted_step = true;
+        if (pr.signal) *out = "the compiler was stopped by " + util::signal_name(pr.signal) + "\n" + *out;
+        if (!pr.started || pr.timed_out || pr.signal || util::interrupted()) interrupted_step = true;
         return pr.started && !pr.timed_out && pr.signal == 0 && pr.exit_code == 0;
     };
 
@@ -287,7 +287,7 @@ std::string trim_compiler_output(const std::string& out, const fs::path& base, s
     return res;
 }
 
-std::vector<BuildResult> build_workers(const Context& ctx, const lesson::Lesson& lesson,
+std::vector<BuildResult> build_workers(const util::Context& ctx, const lesson::Lesson& lesson,
                                        const std::vector<BuildJob>& jobs, Backend backend, int parallel) {
     const Toolchain tc = toolchain(ctx, backend);
     std::vector<BuildResult> results(jobs.size());
@@ -301,4 +301,4 @@ std::vector<BuildResult> build_workers(const Context& ctx, const lesson::Lesson&
     return results;
 }
 
-}  // namespace workbook
+}  // namespace workbook::grade

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "common/context.hpp"
+#include "util/context.hpp"
 #include "lesson/lesson.hpp"
 
-namespace workbook {
+namespace workbook::grade {
 
 struct BuildJob {
     std::string exercise;
@@ -30,10 +30,10 @@ struct BuildResult {
 };
 
 // Builds all jobs, at most `parallel` at a time.
-std::vector<BuildResult> build_workers(const Context& ctx, const lesson::Lesson& lesson,
+std::vector<BuildResult> build_workers(const util::Context& ctx, const lesson::Lesson& lesson,
                                        const std::vector<BuildJob>& jobs, Backend backend, int parallel);
 
 // The first compiler errors, with paths shown relative to `base`.
 std::string trim_compiler_output(const std::string& out, const std::filesystem::path& base, std::size_t max_errors = 3);
 
-}  // namespace workbook
+}  // namespace workbook::grade

@@ -1,6 +1,6 @@
 #include "clean.hpp"
 
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 namespace workbook::grade {
 

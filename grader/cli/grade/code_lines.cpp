@@ -5,7 +5,7 @@
 #include <sstream>
 #include <vector>
 
-#include "common/subprocess.hpp"
+#include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
 
@@ -23,7 +23,7 @@ std::string name_code_lines(const std::string& message, const fs::path& worker) 
     if (offsets.empty() || worker.empty()) return message;
     std::vector<std::string> argv = {"addr2line", "-e", worker.string()};
     argv.insert(argv.end(), offsets.begin(), offsets.end());
-    const review::RunResult r = review::run_program(argv, {}, 10);
+    const util::RunResult r = util::run_program(argv, {}, 10);
     if (!r.started || r.exit_code != 0) return message;
     std::vector<std::string> places;
     std::istringstream lines(r.output);

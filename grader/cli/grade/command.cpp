@@ -4,10 +4,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common/context.hpp"
+#include "util/context.hpp"
 #include "grade.hpp"
-#include "common/reaper.hpp"
-#include "common/util.hpp"
+#include "util/reaper.hpp"
+#include "util/util.hpp"
 
 namespace workbook::grade {
 
@@ -44,16 +44,16 @@ void add_grade_command(CLI::App& app) {
         if (opt->solutions && !opt->submission.empty())
             throw CLI::ValidationError("--solutions and --submission", "choose one of them");
         std::string err;
-        auto ctx = find_context(true, &err);
+        auto ctx = util::find_context(true, &err);
         if (!ctx) {
             std::cerr << "workbook: " << err << "\n";
             throw CLI::RuntimeError(2);
         }
         // What a test leaves running after its process group is killed (a daemon that called setsid) comes back to
         // this process and is killed before the grade is reported.
-        become_subreaper();
+        util::become_subreaper();
         GradeOutcome out = run_grade(*ctx, *opt);
-        kill_orphans();
+        util::kill_orphans();
         if (!out.error.empty()) std::cerr << "workbook: " << util::sanitize_text(out.error) << "\n";
         if (out.exit_code != 0) throw CLI::RuntimeError(out.exit_code);
     });

@@ -17,15 +17,15 @@
 #include "lesson/lesson.hpp"
 #include "lesson/sync.hpp"
 #include "model.hpp"
-#include "common/process.hpp"
+#include "util/process.hpp"
 #include "report.hpp"
 #include "result_files.hpp"
-#include "common/files.hpp"
+#include "util/files.hpp"
 #include "results.hpp"
 #include "runner.hpp"
 #include "sanitize.hpp"
 #include "score.hpp"
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 namespace workbook::grade {
 
@@ -41,7 +41,7 @@ GradeOutcome usage_error(const std::string& msg, int code = 2) {
     return o;
 }
 
-std::string shown_path(const fs::path& p, const fs::path& root) { return review::display_path(p, root); }
+std::string shown_path(const fs::path& p, const fs::path& root) { return util::display_path(p, root); }
 
 std::uint64_t env_seed() {
     const char* s = std::getenv("SEED");
@@ -55,7 +55,7 @@ std::uint64_t env_seed() {
 // outcome only when the run stops there (a usage error, an interrupted run).
 class Pipeline {
  public:
-    Pipeline(const Context& ctx, const GradeOptions& opt) : ctx(ctx), opt(opt) {}
+    Pipeline(const util::Context& ctx, const GradeOptions& opt) : ctx(ctx), opt(opt) {}
 
     GradeOutcome run_all() {
         for (auto stage : {&Pipeline::select, &Pipeline::check_submission, &Pipeline::choose_backend, &Pipeline::review,
@@ -69,7 +69,7 @@ class Pipeline {
     std::optional<GradeOutcome> select() {
         try {
             run.lesson = lesson::load_lesson(ctx.root, opt.lesson);
-        } catch (const review::UserError& e) {
+        } catch (const util::UserError& e) {
             return usage_error(e.what());
         }
 
@@ -99,13 +99,13 @@ class Pipeline {
         run.submission = dir;
         run.submission_label =
             util::sanitize_name(opt.submission_label.empty() ? shown_path(dir, ctx.root) : opt.submission_label);
-        // Each submitted file is read once, here, without following links (review::read_submitted); the review uses
+        // Each submitted file is read once, here, without following links (util::read_submitted); the review uses
         // these texts, so nothing outside the submission folder is opened or quoted. A file that is missing or cannot
         // be graded costs its own exercise (or the written answers) only: the rest of the submission is graded. A byte
         // that is not UTF-8 is a warning, not a refusal: the file is graded, the review reads it with such bytes
         // replaced.
         auto take = [&](const std::string& file) {
-            auto got = review::read_submitted(dir / file, file);
+            auto got = util::read_submitted(dir / file, file);
             if (got.refusal.empty() || got.not_utf8) hashes[file] = util::sha256_hex(got.text);
             if (got.not_utf8) {
                 std::vector<int> lines;
@@ -205,7 +205,7 @@ class Pipeline {
                     run.notes.push_back("the edit check of " + e->file() +
                                         " could not run: " + shown_path(L.pristine_dir() / e->file(), ctx.root) +
                                         " is missing (the grader is incomplete)");
-            } catch (const review::UserError& err) {
+            } catch (const util::UserError& err) {
                 run.notes.push_back("the edit check of " + e->file() + " could not run: " + err.what());
             }
             try {
@@ -237,7 +237,7 @@ class Pipeline {
                                                   : "nvcc -std=c++17 -c: did not compile.\n" + sc.output;
                     }
                 }
-            } catch (const review::UserError& ue) {
+            } catch (const util::UserError& ue) {
                 return usage_error(ue.what());
             }
             run.exercises.push_back(std::move(ex));
@@ -269,7 +269,7 @@ class Pipeline {
             }
             if (!ex.build.ok) continue;
             // The test list is the judge's, built with the grader: no submission can shorten it.
-            const std::string judge = config_string(ctx, "/judges/" + L.id + "/" + ex.info->name);
+            const std::string judge = util::config_string(ctx, "/judges/" + L.id + "/" + ex.info->name);
             if (judge.empty()) {
                 ex.list_error = "the judge of '" + ex.info->name + "' is not part of this build (workbook-config.json)";
                 continue;
@@ -298,8 +298,8 @@ class Pipeline {
     // The hidden tests, each a judge and its sandboxed worker.
     std::optional<GradeOutcome> run_hidden_tests() {
         if (run.backend == Backend::static_only) return std::nullopt;
-        install_interrupt_handler();
-        auto sanitized = config_list(ctx, "/emu/cxxflags");
+        util::install_interrupt_handler();
+        auto sanitized = util::config_list(ctx, "/emu/cxxflags");
         const bool has_sanitizer = std::any_of(sanitized.begin(), sanitized.end(),
                                                [](const std::string& f) { return f.rfind("-fsanitize=", 0) == 0; });
         RunLimits limits = default_limits(run.backend, has_sanitizer);
@@ -319,7 +319,7 @@ class Pipeline {
             limits.hide.push_back(around.string());
         for (const auto& h : opt.hide) limits.hide.push_back(h);
         auto outcomes = run_tests(test_jobs, run.seed, limits);
-        if (interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
+        if (util::interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
         // The student knows their file as "rmsnorm.cu:6", not by the submission folder's absolute path.
         const std::string prefix = dir.string() + "/";
         for (auto& o : outcomes) {
@@ -351,7 +351,7 @@ class Pipeline {
                 for (const auto& w : review::score_written(L.raw, answers, submitted[L.answers_file], ctx.root))
                     run.written.push_back(
                         {w.id, w.group, w.exercise.empty() ? L.core : w.exercise, w.feedback, w.score, w.max_score});
-            } catch (const review::UserError& ue) {
+            } catch (const util::UserError& ue) {
                 // The answers file was checked above, so this is the grader's rubric: the items score 0, visibly.
                 run.notes.push_back(std::string("the written answers could not be scored: ") + ue.what());
                 for (const auto& w : L.written)
@@ -423,7 +423,7 @@ class Pipeline {
         return out;
     }
 
-    const Context& ctx;
+    const util::Context& ctx;
     const GradeOptions& opt;
     const std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
     Run run;
@@ -437,12 +437,12 @@ class Pipeline {
     std::map<std::string, std::string> hashes;     // file name -> SHA-256 of its bytes as submitted
     fs::path answers;
     bool grade_written = false;
-    Context build_ctx;  // harness builds go to its build folder
+    util::Context build_ctx;  // harness builds go to its build folder
     std::vector<TestJob> test_jobs;
 };
 
 }  // namespace
 
-GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt) { return Pipeline(ctx, opt).run_all(); }
+GradeOutcome run_grade(const util::Context& ctx, const GradeOptions& opt) { return Pipeline(ctx, opt).run_all(); }
 
 }  // namespace workbook::grade

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/context.hpp"
+#include "util/context.hpp"
 
 namespace CLI {
 class App;
@@ -46,7 +46,7 @@ struct GradeOutcome {
     std::filesystem::path results_path;  // this run's own results.json
 };
 
-GradeOutcome run_grade(const Context& ctx, const GradeOptions& opt);
+GradeOutcome run_grade(const util::Context& ctx, const GradeOptions& opt);
 
 void add_grade_command(CLI::App& app);
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 namespace workbook::grade {
 

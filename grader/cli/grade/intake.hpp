@@ -1,4 +1,4 @@
-// Submitted files as the grading pipeline takes them in (review::read_submitted reads them): the few words that say
+// Submitted files as the grading pipeline takes them in (util::read_submitted reads them): the few words that say
 // why a file cannot be graded (its exercise then scores 0 and the rest is graded), and the text the static review
 // reads when a file holds bytes that are not UTF-8 (a warning, not a refusal).
 #pragma once

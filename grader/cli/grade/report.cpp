@@ -7,7 +7,7 @@
 #include "clean.hpp"
 #include "sanitize.hpp"
 #include "score.hpp"
-#include "common/util.hpp"
+#include "util/util.hpp"
 #include "tools/profile.hpp"
 
 namespace workbook::grade {

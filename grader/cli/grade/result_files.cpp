@@ -5,7 +5,7 @@
 
 #include <unistd.h>
 
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 namespace workbook::grade {
 
@@ -44,7 +44,7 @@ void publish_latest(const fs::path& results_dir, const fs::path& run_file) {
         if (finished[i] != run_file.parent_path()) fs::remove_all(finished[i], ec);
 }
 
-// review::display_path resolves links; a link is shown by its own name, so this one stays lexical.
+// util::display_path resolves links; a link is shown by its own name, so this one stays lexical.
 std::string shown_link(const fs::path& p, const fs::path& root) {
     const fs::path rel = p.lexically_relative(root);
     return rel.empty() || rel.native().rfind("..", 0) == 0 ? p.string() : rel.string();

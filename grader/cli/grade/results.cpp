@@ -1,7 +1,7 @@
 #include "results.hpp"
 
 #include "clean.hpp"
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 namespace workbook::grade {
 

@@ -11,11 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/process.hpp"
+#include "util/process.hpp"
 #include "sandbox.hpp"
-#include "common/util.hpp"
+#include "util/util.hpp"
 
-namespace workbook {
+namespace workbook::grade {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -55,11 +55,11 @@ RunLimits default_limits(Backend backend, bool sanitized) {
 
 std::optional<std::vector<TestInfo>> list_tests(const fs::path& judge, const std::string& exercise,
                                                 std::string* error) {
-    ProcessSpec spec;
+    util::ProcessSpec spec;
     spec.argv = {judge.string(), "--wb-list"};
     spec.timeout_s = 60;
     spec.rss_limit_mb = 4096;
-    auto r = run_process(spec);
+    auto r = util::run_process(spec);
     auto fail = [&](const std::string& why) -> std::optional<std::vector<TestInfo>> {
         if (error) {
             *error = why;
@@ -70,7 +70,7 @@ std::optional<std::vector<TestInfo>> list_tests(const fs::path& judge, const std
     };
     if (!r.started) return fail("could not start the test program: " + r.start_error);
     if (r.timed_out) return fail("the test program hung while listing its tests");
-    if (r.signal) return fail("the test program crashed (" + signal_name(r.signal) + ") before any test ran");
+    if (r.signal) return fail("the test program crashed (" + util::signal_name(r.signal) + ") before any test ran");
     if (r.exit_code != 0)
         return fail("the test program exited with status " + std::to_string(r.exit_code) + " while listing its tests");
     json list;
@@ -107,13 +107,13 @@ bool is_timed(const TestInfo& t) { return std::find(t.tags.begin(), t.tags.end()
 
 struct Running {
     std::size_t index;
-    std::unique_ptr<Child> child;
+    std::unique_ptr<util::Child> child;
     fs::path dir;
     std::string nonce;
 };
 
 TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed, const RunLimits& limits) {
-    const ProcessResult& pr = run.child->result();
+    const util::ProcessResult& pr = run.child->result();
     TestOutcome o;
     o.test = job.test;
     o.seconds = pr.wall_s;
@@ -160,7 +160,7 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
         o.message = "the judge used more than its memory limit" + where + " (a grader problem; please report it)";
     } else if (pr.signal) {
         o.message =
-            "the judge crashed (" + signal_name(pr.signal) + ")" + where + " (a grader problem; please report it)";
+            "the judge crashed (" + util::signal_name(pr.signal) + ")" + where + " (a grader problem; please report it)";
     } else if (!valid) {
         o.message = "the judge ended with exit status " + std::to_string(pr.exit_code) + " without a valid result" +
                     where + " (a grader problem; please report it)";
@@ -235,7 +235,7 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
             char tmpl[] = "/tmp/workbook-test-XXXXXX";
             if (::mkdtemp(tmpl)) r.dir = tmpl;
             r.nonce = util::random_hex(16);
-            ProcessSpec spec;
+            util::ProcessSpec spec;
             // The judge's time for the worker's calls ends before the test's own limit, so that a hung kernel is
             // reported by the judge (with the emulator's account of where each thread is), not just killed.
             const double call_timeout = std::max(2.0, limits.timeout_s - 3);
@@ -281,7 +281,7 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
             // The judge is trusted, and its shared-memory arena (a memfd: its size counts as written bytes) holds a
             // test's buffers, 1 GiB for the roofline shape on a GPU. The worker keeps a limit of its own (sandbox).
             spec.fsize_limit_mb = 8192;
-            r.child = std::make_unique<Child>(spec);
+            r.child = std::make_unique<util::Child>(spec);
             r.child->start();
             running.push_back(std::move(r));
         }
@@ -303,4 +303,4 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
     return outcomes;
 }
 
-}  // namespace workbook
+}  // namespace workbook::grade

@@ -14,7 +14,7 @@
 
 #include "backend.hpp"
 
-namespace workbook {
+namespace workbook::grade {
 
 struct TestInfo {
     std::string exercise;
@@ -62,4 +62,4 @@ struct TestJob {
 
 std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64_t seed, const RunLimits& limits);
 
-}  // namespace workbook
+}  // namespace workbook::grade

@@ -5,7 +5,7 @@
 #include <set>
 #include <thread>
 
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 namespace workbook::grade {
 

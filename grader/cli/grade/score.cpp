@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "intake.hpp"
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 namespace workbook::grade {
 

@@ -2,7 +2,9 @@
 // An entry is a delta from the marked solution, so it follows the solution when the solution changes:
 //   "fills": {"<blank>": "<code>"}                the solution with those blanks written differently (a block blank's
 //                                                 code is one line, at its marker's indentation)
-//   "patch": [{"find": "…", "replace": "…"}]      the solution without its markers, each text replaced once, in order
+//   "patch": [{"find": "…", "replace": "…"}]      the solution without its markers, each text replaced once, in order;
+//                                                 a text the solution holds with other whitespace or line breaks
+//                                                 (as make format lays it out) is found by its tokens
 //   "file": "alt/<name>.cu"                       a whole file, where no delta can say it
 //   "starter": true                               a bug hunt's starter as it is handed out, its fix regions unchanged
 //                                                 (only for an exercise whose blanks are all fix regions)

@@ -4,8 +4,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/answers.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
@@ -18,8 +18,8 @@ using nlohmann::json;
 namespace workbook::lesson {
 namespace {
 
-using review::display_path;
-using review::UserError;
+using util::display_path;
+using util::UserError;
 
 std::string list(const std::vector<std::string>& v) {
     std::string s = "[";
@@ -87,7 +87,7 @@ class Checker {
         std::string marked;
         lesson::Converted starter;
         try {
-            marked = review::read_text(sol);
+            marked = util::read_text(sol);
             starter = lesson::make_starter(marked, shown(sol));
         } catch (const UserError& e) {
             add(e.what(), "fix the blank markers (docs/architecture.md, \"Blank markers\")");
@@ -110,7 +110,7 @@ class Checker {
         bool same = false;
         if (fs::is_regular_file(starter_file, ec)) {
             try {
-                same = review::read_text(starter_file) == starter.text;
+                same = util::read_text(starter_file) == starter.text;
             } catch (const UserError&) {
                 same = false;  // a huge or binary file there is certainly not the starter
             }
@@ -159,7 +159,7 @@ class Checker {
     }
 
     void unclaimed(const fs::path& dir) {
-        for (const auto& f : review::files_with_ext(dir, ".cu"))
+        for (const auto& f : util::files_with_ext(dir, ".cu"))
             if (!L_.find(f.stem().string()))
                 add(shown(f) + " is not an exercise of " + manifest() + ".",
                     "add an exercise '" + f.stem().string() + "' to " + manifest() + ", or remove the file");
@@ -179,7 +179,7 @@ class Checker {
         }
         json rubric;
         try {
-            rubric = review::load_json(rubric_file);
+            rubric = util::load_json(rubric_file);
         } catch (const UserError& e) {
             add(e.what(), "correct the rubric's JSON");
             return;
@@ -207,7 +207,7 @@ class Checker {
         if (!fs::exists(catalogue)) return;
         json entries;
         try {
-            entries = review::load_json(catalogue);
+            entries = util::load_json(catalogue);
         } catch (const UserError& e) {
             add(e.what(), "correct the catalogue's JSON");
             return;

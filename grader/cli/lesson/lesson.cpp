@@ -3,17 +3,17 @@
 #include <algorithm>
 #include <system_error>
 
-#include "common/errors.hpp"
-#include "common/files.hpp"
-#include "common/util.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
+#include "util/util.hpp"
 
 namespace fs = std::filesystem;
 
 namespace workbook::lesson {
 
-using review::display_path;
-using review::load_json;
-using review::UserError;
+using util::display_path;
+using util::load_json;
+using util::UserError;
 
 std::vector<std::string> lesson_ids(const fs::path& root) {
     std::vector<std::string> ids;

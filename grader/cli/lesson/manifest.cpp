@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -12,7 +12,7 @@ namespace workbook::lesson {
 
 namespace {
 
-using review::UserError;
+using util::UserError;
 
 const char* type_name(const json& v) {
     if (v.is_string()) return "a string";
@@ -253,6 +253,6 @@ Manifest parse_manifest(const json& j, const fs::path& file) {
     return m;
 }
 
-Manifest read_manifest(const fs::path& file) { return parse_manifest(review::load_json(file), file); }
+Manifest read_manifest(const fs::path& file) { return parse_manifest(util::load_json(file), file); }
 
 }  // namespace workbook::lesson

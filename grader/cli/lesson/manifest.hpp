@@ -99,7 +99,7 @@ struct Manifest {
 // Parses and checks a manifest. `file` names it in errors: "lessons/04-rmsnorm/lesson.json: exercises[2]
 // (rmsnorm_half): unknown key 'blank'". Throws UserError for JSON that is not this format.
 Manifest parse_manifest(const nlohmann::json& j, const std::filesystem::path& file);
-// Reads (common/files.hpp's read_text) and parses lessons/<slug>/lesson.json.
+// Reads (util/files.hpp's read_text) and parses lessons/<slug>/lesson.json.
 Manifest read_manifest(const std::filesystem::path& file);
 
 }  // namespace workbook::lesson

@@ -2,12 +2,12 @@
 
 #include <cctype>
 
-#include "common/util.hpp"
-#include "common/errors.hpp"
+#include "util/util.hpp"
+#include "util/errors.hpp"
 
 namespace workbook::lesson {
 
-using review::UserError;
+using util::UserError;
 namespace {
 
 constexpr const char* kInlineOpen = "/*BLANK:";

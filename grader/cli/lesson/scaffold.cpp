@@ -3,8 +3,8 @@
 #include <cctype>
 #include <utility>
 
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
 
@@ -140,7 +140,7 @@ WB_TEST("scale: one element", "[scale][edge]") { run(1, -3.0f, "a single element
 }  // namespace
 
 std::vector<fs::path> scaffold_lesson(const fs::path& root, const std::string& slug) {
-    using review::UserError;
+    using util::UserError;
     if (!valid_slug(slug))
         throw UserError("'" + slug +
                         "' is not a lesson name: use NN-name, two digits then lower-case words joined by "
@@ -158,10 +158,10 @@ std::vector<fs::path> scaffold_lesson(const fs::path& root, const std::string& s
     };
     for (const char* top : {"lessons", "solutions", "exercises", "grader/hidden-tests"})
         if (fs::exists(root / top / slug))
-            throw UserError(review::display_path(root / top / slug, root) + " exists already; nothing was written.");
+            throw UserError(util::display_path(root / top / slug, root) + " exists already; nothing was written.");
     std::vector<fs::path> written;
     for (const auto& [rel, text] : files) {
-        review::write_text(root / rel, replaced(text, slug));
+        util::write_text(root / rel, replaced(text, slug));
         written.push_back(rel);
     }
     return written;

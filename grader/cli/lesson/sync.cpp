@@ -3,21 +3,21 @@
 #include <map>
 #include <system_error>
 
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/markers.hpp"
 
 namespace fs = std::filesystem;
 
 namespace workbook::lesson {
 
-using review::backup_file;
-using review::display_path;
-using review::files_with_ext;
-using review::new_backup_dir;
-using review::read_text;
-using review::UserError;
-using review::write_text;
+using util::backup_file;
+using util::display_path;
+using util::files_with_ext;
+using util::new_backup_dir;
+using util::read_text;
+using util::UserError;
+using util::write_text;
 namespace {
 
 std::string list(const std::vector<std::string>& v) {

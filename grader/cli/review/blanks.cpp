@@ -1,7 +1,7 @@
 #include "review/blanks.hpp"
 
 #include "review/edit_check.hpp"
-#include "common/files.hpp"
+#include "util/files.hpp"
 #include "review/tokens.hpp"
 
 namespace workbook::review {
@@ -55,7 +55,7 @@ std::string unfilled_message(const std::string& file_label, const std::string& e
 std::vector<std::string> unfilled_blanks(const std::filesystem::path& student,
                                          const std::vector<std::string>& blank_ids) {
     std::vector<std::string> ids;
-    for (const auto& u : find_unfilled(read_text(student), blank_ids))
+    for (const auto& u : find_unfilled(util::read_text(student), blank_ids))
         ids.push_back(u.id.empty() ? "line " + std::to_string(u.line) : u.id);
     return ids;
 }

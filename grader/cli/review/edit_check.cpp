@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "common/files.hpp"
+#include "util/files.hpp"
 #include "lesson/markers.hpp"
 #include "review/fill_policy.hpp"
 #include "review/tokens.hpp"
@@ -481,7 +481,7 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
 
 EditCheck edit_check(const std::filesystem::path& pristine, const std::filesystem::path& student,
                      const std::vector<std::string>& blank_ids) {
-    return edit_check_text(read_text(pristine), read_text(student), student.filename().string(), blank_ids);
+    return edit_check_text(util::read_text(pristine), util::read_text(student), student.filename().string(), blank_ids);
 }
 
 EditCheck edit_check(const std::filesystem::path& pristine, const std::filesystem::path& student) {

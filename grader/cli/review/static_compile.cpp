@@ -8,7 +8,7 @@
 
 #include <re2/re2.h>
 
-#include "common/subprocess.hpp"
+#include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
 
@@ -98,25 +98,25 @@ std::string compiler_diagnostics(const std::string& output) {
 }
 
 std::string find_nvcc() {
-    if (const char* c = std::getenv("CUDACXX"); c && *c && !which(c).empty()) return which(c);
+    if (const char* c = std::getenv("CUDACXX"); c && *c && !util::which(c).empty()) return util::which(c);
     if (const char* h = std::getenv("CUDA_HOME"); h && *h) {
         std::string p = std::string(h) + "/bin/nvcc";
-        if (!which(p).empty()) return p;
+        if (!util::which(p).empty()) return p;
     }
-    if (std::string p = which("nvcc"); !p.empty()) return p;
-    if (!which("/usr/local/cuda/bin/nvcc").empty()) return "/usr/local/cuda/bin/nvcc";
+    if (std::string p = util::which("nvcc"); !p.empty()) return p;
+    if (!util::which("/usr/local/cuda/bin/nvcc").empty()) return "/usr/local/cuda/bin/nvcc";
     return "";
 }
 
 StaticCompile nvcc_static_compile(const std::string& nvcc, const fs::path& student, const fs::path& work_dir) {
     StaticCompile r;
     const std::string tool = nvcc.empty() ? find_nvcc() : nvcc;
-    if (tool.empty() || which(tool).empty()) return r;
+    if (tool.empty() || util::which(tool).empty()) return r;
     std::error_code ec;
     fs::create_directories(work_dir, ec);
     const fs::path obj = work_dir / (student.stem().string() + ".static.o");
     // sm_90 is the lesson's target (H100/H200); the report then matches what the lesson's own text quotes.
-    RunResult run = run_program(
+    util::RunResult run = util::run_program(
         {tool, "-std=c++17", "-arch=sm_90", "-c", student.string(), "-o", obj.string(), "-Xptxas", "-v"}, {}, 300);
     if (!run.started) return r;
     r.ran = true;

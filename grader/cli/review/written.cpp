@@ -5,9 +5,9 @@
 
 #include <re2/re2.h>
 
-#include "common/util.hpp"
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/util.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/lesson.hpp"
 #include "written/error.hpp"
 #include "written/judge.hpp"
@@ -37,7 +37,7 @@ std::shared_ptr<const RE2> compile(const std::string& pattern, const std::string
     o.set_log_errors(false);
     auto re = std::make_shared<const RE2>(pattern, o);
     if (!re->ok())
-        throw UserError(where + ": invalid pattern '" + pattern + "' (" + re->error() +
+        throw util::UserError(where + ": invalid pattern '" + pattern + "' (" + re->error() +
                         "; patterns are RE2 syntax, without lookaround or backreferences).");
     return re;
 }
@@ -136,7 +136,7 @@ written::Rubric parsed(const nlohmann::json& rubric, const std::string& label) {
     try {
         return written::parse_rubric(rubric, label);
     } catch (const written::RubricError& e) {
-        throw UserError(e.what());
+        throw util::UserError(e.what());
     }
 }
 
@@ -197,7 +197,7 @@ std::vector<WrittenScore> score_answers(const nlohmann::json& rubric_json, const
 std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const fs::path& answers_md,
                                         const fs::path& repo_root) {
     std::string answers;
-    if (fs::exists(answers_md)) answers = read_text(answers_md);
+    if (fs::exists(answers_md)) answers = util::read_text(answers_md);
     return score_written(lesson_json, answers_md, answers, repo_root);
 }
 
@@ -212,9 +212,9 @@ std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const
     }
     const fs::path rubric_path = repo_root / "grader" / "rubrics" / (lesson_id + "-written.json");
     if (!fs::exists(rubric_path))
-        throw UserError("The written-answer rubric " + display_path(rubric_path, repo_root) + " is missing.");
-    const nlohmann::json rubric = load_json(rubric_path);
-    validate_rubric(rubric, display_path(rubric_path, repo_root));
+        throw util::UserError("The written-answer rubric " + util::display_path(rubric_path, repo_root) + " is missing.");
+    const nlohmann::json rubric = util::load_json(rubric_path);
+    validate_rubric(rubric, util::display_path(rubric_path, repo_root));
     return score_answers(rubric, answers, lesson_json);
 }
 

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "common/process.hpp"
-#include "common/util.hpp"
+#include "util/process.hpp"
+#include "util/util.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -24,7 +24,7 @@ std::string child_error(const std::string& err, const fs::path& private_dir) {
 
 GradeOneFn grade_in_child(ChildGradeOptions o) {
     return [o](const fs::path& submission, const fs::path& work_dir, const std::string& label) {
-        ProcessSpec spec;
+        util::ProcessSpec spec;
         spec.argv = o.command;
         for (const std::string& a : {std::string("--submission"), submission.string(), std::string("--work-dir"),
                                      work_dir.string(), std::string("--submission-label"), label,
@@ -34,7 +34,7 @@ GradeOneFn grade_in_child(ChildGradeOptions o) {
         spec.env = o.env;
         spec.timeout_s = o.timeout_s;
         spec.capture_limit = 64u * 1024 * 1024;  // results.json whole: a cut one would not parse
-        const ProcessResult r = run_process(spec);
+        const util::ProcessResult r = util::run_process(spec);
         OneGrade g;
         g.log = r.err;
         const fs::path private_dir = submission.parent_path();
@@ -44,7 +44,7 @@ GradeOneFn grade_in_child(ChildGradeOptions o) {
             g.error = "grading took longer than " + std::to_string(static_cast<long>(std::lround(o.timeout_s))) +
                       " s and was stopped";
         } else if (r.signal) {
-            g.error = "the grader crashed (" + signal_name(r.signal) + ")";
+            g.error = "the grader crashed (" + util::signal_name(r.signal) + ")";
         } else if (r.exit_code == 0 || r.exit_code == 1) {
             try {
                 g.results = json::parse(r.out);

@@ -7,16 +7,16 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common/context.hpp"
+#include "util/context.hpp"
 #include "grade/grade.hpp"
 #include "interfaces.hpp"
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/check.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/scaffold.hpp"
 #include "lesson/sync.hpp"
-#include "common/process.hpp"
+#include "util/process.hpp"
 #include "tools/class_child.hpp"
 #include "tools/grade_class.hpp"
 #include "tools/gradescope.hpp"
@@ -35,10 +35,10 @@ namespace workbook::tools {
 namespace {
 
 // The repository root; tools that need the build (watch, class grading) ask for the config too.
-Context context(bool need_config) {
+util::Context context(bool need_config) {
     std::string err;
-    auto ctx = find_context(need_config, &err);
-    if (!ctx) throw review::UserError(err);
+    auto ctx = util::find_context(need_config, &err);
+    if (!ctx) throw util::UserError(err);
     return *ctx;
 }
 
@@ -59,7 +59,7 @@ void add_hint_command(CLI::App& app) {
     cmd->add_option("--blank", o->blank, "Blank id (default: the first unfilled blank)");
     cmd->add_option("--level", o->level, "Show every level up to this one (1-4)");
     cmd->callback([o] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         const auto L = lesson::load_lesson(ctx.root, o->lesson);
         std::cout << format_hint(reveal_hint(L, o->ex, o->blank, o->level), L.number);
     });
@@ -70,7 +70,7 @@ void add_status_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("status", "Progress per exercise: untouched, in progress, passing; hints used");
     cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
     cmd->callback([lesson] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         std::vector<std::string> ids =
             lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
         for (const auto& id : ids) {
@@ -88,7 +88,7 @@ void add_reset_command(CLI::App& app) {
     cmd->add_option("lesson", *lesson, "Lesson number or id, e.g. 04")->required();
     cmd->add_option("--ex", *ex, "Exercise (its file's stem)")->required();
     cmd->callback([lesson, ex] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         std::cout << reset_exercise(lesson::load_lesson(ctx.root, *lesson), *ex).message << "\n";
     });
 }
@@ -104,7 +104,7 @@ void add_restore_command(CLI::App& app) {
     cmd->add_option("--ex", o->ex, "Exercise (its file's stem)")->required();
     cmd->add_option("--backup", o->backup, "The backup's folder name (default: the most recent backup of that file)");
     cmd->callback([o] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         std::cout << restore_exercise(lesson::load_lesson(ctx.root, o->lesson), o->ex, o->backup).message << "\n";
     });
 }
@@ -121,14 +121,14 @@ void add_report_command(CLI::App& app) {
     cmd->add_option("--results", o->results, "results.json to report on (default: build/results/<n>/results.json)");
     cmd->add_option("--out", o->out, "Where to write it (default: build/results/<n>/report.md)");
     cmd->callback([o] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         const auto L = lesson::load_lesson(ctx.root, o->lesson);
         ReportInput in;
         if (!o->submission.empty()) in.submission = from_cwd(o->submission);
         if (!o->results.empty()) in.results = from_cwd(o->results);
         if (!o->out.empty()) in.out = from_cwd(o->out);
         const ReportOutcome r = write_report(L, in);
-        std::cout << "Report written to " << review::display_path(r.path, fs::current_path()) << "\n";
+        std::cout << "Report written to " << util::display_path(r.path, fs::current_path()) << "\n";
         if (!r.graded)
             std::cout << "Not graded yet: it holds your code and answers, no results. Run `make grade-" << L.number
                       << "` first.\n";
@@ -154,7 +154,7 @@ void add_watch_command(CLI::App& app) {
         ->check(CLI::IsMember({"auto", "gpu", "emu", "static"}));
     cmd->add_option("--submission", o->submission, "Folder to watch and grade (default: exercises/<lesson>)");
     cmd->callback([o] {
-        const Context ctx = context(true);
+        const util::Context ctx = context(true);
         const auto L = lesson::load_lesson(ctx.root, o->lesson);
         const fs::path dir = o->submission.empty() ? L.exercises_dir() : from_cwd(o->submission);
         WatchOptions w;
@@ -166,7 +166,7 @@ void add_watch_command(CLI::App& app) {
         // Each grade is this same program's `grade`, as a child the watch can stop at once.
         std::error_code ec;
         const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-        if (ec) throw review::UserError("watch: cannot find its own program (/proc/self/exe) to run the grades.");
+        if (ec) throw util::UserError("watch: cannot find its own program (/proc/self/exe) to run the grades.");
         w.grade_command = {self.string(), "grade", L.id};
         if (!o->exercise.empty()) w.grade_command.insert(w.grade_command.end(), {"--ex", o->exercise});
         if (!o->backend.empty()) w.grade_command.insert(w.grade_command.end(), {"--backend", o->backend});
@@ -185,7 +185,7 @@ void add_sync_command(CLI::App& app) {
     cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
     cmd->add_flag("--check", *check, "Only check that they are in sync; exit 1 listing what differs");
     cmd->callback([lesson, check] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         std::vector<std::string> ids =
             lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
         bool all_in_sync = true;
@@ -215,7 +215,7 @@ void add_check_command(CLI::App& app) {
                                    "answers, the built tests (lesson authors)");
     cmd->add_option("lesson", *lesson, "Lesson number or id (default: every lesson)");
     cmd->callback([lesson] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         std::vector<std::string> ids =
             lesson->empty() ? lesson::lesson_ids(ctx.root) : std::vector<std::string>{*lesson};
         std::size_t problems = 0;
@@ -242,7 +242,7 @@ void add_new_lesson_command(CLI::App& app) {
                                    "(lesson authors)");
     cmd->add_option("slug", *slug, "NN-name, e.g. 05-softmax")->required();
     cmd->callback([slug] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         for (const auto& f : lesson::scaffold_lesson(ctx.root, *slug)) std::cout << "wrote " << f.string() << "\n";
         std::cout << "Next: reconfigure (cmake -S . -B build), then `make check` and `make grade-" << slug->substr(0, 2)
                   << " SOLUTIONS=1`; docs/adding-a-lesson.md says how to make the lesson your own.\n";
@@ -266,19 +266,19 @@ void add_class_command(CLI::App& app) {
     cmd->add_option("--student-timeout", o->student_timeout, "Seconds one student's grade may take (default 1800)")
         ->check(CLI::PositiveNumber);
     cmd->callback([o] {
-        const Context ctx = context(true);
+        const util::Context ctx = context(true);
         const auto L = lesson::load_lesson(ctx.root, o->lesson);
         const fs::path out = o->out.empty() ? ctx.build_dir / "results" / L.number / "class" : from_cwd(o->out);
         // Each student is graded by this same program in a child process (tools/class_child.hpp).
         std::error_code ec;
         const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-        if (ec) throw review::UserError("Cannot find the workbook program itself (/proc/self/exe).");
+        if (ec) throw util::UserError("Cannot find the workbook program itself (/proc/self/exe).");
         ChildGradeOptions child;
         child.command = {self.string(), "grade", L.id};
         child.backend = o->backend;
         child.timeout_s = o->student_timeout;
         if (!ctx.config_path.empty()) child.env.push_back({"WORKBOOK_CONFIG", ctx.config_path.string()});
-        install_interrupt_handler();
+        util::install_interrupt_handler();
         const ClassRun run = grade_class(from_cwd(o->submissions), out, L, grade_in_child(child), std::cout,
                                          ctx.build_dir / "class-work");
         // 0 when everyone was graded, whatever the grades; the gradebook is written in any case.
@@ -293,7 +293,7 @@ void add_gradescope_command(CLI::App& app) {
     cmd->add_option("lesson", *lesson, "Lesson number or id, e.g. 04")->required();
     cmd->add_option("--out", *out, "The .zip to write (default: build/gradescope-<n>.zip)");
     cmd->callback([lesson, out] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         const auto L = lesson::load_lesson(ctx.root, *lesson);
         const fs::path zip = out->empty() ? ctx.root / "build" / ("gradescope-" + L.number + ".zip") : from_cwd(*out);
         BundleResult r = write_gradescope_bundle(L, zip);
@@ -318,7 +318,7 @@ void add_solutions_branch_command(CLI::App& app) {
         app.add_subcommand("solutions-branch", "Create or update the git branch `solutions` (exercises filled in)");
     cmd->add_option("--branch", *branch, "Branch name (default: solutions)");
     cmd->callback([branch] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         BranchResult r = update_solutions_branch(ctx.root, *branch);
         if (!r.changed)
             std::cout << "Branch '" << r.branch << "' is already up to date (" << r.commit.substr(0, 12) << ").\n";
@@ -335,7 +335,7 @@ void add_student_edition_command(CLI::App& app) {
         app.add_subcommand("student-edition", "Copy the repository without solutions and instructor-only files");
     cmd->add_option("--out", *out, "New folder to create (default: <repository>-student beside the repository)");
     cmd->callback([out] {
-        const Context ctx = context(false);
+        const util::Context ctx = context(false);
         const fs::path dest =
             out->empty() ? ctx.root.parent_path() / (ctx.root.filename().string() + "-student") : from_cwd(*out);
         EditionResult r = make_student_edition(ctx.root, dest);

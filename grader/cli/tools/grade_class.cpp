@@ -9,11 +9,11 @@
 
 #include <stdlib.h>
 
-#include "common/process.hpp"
-#include "common/reaper.hpp"
-#include "common/util.hpp"
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/process.hpp"
+#include "util/reaper.hpp"
+#include "util/util.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -47,7 +47,7 @@ std::map<std::string, std::string> copy_handin(const fs::path& from, const fs::p
     std::map<std::string, std::string> hashes;
     std::error_code ec;
     fs::create_directories(to, ec);
-    if (ec) throw review::UserError("Cannot create " + to.string() + ".");
+    if (ec) throw util::UserError("Cannot create " + to.string() + ".");
     for (const auto& e : fs::directory_iterator(from, ec)) {
         const std::string name = e.path().filename().string();
         const auto st = e.symlink_status(ec);
@@ -101,7 +101,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
                      const GradeOneFn& grade_one, std::ostream& log, const fs::path& private_root) {
     std::error_code ec;
     if (!fs::is_directory(submissions, ec))
-        throw review::UserError("The submissions folder " + submissions.string() + " does not exist.");
+        throw util::UserError("The submissions folder " + submissions.string() + " does not exist.");
     std::vector<fs::path> students;
     // A student's folder that is a link is listed (and refused below), not followed into someone else's files.
     for (const auto& e : fs::directory_iterator(submissions, ec))
@@ -109,7 +109,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
             students.push_back(e.path());
     std::sort(students.begin(), students.end());
     if (students.empty())
-        throw review::UserError("The submissions folder " + submissions.string() +
+        throw util::UserError("The submissions folder " + submissions.string() +
                                 " has no subfolders; put each student's files in a folder named after them.");
 
     ClassRun run;
@@ -117,7 +117,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
     run.dir = out / stamp;
     for (int k = 2; fs::exists(run.dir, ec); ++k) run.dir = out / (stamp + "-" + std::to_string(k));
     fs::create_directories(run.dir / "students", ec);
-    if (ec) throw review::UserError("Cannot create the output folder " + run.dir.string() + ".");
+    if (ec) throw util::UserError("Cannot create the output folder " + run.dir.string() + ".");
 
     // Every hand-in is copied before any student's code runs, into a private staging folder, and graded from a
     // fresh copy of that copy whose content must still match: code of one student that rewrites another's files
@@ -125,7 +125,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
     fs::create_directories(private_root, ec);
     std::string tmpl = (private_root / "workbook-class-XXXXXX").string();
     if (!::mkdtemp(tmpl.data()))
-        throw review::UserError("Cannot create a private folder for class grading in " + private_root.string() + ".");
+        throw util::UserError("Cannot create a private folder for class grading in " + private_root.string() + ".");
     const fs::path staging = tmpl;
     struct Handin {
         std::string folder;   // the student's folder name, as it is
@@ -147,7 +147,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
         handins.push_back(std::move(h));
     }
 
-    become_subreaper();  // what a student's run leaves behind comes back to us, and is killed before the next
+    util::become_subreaper();  // what a student's run leaves behind comes back to us, and is killed before the next
     for (std::size_t i = 0; i < handins.size(); ++i) {
         const Handin& h = handins[i];
         GradebookRow row;
@@ -155,7 +155,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
         log << "grading " << row.student << " ... " << std::flush;
         if (!h.refusal.empty()) {
             row.error = h.refusal;
-        } else if (interrupted()) {
+        } else if (util::interrupted()) {
             row.error = "interrupted before this student was graded";
         } else {
             // The copy sits alone in a folder of its own: the grader hides the folder around a submission from
@@ -185,14 +185,14 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
                     g.error = std::string("the grader failed: ") + e.what();
                 }
             }
-            kill_orphans();
+            util::kill_orphans();
             fs::remove_all(private_dir, ec);
             const fs::path student_dir = run.dir / "students" / h.folder;
             fs::create_directories(student_dir, ec);
-            if (!g.log.empty()) review::write_text(student_dir / "grade.log", g.log);
+            if (!g.log.empty()) util::write_text(student_dir / "grade.log", g.log);
             if (g.results.is_object()) {
                 row.results = g.results;
-                review::write_text(student_dir / "results.json",
+                util::write_text(student_dir / "results.json",
                                    g.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
             } else {
                 row.error = g.error.empty() ? "not graded" : g.error;
@@ -205,7 +205,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
     fs::remove_all(staging, ec);
 
     run.gradebook = run.dir / "gradebook.csv";
-    review::write_text(run.gradebook, gradebook_csv(lesson, run.rows));
+    util::write_text(run.gradebook, gradebook_csv(lesson, run.rows));
     point_link(out / "gradebook.csv", run.gradebook, log);
     point_link(out / "latest", run.dir, log);
     log << "gradebook: " << run.gradebook.string() << " (" << run.rows.size() << " students";

@@ -3,8 +3,8 @@
 #include <system_error>
 
 #include "review/blanks.hpp"
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "tools/state.hpp"
 
 namespace fs = std::filesystem;
@@ -17,7 +17,7 @@ HintResult reveal_hint(const lesson::Lesson& lesson, const std::string& exercise
     const lesson::Exercise& ex = lesson.exercise(exercise);
     const std::vector<std::string> ids = ex.blank_ids();
     if (level < 0 || level > kHintLevels)
-        throw review::UserError("Hint levels go from 1 to 4; " + std::to_string(level) + " is not one of them.");
+        throw util::UserError("Hint levels go from 1 to 4; " + std::to_string(level) + " is not one of them.");
 
     HintResult r;
     r.exercise = exercise;
@@ -32,17 +32,17 @@ HintResult reveal_hint(const lesson::Lesson& lesson, const std::string& exercise
         if (!ex.blank(blank)) {
             std::string names;
             for (const auto& b : ids) names += (names.empty() ? "" : ", ") + b;
-            throw review::UserError("Exercise '" + exercise + "' has no blank '" + blank +
+            throw util::UserError("Exercise '" + exercise + "' has no blank '" + blank +
                                     "'; its blanks are: " + names + ".");
         }
         r.blank = blank;
     } else {
-        if (ids.empty()) throw review::UserError("Exercise '" + exercise + "' has no blanks listed in lesson.json.");
+        if (ids.empty()) throw util::UserError("Exercise '" + exercise + "' has no blanks listed in lesson.json.");
         std::vector<std::string> unfilled;
         const fs::path student = lesson.exercises_dir() / ex.file();
         try {
-            for (const auto& u : review::find_unfilled(review::read_text(student), ids)) unfilled.push_back(u.id);
-        } catch (const review::UserError&) {
+            for (const auto& u : review::find_unfilled(util::read_text(student), ids)) unfilled.push_back(u.id);
+        } catch (const util::UserError&) {
             // No readable exercise file: every blank counts as unfilled.
             unfilled = ids;
         }

@@ -12,11 +12,11 @@
 #include <memory>
 #include <sstream>
 
-#include "common/process.hpp"
-#include "common/util.hpp"
-#include "common/errors.hpp"
+#include "util/process.hpp"
+#include "util/util.hpp"
+#include "util/errors.hpp"
 #include "lesson/lesson.hpp"
-#include "common/subprocess.hpp"
+#include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
 
@@ -31,21 +31,21 @@ std::string demangle(const std::string& name) {
 }
 
 void step(const std::vector<std::string>& argv, const std::string& what) {
-    const auto r = review::run_program(argv, {}, 600);
+    const auto r = util::run_program(argv, {}, 600);
     if (!r.started || r.exit_code != 0)
-        throw review::UserError("profile: " + what + " failed:\n" +
+        throw util::UserError("profile: " + what + " failed:\n" +
                                 util::trim_lines(util::sanitize_text(r.output), 40));
 }
 
 // What `nvcc -Xptxas -v` says about the file's kernels, as EMU_PROFILE_PTXAS lines; empty with the reason in *why.
-std::string registers_of(const Context& ctx, const fs::path& src, const fs::path& obj_dir, std::string* why) {
-    std::string nvcc = config_string(ctx, "/cuda/nvcc");
-    if (nvcc.empty() || !fs::exists(nvcc)) nvcc = review::which("nvcc");
+std::string registers_of(const util::Context& ctx, const fs::path& src, const fs::path& obj_dir, std::string* why) {
+    std::string nvcc = util::config_string(ctx, "/cuda/nvcc");
+    if (nvcc.empty() || !fs::exists(nvcc)) nvcc = util::which("nvcc");
     if (nvcc.empty()) {
         *why = "unknown: nvcc is not installed (registers come from nvcc -Xptxas -v)";
         return "";
     }
-    const auto r = review::run_program({nvcc, "-std=c++17", "-O3", "-arch=sm_90", "-Xptxas", "-v", "-c", src.string(),
+    const auto r = util::run_program({nvcc, "-std=c++17", "-O3", "-arch=sm_90", "-Xptxas", "-v", "-c", src.string(),
                                         "-o", (obj_dir / "ptxas.o").string()},
                                        {}, 600);
     if (!r.started || r.exit_code != 0) {
@@ -76,14 +76,14 @@ ProfileResult profile_program(const ProfileOptions& opt) {
     ProfileResult res;
     res.out_dir = opt.out.empty() ? fs::temp_directory_path() / ("workbook-profile-" + util::random_hex(4)) : opt.out;
     fresh_dir(res.out_dir);
-    ProcessSpec spec;
+    util::ProcessSpec spec;
     spec.argv = opt.program;
     spec.env = {{"EMU_PROFILE", res.out_dir.string()}};
-    const auto r = run_process(spec);
-    if (!r.started) throw review::UserError("profile: cannot run " + opt.program.front() + ": " + r.start_error);
+    const auto r = util::run_process(spec);
+    if (!r.started) throw util::UserError("profile: cannot run " + opt.program.front() + ": " + r.start_error);
     res.report = read_report(res.out_dir, &res.pictures);
     if (res.report.empty())
-        throw review::UserError("profile: " + opt.program.front() +
+        throw util::UserError("profile: " + opt.program.front() +
                                 " launched no kernel through the emulator (is it built with emu_add_executable?)");
     if (r.exit_code != 0) res.report += "\n(the program exited with status " + std::to_string(r.exit_code) + ")\n";
     res.registers = "unknown for a program (profile a .cu file with --file to read them from nvcc)";
@@ -119,32 +119,32 @@ std::string ptxas_table(const std::string& out) {
     return table;
 }
 
-ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt) {
+ProfileResult run_profile(const util::Context& ctx, const ProfileOptions& opt) {
     if (!opt.program.empty()) return profile_program(opt);
     const lesson::Lesson L = lesson::load_lesson(ctx.root, opt.lesson.empty() ? "04" : opt.lesson);
     const fs::path driver = ctx.root / "grader" / "emulator" / "profile" / ("lesson" + L.number + "_driver.cu");
     if (!fs::exists(driver))
-        throw review::UserError("profile: lesson " + L.number + " has no profile driver (" + driver.string() + ")");
+        throw util::UserError("profile: lesson " + L.number + " has no profile driver (" + driver.string() + ")");
     fs::path src = opt.file;
     std::string name = src.empty() ? opt.exercise : src.stem().string();
     if (src.empty()) {
-        if (opt.exercise.empty()) throw review::UserError("profile: say which exercise, e.g. --ex rmsnorm");
+        if (opt.exercise.empty()) throw util::UserError("profile: say which exercise, e.g. --ex rmsnorm");
         const lesson::Exercise& ex = L.exercise(opt.exercise);
         const fs::path dir = opt.solutions             ? L.solutions_dir()
                              : !opt.submission.empty() ? opt.submission
                                                        : L.exercises_dir();
         src = dir / ex.file();
     }
-    if (!fs::exists(src)) throw review::UserError("profile: " + src.string() + " does not exist");
+    if (!fs::exists(src)) throw util::UserError("profile: " + src.string() + " does not exist");
 
     // emu-nvcc, as the grader's worker compile: every file rewritten after preprocessing, element reads passed into
     // calls instrumented (docs/emulator.md), the emulator's flags from its emu-nvcc.conf.
-    const std::string emu_nvcc = config_string(ctx, "/emu/nvcc"), runtime = config_string(ctx, "/emu/runtime_lib");
+    const std::string emu_nvcc = util::config_string(ctx, "/emu/nvcc"), runtime = util::config_string(ctx, "/emu/runtime_lib");
     if (emu_nvcc.empty() || runtime.empty())
-        throw review::UserError("profile: the CPU emulator is not part of this build (workbook-config.json)");
-    std::string cxx = config_string(ctx, "/cxx");
+        throw util::UserError("profile: the CPU emulator is not part of this build (workbook-config.json)");
+    std::string cxx = util::config_string(ctx, "/cxx");
     if (cxx.empty()) cxx = util::which("c++");
-    const auto ldflags = config_list(ctx, "/emu/ldflags");
+    const auto ldflags = util::config_list(ctx, "/emu/ldflags");
 
     ProfileResult res;
     res.out_dir = opt.out.empty() ? ctx.build_dir / "profile" / L.number / name : opt.out;
@@ -168,14 +168,14 @@ ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt) {
     util::write_file_atomic(table_file, table);
 
     for (int n : opt.widths.empty() ? default_widths() : opt.widths) {
-        ProcessSpec spec;
+        util::ProcessSpec spec;
         spec.argv = {exe, "once", std::to_string(opt.rows), std::to_string(n), std::to_string(opt.predict_rows)};
         spec.env = {{"EMU_PROFILE", res.out_dir.string()}};
         if (!table.empty()) spec.env.emplace_back("EMU_PROFILE_PTXAS", table_file.string());
         spec.timeout_s = 600;
-        const auto r = run_process(spec);
+        const auto r = util::run_process(spec);
         if (!r.started || r.exit_code != 0)
-            throw review::UserError("profile: " + name + " on " + std::to_string(opt.rows) + " x " + std::to_string(n) +
+            throw util::UserError("profile: " + name + " on " + std::to_string(opt.rows) + " x " + std::to_string(n) +
                                     " did not run correctly:\n" +
                                     util::trim_lines(util::sanitize_text(r.out + r.err), 40));
     }
@@ -225,8 +225,8 @@ void add_profile_command(CLI::App& app) {
         ->allow_extra_args();
     cmd->callback([o] {
         std::string err;
-        auto ctx = find_context(o->program.empty(), &err);
-        if (!ctx) throw review::UserError(err);
+        auto ctx = util::find_context(o->program.empty(), &err);
+        if (!ctx) throw util::UserError(err);
         if (!o->file.empty()) o->file = fs::absolute(o->file).lexically_normal();
         std::cout << format_profile(run_profile(*ctx, *o));
     });

@@ -12,7 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "common/context.hpp"
+#include "util/context.hpp"
 
 namespace workbook::tools {
 
@@ -35,8 +35,8 @@ struct ProfileResult {
     std::string registers;  // how registers were found, or why they are unknown
 };
 
-// Builds and runs; a build or run failure is a review::UserError with the tool's output.
-ProfileResult run_profile(const Context& ctx, const ProfileOptions& opt);
+// Builds and runs; a build or run failure is a util::UserError with the tool's output.
+ProfileResult run_profile(const util::Context& ctx, const ProfileOptions& opt);
 
 std::string format_profile(const ProfileResult& r);
 

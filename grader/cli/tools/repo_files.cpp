@@ -6,8 +6,8 @@
 
 #include <cstdlib>
 
-#include "common/errors.hpp"
-#include "common/subprocess.hpp"
+#include "util/errors.hpp"
+#include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
 
@@ -48,8 +48,8 @@ bool is_instructor_only(const fs::path& relative) {
 std::vector<fs::path> distributable_files(const fs::path& root) {
     std::vector<fs::path> out;
     std::error_code ec;
-    if (fs::exists(root / ".git", ec) && !review::which("git").empty()) {
-        auto r = review::run_program(
+    if (fs::exists(root / ".git", ec) && !util::which("git").empty()) {
+        auto r = util::run_program(
             {"git", "-C", root.string(), "ls-files", "-z", "--cached", "--others", "--exclude-standard"}, {}, 120);
         if (r.started && r.exit_code == 0) {
             std::size_t start = 0;
@@ -82,18 +82,18 @@ std::vector<fs::path> distributable_files(const fs::path& root) {
 }
 
 fs::path export_committed(const fs::path& root, std::vector<std::string>* uncommitted, std::string* commit) {
-    if (review::which("git").empty())
-        throw review::UserError("git is not installed; it is needed to export the committed files.");
+    if (util::which("git").empty())
+        throw util::UserError("git is not installed; it is needed to export the committed files.");
     auto head =
-        review::run_program({"git", "-C", root.string(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}"}, {}, 60);
+        util::run_program({"git", "-C", root.string(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}"}, {}, 60);
     if (!head.started || head.exit_code != 0)
-        throw review::UserError(root.string() +
+        throw util::UserError(root.string() +
                                 " is not a git repository with a commit; commit the course first (only "
                                 "committed files are exported).");
     if (commit) *commit = head.output.substr(0, head.output.find_first_of("\r\n"));
     if (uncommitted) {
         uncommitted->clear();
-        auto st = review::run_program({"git", "-C", root.string(), "status", "--porcelain"}, {}, 120);
+        auto st = util::run_program({"git", "-C", root.string(), "status", "--porcelain"}, {}, 120);
         std::size_t start = 0;
         while (st.exit_code == 0 && start < st.output.size()) {
             std::size_t end = st.output.find('\n', start);
@@ -103,16 +103,16 @@ fs::path export_committed(const fs::path& root, std::vector<std::string>* uncomm
         }
     }
     char tmpl[] = "/tmp/workbook-export-XXXXXX";
-    if (!mkdtemp(tmpl)) throw review::UserError("Cannot create a temporary folder for the export.");
+    if (!mkdtemp(tmpl)) throw util::UserError("Cannot create a temporary folder for the export.");
     const fs::path dir = tmpl;
     // tar, not a second archive reader: it is on every machine that has git.
-    auto r = review::run_program(
+    auto r = util::run_program(
         {"sh", "-c", "git -C \"$1\" archive --format=tar HEAD | tar -x -C \"$2\"", "sh", root.string(), dir.string()},
         {}, 300);
     if (!r.started || r.exit_code != 0) {
         std::error_code ec;
         fs::remove_all(dir, ec);
-        throw review::UserError("git archive HEAD failed: " + r.output);
+        throw util::UserError("git archive HEAD failed: " + r.output);
     }
     return dir;
 }

@@ -4,10 +4,10 @@
 #include <ctime>
 #include <system_error>
 
-#include "common/util.hpp"
-#include "common/errors.hpp"
-#include "common/util.hpp"
-#include "common/files.hpp"
+#include "util/util.hpp"
+#include "util/errors.hpp"
+#include "util/util.hpp"
+#include "util/files.hpp"
 #include "tools/hint.hpp"
 #include "tools/state.hpp"
 
@@ -91,7 +91,7 @@ std::vector<std::string> changed_since_grade(const lesson::Lesson& lesson, const
     const json& extra = results["extra_data"];
     const std::string& answers_file = lesson.answers_file;
     const std::string graded_sub = extra.value("submission", std::string());
-    const bool same_submission = graded_sub.empty() || graded_sub == review::display_path(submission, lesson.root);
+    const bool same_submission = graded_sub.empty() || graded_sub == util::display_path(submission, lesson.root);
     auto differs = [&](const std::string& file, const json& hash) {
         if (!same_submission) return true;
         if (!hash.is_string()) return false;  // not graded in that run (EX=…), or an older results.json
@@ -120,13 +120,13 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
               "for an earlier version). Run `make grade-" +
               lesson.number + "`, then `make report-" + lesson.number + "` again.\n\n";
     }
-    md += "- Submission: `" + review::display_path(submission, lesson.root) + "`\n";
+    md += "- Submission: `" + util::display_path(submission, lesson.root) + "`\n";
     md += "- Report written: " + now_utc() + "\n";
     if (graded) {
         md += "- Where the tests ran: **" + extra.value("ran_on", extra.value("backend", std::string("unknown"))) +
               "** (backend `" + extra.value("backend", std::string("?")) + "`)\n";
         const std::string graded_sub = extra.value("submission", std::string());
-        if (!graded_sub.empty() && graded_sub != review::display_path(submission, lesson.root))
+        if (!graded_sub.empty() && graded_sub != util::display_path(submission, lesson.root))
             md += "- Note: the last grade run was for `" + graded_sub +
                   "`, not this submission; grade it to see its own results.\n";
         md += "- GPU verification: " + extra.value("gpu_verification", std::string("pending")) + "\n";
@@ -204,7 +204,7 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
         }
         md += "### Code\n\n";
         // Read as the grader reads a submission: a link or a device is refused, never followed into the report.
-        const auto code = review::read_submitted(submission / ex.file(), ex.file());
+        const auto code = util::read_submitted(submission / ex.file(), ex.file());
         md += code.refusal.empty() ? fenced(util::sanitize_text(code.text), "cuda") : "_" + code.refusal + "_\n";
     }
 
@@ -226,7 +226,7 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
         md += "\n";
     }
     const std::string& answers_file = lesson.answers_file;
-    if (const auto got = review::read_submitted(submission / answers_file, answers_file); !got.refusal.empty()) {
+    if (const auto got = util::read_submitted(submission / answers_file, answers_file); !got.refusal.empty()) {
         md += "_" + got.refusal + "_\n";
     } else {
         const std::string answers = util::sanitize_text(got.text);
@@ -254,14 +254,14 @@ ReportOutcome write_report(const lesson::Lesson& lesson, const ReportInput& in) 
     const fs::path submission = in.submission.empty() ? lesson.exercises_dir() : in.submission;
     std::error_code ec;
     if (!fs::is_directory(submission, ec))
-        throw review::UserError("The submission folder " + submission.string() + " does not exist.");
+        throw util::UserError("The submission folder " + submission.string() + " does not exist.");
     const fs::path results_path = in.results.empty() ? lesson.results_dir() / "results.json" : in.results;
     json results;
-    if (fs::exists(results_path, ec)) results = review::load_json(results_path);
+    if (fs::exists(results_path, ec)) results = util::load_json(results_path);
     else if (!in.results.empty())
-        throw review::UserError("The results file " + in.results.string() + " does not exist.");
+        throw util::UserError("The results file " + in.results.string() + " does not exist.");
     const fs::path out = in.out.empty() ? lesson.results_dir() / "report.md" : in.out;
-    review::write_text(out, render_report(lesson, submission, results, hints_used(lesson.root, lesson.id)));
+    util::write_text(out, render_report(lesson, submission, results, hints_used(lesson.root, lesson.id)));
     return {out, changed_since_grade(lesson, submission, results), results.is_object()};
 }
 

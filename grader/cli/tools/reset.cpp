@@ -4,9 +4,9 @@
 #include <iterator>
 #include <system_error>
 
-#include "common/errors.hpp"
+#include "util/errors.hpp"
 #include "lesson/sync.hpp"
-#include "common/files.hpp"
+#include "util/files.hpp"
 #include "lesson/markers.hpp"
 
 namespace fs = std::filesystem;
@@ -17,16 +17,16 @@ ResetResult reset_exercise(const lesson::Lesson& lesson, const std::string& exer
     const lesson::Exercise& ex = lesson.exercise(exercise);
     const std::optional<std::string> pristine = lesson::pristine_starter(lesson, ex);
     if (!pristine)
-        throw review::UserError("No starter for '" + exercise + "' was found (" +
-                                review::display_path(lesson.pristine_dir() / ex.file(), lesson.root) + " is missing).");
+        throw util::UserError("No starter for '" + exercise + "' was found (" +
+                                util::display_path(lesson.pristine_dir() / ex.file(), lesson.root) + " is missing).");
     const std::string& starter = *pristine;
     ResetResult r;
     r.file = lesson.exercises_dir() / ex.file();
-    const std::string shown = review::display_path(r.file, lesson.root);
+    const std::string shown = util::display_path(r.file, lesson.root);
     std::error_code ec;
     if (fs::exists(r.file, ec)) {
         if (!fs::is_regular_file(r.file, ec))
-            throw review::UserError(shown + " is not a regular file; nothing was changed.");
+            throw util::UserError(shown + " is not a regular file; nothing was changed.");
         // Compare bytes without read_text's checks: a huge or non-UTF-8 file is exactly what a reset may be for.
         std::string current;
         {
@@ -37,14 +37,14 @@ ResetResult reset_exercise(const lesson::Lesson& lesson, const std::string& exer
             r.message = shown + " already is the starter; nothing was changed.";
             return r;
         }
-        const fs::path dir = review::new_backup_dir(lesson.root);
-        r.backup = review::backup_file(lesson.root, dir, r.file);
+        const fs::path dir = util::new_backup_dir(lesson.root);
+        r.backup = util::backup_file(lesson.root, dir, r.file);
     }
-    review::write_text(r.file, starter);
+    util::write_text(r.file, starter);
     r.changed = true;
     r.message = r.backup.empty()
                     ? "Restored the starter " + shown + " (there was no previous file to save)."
-                    : "Saved your version to " + review::display_path(r.backup, lesson.root) +
+                    : "Saved your version to " + util::display_path(r.backup, lesson.root) +
                           ", then restored the starter " + shown + ". To bring your version back: make restore-" +
                           lesson.number + " EX=" + exercise;
     return r;

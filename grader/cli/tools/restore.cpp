@@ -6,9 +6,9 @@
 #include <system_error>
 #include <tuple>
 
-#include "common/errors.hpp"
-#include "common/util.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/util.hpp"
+#include "util/files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -26,7 +26,7 @@ std::tuple<std::string, long> order_key(const std::string& stamp) {
 
 std::vector<Backup> backups_of(const lesson::Lesson& lesson, const std::string& exercise) {
     const lesson::Exercise& ex = lesson.exercise(exercise);
-    const fs::path rel = review::display_path(lesson.exercises_dir() / ex.file(), lesson.root);
+    const fs::path rel = util::display_path(lesson.exercises_dir() / ex.file(), lesson.root);
     std::vector<Backup> out;
     std::error_code ec;
     for (const auto& d : fs::directory_iterator(lesson.root / ".workbook" / "backups", ec)) {
@@ -43,9 +43,9 @@ RestoreResult restore_exercise(const lesson::Lesson& lesson, const std::string& 
     const std::vector<Backup> all = backups_of(lesson, exercise);
     RestoreResult r;
     r.file = lesson.exercises_dir() / ex.file();
-    const std::string shown = review::display_path(r.file, lesson.root);
+    const std::string shown = util::display_path(r.file, lesson.root);
     if (all.empty())
-        throw review::UserError("There is no backup of " + shown + " in .workbook/backups/ (`make reset-" +
+        throw util::UserError("There is no backup of " + shown + " in .workbook/backups/ (`make reset-" +
                                 lesson.number + "` saves one before it restores the starter); nothing was changed.");
     const Backup* chosen = &all.back();
     if (!stamp.empty()) {
@@ -53,7 +53,7 @@ RestoreResult restore_exercise(const lesson::Lesson& lesson, const std::string& 
         if (it == all.end()) {
             std::string list;
             for (const auto& b : all) list += (list.empty() ? "" : ", ") + b.stamp;
-            throw review::UserError("No backup '" + stamp + "' of " + shown +
+            throw util::UserError("No backup '" + stamp + "' of " + shown +
                                     "; the backups are (oldest first): " + list + ". Nothing was changed.");
         }
         chosen = &*it;
@@ -63,17 +63,17 @@ RestoreResult restore_exercise(const lesson::Lesson& lesson, const std::string& 
     std::error_code ec;
     if (fs::exists(r.file, ec)) {
         if (!fs::is_regular_file(r.file, ec))
-            throw review::UserError(shown + " is not a regular file; nothing was changed.");
+            throw util::UserError(shown + " is not a regular file; nothing was changed.");
         if (util::read_file(r.file).value_or("") == text) {
             r.message = shown + " already is the backup " + r.from + "; nothing was changed.";
             return r;
         }
-        r.saved = review::backup_file(lesson.root, review::new_backup_dir(lesson.root), r.file);
+        r.saved = util::backup_file(lesson.root, util::new_backup_dir(lesson.root), r.file);
     }
-    review::write_text(r.file, text);
+    util::write_text(r.file, text);
     const std::string restored = shown + " from the backup " + r.from + ".";
     r.message = r.saved.empty() ? "Restored " + restored
-                                : "Saved your current version to " + review::display_path(r.saved, lesson.root) +
+                                : "Saved your current version to " + util::display_path(r.saved, lesson.root) +
                                       ", then restored " + restored;
     if (all.size() > 1) {
         r.message += " Other backups:";

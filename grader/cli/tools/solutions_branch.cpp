@@ -4,11 +4,11 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
-#include "common/subprocess.hpp"
+#include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
 
@@ -20,15 +20,15 @@ std::string trim(std::string s) {
     return s;
 }
 
-review::RunResult git(const fs::path& dir, std::vector<std::string> args) {
+util::RunResult git(const fs::path& dir, std::vector<std::string> args) {
     args.insert(args.begin(), {"git", "-C", dir.string()});
-    return review::run_program(args, {}, 300);
+    return util::run_program(args, {}, 300);
 }
 
 std::string git_ok(const fs::path& dir, const std::vector<std::string>& args, const std::string& what) {
     auto r = git(dir, args);
-    if (!r.started) throw review::UserError("git is not installed; it is needed to " + what + ".");
-    if (r.exit_code != 0) throw review::UserError("git failed to " + what + ": " + trim(r.output));
+    if (!r.started) throw util::UserError("git is not installed; it is needed to " + what + ".");
+    if (r.exit_code != 0) throw util::UserError("git failed to " + what + ": " + trim(r.output));
     return trim(r.output);
 }
 
@@ -47,31 +47,31 @@ struct Worktree {
 }  // namespace
 
 BranchResult update_solutions_branch(const fs::path& repo_root, const std::string& branch) {
-    if (review::which("git").empty())
-        throw review::UserError("git is not installed; it is needed for the solutions branch.");
+    if (util::which("git").empty())
+        throw util::UserError("git is not installed; it is needed for the solutions branch.");
     auto inside = git(repo_root, {"rev-parse", "--is-inside-work-tree"});
     if (inside.exit_code != 0 || trim(inside.output) != "true")
-        throw review::UserError(repo_root.string() + " is not a git repository.");
+        throw util::UserError(repo_root.string() + " is not a git repository.");
     auto head = git(repo_root, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
     if (head.exit_code != 0)
-        throw review::UserError("The repository has no commit yet; commit once, then make the solutions branch.");
+        throw util::UserError("The repository has no commit yet; commit once, then make the solutions branch.");
     const std::string head_sha = trim(head.output);
 
     // Everything is computed before git is touched, so a malformed marker changes nothing.
     std::vector<std::pair<std::string, std::string>> files;  // relative path, content
     for (const auto& id : lesson::lesson_ids(repo_root)) {
         const fs::path dir = repo_root / "solutions" / id;
-        for (const auto& sol : review::files_with_ext(dir, ".cu")) {
+        for (const auto& sol : util::files_with_ext(dir, ".cu")) {
             const std::string rel = "exercises/" + id + "/" + sol.filename().string();
             files.push_back(
-                {rel, lesson::strip_markers(review::read_text(sol), review::display_path(sol, repo_root)).text});
+                {rel, lesson::strip_markers(util::read_text(sol), util::display_path(sol, repo_root)).text});
         }
         // The written answers too, so that `make grade-NN` on the branch passes with full points.
         const std::string answers = lesson::load_lesson(repo_root, id).answers_file;
         if (fs::exists(dir / answers))
-            files.push_back({"exercises/" + id + "/" + answers, review::read_text(dir / answers)});
+            files.push_back({"exercises/" + id + "/" + answers, util::read_text(dir / answers)});
     }
-    if (files.empty()) throw review::UserError("There are no solutions (solutions/<lesson>/*.cu) to put on a branch.");
+    if (files.empty()) throw util::UserError("There are no solutions (solutions/<lesson>/*.cu) to put on a branch.");
 
     BranchResult r;
     r.branch = branch;
@@ -81,14 +81,14 @@ BranchResult update_solutions_branch(const fs::path& repo_root, const std::strin
     r.created = !exists;
 
     char tmpl[] = "/tmp/workbook-solutions-XXXXXX";
-    if (!mkdtemp(tmpl)) throw review::UserError("Cannot create a temporary folder for the worktree.");
+    if (!mkdtemp(tmpl)) throw util::UserError("Cannot create a temporary folder for the worktree.");
     Worktree wt{repo_root, fs::path(tmpl) / "wt"};
     git_ok(repo_root, {"worktree", "add", "--detach", "--quiet", wt.dir.string(), start},
            "create a temporary worktree");
     // The branch follows the current commit: its tree is HEAD's, then the solutions go over the exercises.
     git_ok(wt.dir, {"read-tree", "-u", "--reset", head_sha}, "load the current commit into the worktree");
     for (const auto& [rel, text] : files) {
-        review::write_text(wt.dir / rel, text);
+        util::write_text(wt.dir / rel, text);
         r.files.push_back(rel);
     }
     git_ok(wt.dir, {"add", "-A", "--", "exercises"}, "stage the solutions");

@@ -2,8 +2,8 @@
 
 #include <system_error>
 
-#include "common/errors.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/lesson.hpp"
 
 namespace fs = std::filesystem;
@@ -17,22 +17,22 @@ nlohmann::json load_state(const fs::path& repo_root, std::string* note) {
     std::error_code ec;
     if (!fs::exists(p, ec)) return nlohmann::json::object();
     try {
-        nlohmann::json j = nlohmann::json::parse(review::read_text(p));
+        nlohmann::json j = nlohmann::json::parse(util::read_text(p));
         if (j.is_object()) return j;
     } catch (const nlohmann::json::exception&) {
-    } catch (const review::UserError&) {}
-    const fs::path dir = review::new_backup_dir(repo_root);
+    } catch (const util::UserError&) {}
+    const fs::path dir = util::new_backup_dir(repo_root);
     const fs::path saved = dir / "state.json";
     fs::rename(p, saved, ec);
     if (ec) fs::copy_file(p, saved, fs::copy_options::overwrite_existing, ec);
     if (note)
-        *note = ".workbook/state.json was unreadable; it was moved to " + review::display_path(saved, repo_root) +
+        *note = ".workbook/state.json was unreadable; it was moved to " + util::display_path(saved, repo_root) +
                 " and a fresh state started.";
     return nlohmann::json::object();
 }
 
 void save_state(const fs::path& repo_root, const nlohmann::json& state) {
-    review::write_text(state_path(repo_root), state.dump(2) + "\n");
+    util::write_text(state_path(repo_root), state.dump(2) + "\n");
 }
 
 nlohmann::json hints_used(const fs::path& repo_root, const std::string& lesson_id, std::string* problem) {
@@ -42,8 +42,8 @@ nlohmann::json hints_used(const fs::path& repo_root, const std::string& lesson_i
     std::error_code ec;
     if (!fs::exists(p, ec)) return nlohmann::json::object();
     try {
-        state = review::load_json(p);
-    } catch (const review::UserError& e) {
+        state = util::load_json(p);
+    } catch (const util::UserError& e) {
         // Reading never moves files (the next `make hint-NN` repairs the state); the caller says the count is unknown.
         if (problem) *problem = std::string("the hints used could not be read: ") + e.what();
         return nlohmann::json::object();

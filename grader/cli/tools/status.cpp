@@ -6,9 +6,9 @@
 #include <system_error>
 
 #include "review/edit_check.hpp"
-#include "common/errors.hpp"
+#include "util/errors.hpp"
 #include "lesson/sync.hpp"
-#include "common/files.hpp"
+#include "util/files.hpp"
 #include "review/written.hpp"
 #include "tools/state.hpp"
 
@@ -30,7 +30,7 @@ std::optional<ExerciseStatus> answers_status(const lesson::Lesson& lesson, const
     const fs::path file = lesson.exercises_dir() / name;
     if (!fs::exists(file, ec)) {
         s.state = "missing";
-        s.detail = review::display_path(file, lesson.root) + " does not exist";
+        s.detail = util::display_path(file, lesson.root) + " does not exist";
         return s;
     }
     std::size_t answered = 0, total = 0;
@@ -39,7 +39,7 @@ std::optional<ExerciseStatus> answers_status(const lesson::Lesson& lesson, const
             ++total;
             answered += w.placeholder ? 0 : 1;
         }
-    } catch (const review::UserError& e) {
+    } catch (const util::UserError& e) {
         s.state = "in progress";
         s.detail = e.what();
         return s;
@@ -76,8 +76,9 @@ struct Run {
 
 // The finished grade runs of exercises/<lesson> (build/results/<n>/runs/*/results.json, grade/result_files.hpp),
 // newest first. A grade with EX= holds only its own exercise, so each exercise's last grade is the first of these that
-// holds it, not simply the latest run. An unreadable run only means "not graded there".
-std::vector<Run> graded_runs(const lesson::Lesson& lesson) {
+// holds it, not simply the latest run. An older unreadable run only means "not graded there"; when the newest run
+// cannot be read, *unreadable says why, since every exercise's last grade is then unknown.
+std::vector<Run> graded_runs(const lesson::Lesson& lesson, std::string* unreadable) {
     std::error_code ec;
     std::vector<fs::path> files;
     for (const auto& d : fs::directory_iterator(lesson.results_dir() / "runs", ec))
@@ -90,8 +91,12 @@ std::vector<Run> graded_runs(const lesson::Lesson& lesson) {
     for (auto it = files.rbegin(); it != files.rend(); ++it) {
         Run r;
         try {
-            r.results = review::load_json(*it);
-        } catch (const review::UserError&) {
+            r.results = util::load_json(*it);
+        } catch (const util::UserError& e) {
+            if (it == files.rbegin()) {
+                *unreadable = e.what();
+                if (!unreadable->empty() && unreadable->back() == '.') unreadable->pop_back();
+            }
             continue;
         }
         r.time = fs::last_write_time(*it, ec);
@@ -106,7 +111,8 @@ std::vector<Run> graded_runs(const lesson::Lesson& lesson) {
 
 std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
     const nlohmann::json hints = hints_used(lesson.root, lesson.id);
-    const std::vector<Run> runs = graded_runs(lesson);
+    std::string unreadable;  // why the newest grade's results could not be read: said on every exercise's line
+    const std::vector<Run> runs = graded_runs(lesson, &unreadable);
     std::error_code ec;
 
     std::vector<ExerciseStatus> out;
@@ -119,7 +125,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
         const fs::path file = lesson.exercises_dir() / ex.file();
         if (!fs::exists(file, ec)) {
             s.state = "missing";
-            s.detail = review::display_path(file, lesson.root) + " does not exist (`make reset-" + lesson.number +
+            s.detail = util::display_path(file, lesson.root) + " does not exist (`make reset-" + lesson.number +
                        " EX=" + ex.name + "` restores it)";
             out.push_back(s);
             continue;
@@ -129,7 +135,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
         bool edited_outside = false;
         std::string refused;  // the fill policy's veto, one sentence
         try {
-            std::string text = review::read_text(file);
+            std::string text = util::read_text(file);
             if (const auto pristine = lesson::pristine_starter(lesson, ex)) {
                 review::EditCheck check = review::edit_check_text(*pristine, text, ex.file(), ex.blank_ids());
                 edited_outside = !check.ok && !check.refused;
@@ -140,7 +146,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
                 bug_hunt = !check.fills.empty() && std::all_of(check.fills.begin(), check.fills.end(),
                                                                [](const auto& f) { return f.fix_region; });
             }
-        } catch (const review::UserError& e) {
+        } catch (const util::UserError& e) {
             s.state = "in progress";
             s.detail = e.what();
             if (!s.detail.empty() && s.detail.back() == '.') s.detail.pop_back();
@@ -175,6 +181,7 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
                             ")";
             }
         }
+        if (!unreadable.empty()) s.detail += "; the last grade is unknown (" + unreadable + ")";
         out.push_back(s);
     }
     // The written answers are scored only by a grade of the whole lesson (no EX=): their last score is in the

@@ -6,9 +6,9 @@
 #include <string>
 #include <system_error>
 
-#include "common/errors.hpp"
-#include "common/util.hpp"
-#include "common/files.hpp"
+#include "util/errors.hpp"
+#include "util/util.hpp"
+#include "util/files.hpp"
 #include "lesson/sync.hpp"
 #include "tools/repo_files.hpp"
 
@@ -54,10 +54,10 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
     const fs::path dest = fs::weakly_canonical(fs::absolute(out), ec);
     const fs::path rel = dest.lexically_relative(root);
     if (!rel.empty() && *rel.begin() != ".." && rel.is_relative())
-        throw review::UserError("The student edition must go outside the repository (" + out.string() +
+        throw util::UserError("The student edition must go outside the repository (" + out.string() +
                                 " is inside it).");
     if (fs::exists(dest, ec) && !(fs::is_directory(dest, ec) && fs::is_empty(dest, ec)))
-        throw review::UserError(out.string() +
+        throw util::UserError(out.string() +
                                 " already exists and is not empty; choose a new folder so nothing is overwritten.");
     EditionResult r;
     TempTree tree{export_committed(root, &r.uncommitted, &r.commit)};
@@ -68,27 +68,27 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
         if (f.extension() != ".cu" && f.extension() != ".cuh") continue;
         const std::string text = util::read_file(tree.dir / f).value_or("");
         if (text.find("/*BLANK:") != std::string::npos || text.find("// BLANK:") != std::string::npos)
-            throw review::UserError(f.string() +
+            throw util::UserError(f.string() +
                                     " holds blank markers (solution code); it was not copied and "
                                     "the student edition was not made.");
     }
     fs::create_directories(dest, ec);
-    if (ec) throw review::UserError("Cannot create " + out.string() + ".");
+    if (ec) throw util::UserError("Cannot create " + out.string() + ".");
     r.out = dest;
     for (const auto& f : files) {
         fs::create_directories((dest / f).parent_path(), ec);
         if (f.extension() == ".md") {
-            review::write_text(dest / f, student_markdown(util::read_file(tree.dir / f).value_or("")));
+            util::write_text(dest / f, student_markdown(util::read_file(tree.dir / f).value_or("")));
         } else {
             fs::copy_file(tree.dir / f, dest / f, fs::copy_options::overwrite_existing, ec);
-            if (ec) throw review::UserError("Could not copy " + f.string() + " (" + ec.message() + ").");
+            if (ec) throw util::UserError("Could not copy " + f.string() + " (" + ec.message() + ").");
             fs::permissions(dest / f, fs::status(tree.dir / f, ec).permissions(), ec);  // scripts stay executable
         }
         ++r.files;
     }
     // The edit check's reference starters, which the repository derives from the solutions left behind.
     for (const auto& [rel, text] : lesson::pristine_copies(tree.dir)) {
-        review::write_text(dest / rel, text);
+        util::write_text(dest / rel, text);
         ++r.files;
     }
     return r;

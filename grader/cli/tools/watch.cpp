@@ -14,7 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "common/errors.hpp"
+#include "util/errors.hpp"
 
 namespace fs = std::filesystem;
 
@@ -129,7 +129,7 @@ std::size_t fingerprint(const std::vector<fs::path>& files) {
 }
 
 WatchResult watch(const WatchOptions& opt, std::ostream& out) {
-    if (opt.grade_command.empty()) throw review::UserError("watch: no grade command.");
+    if (opt.grade_command.empty()) throw util::UserError("watch: no grade command.");
     WatchResult result;
     StopSignals signals;
     KeyMode keys(opt.keys_fd);

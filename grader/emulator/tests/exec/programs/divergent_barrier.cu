@@ -8,7 +8,7 @@ __global__ void half_barrier(float* out) {
   __shared__ float tile[64];
   tile[threadIdx.x] = static_cast<float>(threadIdx.x);
   if (threadIdx.x < 32) {
-    __syncthreads();
+    __syncthreads();  // @divergent_barrier
   }
   out[threadIdx.x] = tile[63 - threadIdx.x];
 }

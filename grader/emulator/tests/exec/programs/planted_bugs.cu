@@ -7,7 +7,7 @@
 #include <cstring>
 
 __device__ float warp_total(float v, unsigned mask) {
-  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(mask, v, offset);
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(mask, v, offset);  // @shuffle
   return v;
 }
 
@@ -25,9 +25,9 @@ __global__ void half_warp_sync(float* out, bool fixed) {
   __shared__ float tile[64];
   tile[threadIdx.x] = static_cast<float>(threadIdx.x);
   if (threadIdx.x % 32 < 16) {
-    __syncwarp(fixed ? 0x0000ffffu : 0xffffffffu);
+    __syncwarp(fixed ? 0x0000ffffu : 0xffffffffu);  // @syncwarp
   }
-  __syncthreads();
+  __syncthreads();  // @syncthreads
   out[threadIdx.x] = tile[63 - threadIdx.x];
 }
 

@@ -3,7 +3,7 @@
 // init. A grader that is one kills them all once a grade (or a student, in class grading) is finished.
 #pragma once
 
-namespace workbook {
+namespace workbook::util {
 
 // Makes this process the subreaper of everything it starts (prctl PR_SET_CHILD_SUBREAPER). False when refused.
 bool become_subreaper();
@@ -12,4 +12,4 @@ bool become_subreaper();
 // to us. Call only when no child this process still waits for is running. Returns how many were killed.
 int kill_orphans();
 
-}  // namespace workbook
+}  // namespace workbook::util

@@ -1,6 +1,6 @@
-#include "common/files.hpp"
+#include "util/files.hpp"
 
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/errors.hpp"
+#include "util/errors.hpp"
 
 namespace fs = std::filesystem;
 
-namespace workbook::review {
+namespace workbook::util {
 
 namespace {
 
@@ -238,4 +238,4 @@ std::vector<fs::path> files_with_ext(const fs::path& dir, const std::string& ext
     return out;
 }
 
-}  // namespace workbook::review
+}  // namespace workbook::util

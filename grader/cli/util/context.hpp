@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace workbook {
+namespace workbook::util {
 
 struct Context {
     std::filesystem::path root;       // repository root (holds lessons/, exercises/, solutions/, grader/)
@@ -28,4 +28,4 @@ std::optional<Context> find_context(bool need_config, std::string* error);
 std::string config_string(const Context& ctx, const std::string& pointer);
 std::vector<std::string> config_list(const Context& ctx, const std::string& pointer);
 
-}  // namespace workbook
+}  // namespace workbook::util

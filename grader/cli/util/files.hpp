@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace workbook::review {
+namespace workbook::util {
 
 inline constexpr std::uintmax_t kMaxTextFile = 1024 * 1024;  // 1 MiB: far above any exercise file
 
@@ -56,4 +56,4 @@ std::string display_path(const std::filesystem::path& p, const std::filesystem::
 // Regular files directly in `dir` whose name ends with `ext` (".cu"), sorted by name.
 std::vector<std::filesystem::path> files_with_ext(const std::filesystem::path& dir, const std::string& ext);
 
-}  // namespace workbook::review
+}  // namespace workbook::util

@@ -1,5 +1,5 @@
 // Runs a trusted tool (nvcc, git, cmake) with arguments, no shell, and collects what it printed: a thin layer over the
-// one process runner (common/process.hpp), with its own process group and time limit, the output kept whole and raw
+// one process runner (util/process.hpp), with its own process group and time limit, the output kept whole and raw
 // (the caller parses it). Student code never runs through here: it runs in the judge's sandboxed worker.
 #pragma once
 
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "common/util.hpp"
+#include "util/util.hpp"
 
-namespace workbook::review {
+namespace workbook::util {
 
 struct RunResult {
     bool started = false;  // false: the program could not be run at all
@@ -21,7 +21,4 @@ struct RunResult {
 // `argv[0]` is looked up on PATH when it has no '/'. `cwd` empty = current directory. timeout_s <= 0: no limit.
 RunResult run_program(const std::vector<std::string>& argv, const std::filesystem::path& cwd = {}, int timeout_s = 0);
 
-// The full path of `program` on PATH, or empty (util::which, the one lookup).
-using util::which;
-
-}  // namespace workbook::review
+}  // namespace workbook::util

@@ -1,4 +1,4 @@
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 #include <openssl/evp.h>
 

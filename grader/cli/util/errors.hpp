@@ -5,10 +5,10 @@
 #include <stdexcept>
 #include <string>
 
-namespace workbook::review {
+namespace workbook::util {
 
 struct UserError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-}  // namespace workbook::review
+}  // namespace workbook::util

@@ -1,10 +1,10 @@
-#include "common/subprocess.hpp"
+#include "util/subprocess.hpp"
 
-#include "common/process.hpp"
+#include "util/process.hpp"
 
 namespace fs = std::filesystem;
 
-namespace workbook::review {
+namespace workbook::util {
 
 RunResult run_program(const std::vector<std::string>& argv, const fs::path& cwd, int timeout_s) {
     RunResult r;
@@ -26,4 +26,4 @@ RunResult run_program(const std::vector<std::string>& argv, const fs::path& cwd,
     return r;
 }
 
-}  // namespace workbook::review
+}  // namespace workbook::util

@@ -1,12 +1,12 @@
-#include "common/context.hpp"
+#include "util/context.hpp"
 
 #include <cstdlib>
 
 #include <unistd.h>
 
-#include "common/util.hpp"
+#include "util/util.hpp"
 
-namespace workbook {
+namespace workbook::util {
 
 namespace fs = std::filesystem;
 
@@ -81,27 +81,32 @@ std::optional<Context> find_context(bool need_config, std::string* error) {
     return ctx;
 }
 
+namespace {
+
+// The config's value at `pointer`, or null when the build wrote none there (a part not built: no CUDA, no emulator).
+// A malformed pointer is the caller's bug and throws.
+const nlohmann::json* config_at(const Context& ctx, const std::string& pointer) {
+    if (!ctx.config.is_object()) return nullptr;
+    const nlohmann::json::json_pointer p(pointer);
+    return ctx.config.contains(p) ? &ctx.config.at(p) : nullptr;
+}
+
+}  // namespace
+
 std::string config_string(const Context& ctx, const std::string& pointer) {
-    if (!ctx.config.is_object()) return {};
-    try {
-        const auto& v = ctx.config.at(nlohmann::json::json_pointer(pointer));
-        return v.is_string() ? v.get<std::string>() : std::string();
-    } catch (const std::exception&) {
-        return {};
-    }
+    const nlohmann::json* v = config_at(ctx, pointer);
+    return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 std::vector<std::string> config_list(const Context& ctx, const std::string& pointer) {
     std::vector<std::string> out;
-    if (!ctx.config.is_object()) return out;
-    try {
-        const auto& v = ctx.config.at(nlohmann::json::json_pointer(pointer));
-        if (v.is_array())
-            for (const auto& x : v)
-                if (x.is_string() && !x.get<std::string>().empty()) out.push_back(x.get<std::string>());
-        if (v.is_string() && !v.get<std::string>().empty()) out.push_back(v.get<std::string>());
-    } catch (const std::exception&) {}
+    const nlohmann::json* v = config_at(ctx, pointer);
+    if (!v) return out;
+    if (v->is_array())
+        for (const auto& x : *v)
+            if (x.is_string() && !x.get<std::string>().empty()) out.push_back(x.get<std::string>());
+    if (v->is_string() && !v->get<std::string>().empty()) out.push_back(v->get<std::string>());
     return out;
 }
 
-}  // namespace workbook
+}  // namespace workbook::util

@@ -1,4 +1,4 @@
-#include "common/process.hpp"
+#include "util/process.hpp"
 
 #include "signals.hpp"
 
@@ -14,11 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/util.hpp"
+#include "util/util.hpp"
 
 extern char** environ;
 
-namespace workbook {
+namespace workbook::util {
 
 namespace fs = std::filesystem;
 
@@ -228,4 +228,4 @@ ProcessResult run_process(const ProcessSpec& spec) {
     return c.result();
 }
 
-}  // namespace workbook
+}  // namespace workbook::util

@@ -11,7 +11,7 @@
 
 #include <sys/types.h>
 
-namespace workbook {
+namespace workbook::util {
 
 struct ProcessSpec {
     std::vector<std::string> argv;
@@ -74,4 +74,4 @@ std::string signal_name(int sig);
 void install_interrupt_handler();
 bool interrupted();
 
-}  // namespace workbook
+}  // namespace workbook::util

@@ -1,4 +1,4 @@
-#include "common/reaper.hpp"
+#include "util/reaper.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace workbook {
+namespace workbook::util {
 
 namespace {
 
@@ -60,4 +60,4 @@ int kill_orphans() {
     return static_cast<int>(killed.size());
 }
 
-}  // namespace workbook
+}  // namespace workbook::util
