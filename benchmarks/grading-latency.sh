@@ -5,6 +5,7 @@
 #   - the emulated run of the hidden tests alone (the same grade again, build cached);
 #   - the hidden tests one after another, each a judge starting the submission's worker, with the sandbox's
 #     namespaces (bubblewrap) and without them (seccomp and rlimits only), and the cost of the sandbox per test.
+# Each grade's CPU time (all its processes) is printed beside its wall time when perf is installed.
 # Usage: benchmarks/grading-latency.sh [build-dir] [lesson number]   (default: build, the last lesson; the build must
 # exist: make grade-NN or cmake --build)
 set -euo pipefail
@@ -23,6 +24,18 @@ cp "solutions/$slug/$ex.cu" "$sub/$ex.cu"
 
 now() { date +%s.%N; }
 secs() { echo "$2 - $1" | bc; }
+# CPU seconds of a command and every process under it (sandboxed workers included, which getrusage misses), when
+# perf can count them: on a machine shared with other work the wall time says little, the CPU time holds.
+cpu_of() {
+  if perf stat -x, -e task-clock -o "$sub/perf.txt" -- true > /dev/null 2>&1; then
+    perf stat -x, -e task-clock -o "$sub/perf.txt" -- "$@"
+    local rc=$?
+    printf '%s' "$(awk -F, '/task-clock/ { printf "   (CPU %.2f s)", $1 / 1000 }' "$sub/perf.txt")" >> "$sub/cpu.txt"
+    return $rc
+  fi
+  "$@"
+}
+cpu() { cat "$sub/cpu.txt" 2>/dev/null; rm -f "$sub/cpu.txt"; }
 
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
@@ -31,11 +44,11 @@ if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 for i in 1 2 3; do
   echo "// edit $i $(now)" >> "$sub/$ex.cu"  # a changed file: nothing cached
-  t0=$(now); "$wb" grade "$number" --submission "$sub" --ex "$ex" --backend emu --seed 1 > "$sub/out.txt" 2>&1 || true; t1=$(now)
-  echo "changed exercise, full emu grade (run $i):          $(secs "$t0" "$t1") s   ($(grep -c 'passed' "$sub/out.txt") 'passed' lines)"
+  t0=$(now); cpu_of "$wb" grade "$number" --submission "$sub" --ex "$ex" --backend emu --seed 1 > "$sub/out.txt" 2>&1 || true; t1=$(now)
+  echo "changed exercise, full emu grade (run $i):          $(secs "$t0" "$t1") s$(cpu)   ($(grep -c 'passed' "$sub/out.txt") 'passed' lines)"
 done
-t0=$(now); "$wb" grade "$number" --submission "$sub" --ex "$ex" --backend emu --seed 1 > "$sub/out.txt" 2>&1 || true; t1=$(now)
-echo "unchanged exercise, emu grade (tests only):       $(secs "$t0" "$t1") s"
+t0=$(now); cpu_of "$wb" grade "$number" --submission "$sub" --ex "$ex" --backend emu --seed 1 > "$sub/out.txt" 2>&1 || true; t1=$(now)
+echo "unchanged exercise, emu grade (tests only):       $(secs "$t0" "$t1") s$(cpu)"
 worker=$(ls -td "$build"/grade/"$number"/"$ex"/emu/*/worker | head -1)
 judge="$build/judges/$slug/judge-$ex"
 names=$("$judge" --wb-list | python3 -c 'import json,sys; [print(t["name"]) for t in json.load(sys.stdin)]')

@@ -3,7 +3,8 @@
 //   --starters         every untouched starter fails every hidden test, with the "fill the blanks" message; a bug
 //                      hunt's starter (fix regions only) fails some of its tests
 //   --wrong NAME       a known wrong answer (solutions/<lesson>/wrong/wrong.json) fails the groups it names, and is
-//                      vetoed when it says so ("veto"), by a veto whose sentence holds "veto_says" when given
+//                      vetoed when it says so ("veto"), by a veto whose sentence holds "veto_says" when given;
+//                      graded with the entry's "time_limit_s" as the per-test limit when it has one (a hang)
 //   --alt NAME         a correct answer written differently (solutions/<lesson>/alt/alt.json) passes every test
 // A known answer is built the way a student would write it: the solution with the entry's delta applied
 // (lesson/answers.hpp), so an answer given as blank fills differs from the starter only inside blanks.
@@ -40,6 +41,9 @@ struct Options {
   std::string lesson, mode, name, backend = "emu";
   bool sanitize = false;  // --sanitize (gpu): compute-sanitizer's findings are checked too
   std::string sanitize_tools;  // --sanitize-tools a,b: only these tools (a wrong answer: default its expect.sanitizer)
+  // An entry's "time_limit_s": the grade's per-test limit (WORKBOOK_TEST_TIMEOUT) for an answer that hangs, so that
+  // its test waits seconds, not the default 30 s limit's watchdog, for the time-out that rejects it. 0: the default.
+  int time_limit_s = 0;
 };
 
 using wbtest::read_file;
@@ -74,7 +78,8 @@ Grade run_grade(const Options& o, const std::string& args) {
   const fs::path out = o.work / ("results-" + (o.name.empty() ? o.mode : o.name) + ".json");
   fs::remove(out);
   // A secret in the grader's environment: no submission may see it (the worker gets an environment of its own).
-  const std::string cmd = "cd '" + o.root.string() + "' && WB_SECRET_CANARY=wb-secret-canary-7f3a '" +
+  const std::string limit = o.time_limit_s > 0 ? "WORKBOOK_TEST_TIMEOUT=" + std::to_string(o.time_limit_s) + " " : "";
+  const std::string cmd = "cd '" + o.root.string() + "' && " + limit + "WB_SECRET_CANARY=wb-secret-canary-7f3a '" +
                           o.workbook.string() + "' grade " + o.lesson.substr(0, o.lesson.find('-')) + " --backend " +
                           o.backend + (o.sanitize ? " --sanitize" : "") +
                           (o.sanitize && !o.sanitize_tools.empty() ? " --sanitize-tools " + o.sanitize_tools : "") + " --json-out '" + out.string() + "' " + args + " 2>&1";
@@ -201,9 +206,10 @@ std::string snapshot(const fs::path& p) {
   return fs::is_regular_file(p, ec) ? "file:" + read_file(p) : fs::exists(p, ec) ? "other" : "absent";
 }
 
-int check_wrong(const Options& o) {
+int check_wrong(Options o) {
   const fs::path base = o.root / "solutions" / o.lesson;
   const json e = find_entry(base / "wrong" / "wrong.json", o.name);
+  o.time_limit_s = e.value("time_limit_s", 0);
   const std::string ex = e.at("exercise");
   // Built the way a student would write it: the solution with the entry's delta applied (lesson/answers.hpp).
   const std::string text = workbook::lesson::known_answer_text(workbook::lesson::load_lesson(o.root, o.lesson), e);

@@ -52,10 +52,13 @@ Toolchain toolchain(const util::Context& ctx, Backend backend) {
     if (t.cxx.empty()) t.cxx = util::which("c++");
     t.harness_objs = util::config_list(ctx, "/harness/" + b);
     t.link_libs = util::config_list(ctx, "/link_libs/" + b);
+    // The build's linker (gold where binutils has it) links emu workers too (nvcc links gpu ones); in the cache key.
+    const auto link_flags = util::config_list(ctx, "/link_flags");
     if (backend == Backend::emu) {
         t.emu_nvcc = util::config_string(ctx, "/emu/nvcc");
         t.cxxflags = util::config_list(ctx, "/emu/cxxflags");
         t.ldflags = util::config_list(ctx, "/emu/ldflags");
+        t.ldflags.insert(t.ldflags.end(), link_flags.begin(), link_flags.end());
         const std::string inc = util::config_string(ctx, "/emu/include_dir");
         const std::string rt = util::config_string(ctx, "/emu/runtime_lib");
         if (t.emu_nvcc.empty() || inc.empty() || rt.empty())

@@ -90,7 +90,7 @@ std::string known_answer_text(const Lesson& lesson, const json& entry) {
     if (entry.value("starter", false)) {
         // The bug as shipped: what a student grades first. A starter with a `______` left is not a known answer (it
         // does not compile); the starters check grades those.
-        const Converted c = lesson::make_starter(review::read_text(solution), shown);
+        const Converted c = lesson::make_starter(util::read_text(solution), shown);
         for (const auto& b : c.blanks)
             if (!b.fix)
                 throw UserError(label + " is the starter of exercise '" + ex->name + "', whose blank '" + b.id +

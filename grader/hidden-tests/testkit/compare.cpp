@@ -9,8 +9,6 @@
 namespace wb::testkit {
 
 namespace {
-constexpr std::size_t kShown = 4;
-
 std::string footer(const CaseInfo& info) {
   std::ostringstream s;
   s << "inputs: " << info.shape << "; random seed " << info.seed << " (the same seed replays the same inputs)\n";
@@ -23,9 +21,13 @@ MismatchLog::MismatchLog(std::string what, std::string column_word)
     : what_(std::move(what)), column_word_(std::move(column_word)) {}
 
 void MismatchLog::fail(long row, long column, const std::string& expected, const std::string& got) {
+  if (first_.size() < kShown) first_.push_back({row, column, expected, got});
+  count(row, column);
+}
+
+void MismatchLog::count(long row, long column) {
   ++checked_;
   ++wrong_;
-  if (first_.size() < kShown) first_.push_back({row, column, expected, got});
   if (rows_.empty() || rows_.back() != row) rows_.push_back(row);
   if (min_column_ < 0 || column < min_column_) min_column_ = column;
   if (column > max_column_) max_column_ = column;

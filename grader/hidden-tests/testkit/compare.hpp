@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::testkit {
@@ -23,6 +24,15 @@ class MismatchLog {
 
   void pass() { ++checked_; }
   void fail(long row, long column, const std::string& expected, const std::string& got);
+  // The same, with the texts made only for the first few mismatches, the ones the report shows: a wrong kernel gets
+  // every element wrong, and formatting each one's numbers cost a judge more than the comparisons did.
+  // describe() returns {expected, got}.
+  template <class Describe>
+  void fail(long row, long column, Describe&& describe) {
+    if (first_.size() >= kShown) return count(row, column);
+    const std::pair<std::string, std::string> texts = describe();
+    fail(row, column, texts.first, texts.second);
+  }
 
   bool ok() const { return wrong_ == 0; }
   std::size_t wrong() const { return wrong_; }
@@ -30,6 +40,8 @@ class MismatchLog {
   std::string report(const CaseInfo& info) const;
 
  private:
+  static constexpr std::size_t kShown = 4;  // mismatches the report shows
+  void count(long row, long column);           // a mismatch, counted and placed but not shown
   struct Entry {
     long row, column;
     std::string expected, got;

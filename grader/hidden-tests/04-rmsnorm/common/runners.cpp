@@ -43,7 +43,9 @@ void check_half_row(Half t, MismatchLog& log, int row, const double* x, const st
       log.pass();
       continue;
     }
-    log.fail(row, c, expected_half(t, a), format_half(got, bits) + (bits == kPoison16 ? poisoned_note() : ""));
+    log.fail(row, c, [&] {
+      return std::pair(expected_half(t, a), format_half(got, bits) + (bits == kPoison16 ? poisoned_note() : ""));
+    });
   }
 }
 
@@ -88,8 +90,10 @@ void run_f32_case(const std::string& entry, const F32Launch& launch, const F32Ca
         log.pass();
         continue;
       }
-      log.fail(r, col, format_f32(ref) + " (+-" + format_f32(tol) + ")",
-               format_f32(got) + (bits == kPoison32 ? poisoned_note() : ""));
+      log.fail(r, col, [&] {
+        return std::pair(format_f32(ref) + " (+-" + format_f32(tol) + ")",
+                         format_f32(got) + (bits == kPoison32 ? poisoned_note() : ""));
+      });
     }
   }
   expect_clean(log, info);
@@ -210,8 +214,11 @@ void run_fused_case(const std::string& entry, const FusedLaunch& launch, const F
         res_log.pass();
         continue;
       }
-      res_log.fail(r, col, format_half(summed[i], to_bits(t, summed[i])),
-                   format_half(got, bits) + (bits == res_img[i] ? " (the residual as it was before the launch)" : ""));
+      res_log.fail(r, col, [&] {
+        return std::pair(format_half(summed[i], to_bits(t, summed[i])),
+                         format_half(got, bits) +
+                             (bits == res_img[i] ? " (the residual as it was before the launch)" : ""));
+      });
     }
   expect_clean(res_log, info);
 
@@ -278,8 +285,10 @@ void run_reduce_case(const std::string& entry, const ReduceLaunch& launch, const
         log.pass();
         continue;
       }
-      log.fail(r, th, format_f32(sum) + (c.integers ? " (exactly)" : " (+-" + format_f32(tol) + ")"),
-               format_f32(got) + (bits == kPoison32 ? poisoned_note() : ""));
+      log.fail(r, th, [&] {
+        return std::pair(format_f32(sum) + (c.integers ? " (exactly)" : " (+-" + format_f32(tol) + ")"),
+                         format_f32(got) + (bits == kPoison32 ? poisoned_note() : ""));
+      });
     }
   }
   expect_clean(log, info);

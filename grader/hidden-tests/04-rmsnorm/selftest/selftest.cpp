@@ -246,6 +246,21 @@ static void test_report() {
   MismatchLog nan_expected("output");
   nan_expected.fail(2, 0, "nan", "nan (0x7fff)");  // cannot happen as a mismatch, but must not be explained as one
   EXPECT(nan_expected.report(info).find("never wrote") == std::string::npos);
+  // The texts of a mismatch are made for the four the report shows, and every mismatch is still counted and placed.
+  MismatchLog lazy("output");
+  int described = 0;
+  for (int col = 0; col < 10; ++col)
+    lazy.fail(1, col, [&] {
+      ++described;
+      return std::pair<std::string, std::string>("1 (+-1e-05)", "col " + std::to_string(col));
+    });
+  lazy.fail(5, 2, [&] { ++described; return std::pair<std::string, std::string>("2", "3"); });
+  const std::string lr = lazy.report(info);
+  EXPECT(described == 4 && lazy.wrong() == 11 && lazy.checked() == 11);
+  EXPECT(lr.find("11 of 11 output values are wrong") != std::string::npos);
+  EXPECT(lr.find("row 1, column 3: expected 1 (+-1e-05), got col 3") != std::string::npos);
+  EXPECT(lr.find("got col 4") == std::string::npos);
+  EXPECT(lr.find("2 rows (1, 5), columns 0 to 9") != std::string::npos);
   Untouched u{3, 5, "2 byte(s) after its last element"};
   std::string ur = untouched_report(info, "output", u);
   EXPECT(ur.find("3 byte(s)") != std::string::npos);

@@ -82,7 +82,10 @@ void check_half_row(Half t, MismatchLog& log, int row, const double* x, const st
       log.pass();
       continue;
     }
-    log.fail(row, c, half_expected(t, r), wb::testkit::format_half(got, bits) + (bits == kPoison16 ? wb::testkit::poisoned_note() : ""));
+    log.fail(row, c, [&] {
+      return std::pair(half_expected(t, r),
+                       wb::testkit::format_half(got, bits) + (bits == kPoison16 ? wb::testkit::poisoned_note() : ""));
+    });
   }
 }
 
@@ -160,7 +163,7 @@ void run_f32_case(const std::string& entry, const F32Launch& launch, const F32Ca
         log.pass();
         continue;
       }
-      log.fail(r, col, f32_expected(ref, tol), f32_got(got, bits));
+      log.fail(r, col, [&] { return std::pair(f32_expected(ref, tol), f32_got(got, bits)); });
     }
   }
   wb::testkit::expect_clean(log, info);
@@ -276,9 +279,11 @@ void run_fused_case(const std::string& entry, const FusedLaunch& launch, const H
         res_log.pass();
         continue;
       }
-      res_log.fail(r, col, wb::testkit::format_half(summed[i], wb::testkit::to_bits(t, summed[i])),
-                   wb::testkit::format_half(got, bits) +
-                       (bits == img.residual[i] ? " (the residual as it was before the launch)" : ""));
+      res_log.fail(r, col, [&] {
+        return std::pair(wb::testkit::format_half(summed[i], wb::testkit::to_bits(t, summed[i])),
+                         wb::testkit::format_half(got, bits) +
+                             (bits == img.residual[i] ? " (the residual as it was before the launch)" : ""));
+      });
     }
   wb::testkit::expect_clean(res_log, info);
 
