@@ -11,6 +11,7 @@
 // What to fill, in file order:
 //   normalize_pack  the 8 outputs of one pack, two at a time: widen a pair of inputs, scale by inv_rms in fp32,
 //                   round the pair to bf16 with one conversion, multiply by the weight pair in bf16;
+//   bf16_inv_rms    (in row_inv_rms) the row's inverse RMS from the block's sum of squares, as in the core exercise;
 //   cache_row       load this thread's packs of the row into `cache` (one 16-byte load each, PACKS of them at most)
 //                   and add their squares, widened to float, to local_sq;
 //   pick_packs      the launch shape: the most packs per thread (up to 4) that still give a row at least two warps.
@@ -30,13 +31,14 @@
 // launcher picks the ALIGNED one when every row of input, weight and output starts on a 16-byte boundary. There the
 // prefix is 0 at compile time and every pack is one 16-byte access, so the misaligned walk's extra addresses and
 // branches hold no registers, and more rows fit on a multiprocessor at once.
+#include <cub/cub.cuh>
+
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 #include <cstdint>
 
 namespace {
 
-constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int VEC = 8;              // bf16 values per 16-byte pack
 constexpr unsigned VEC_BYTES = 16;  // the widest load a single thread can issue
 
@@ -48,9 +50,13 @@ __device__ __forceinline__ unsigned misalignment_bytes(const void* p) {
     return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) & (VEC_BYTES - 1));
 }
 
-// Lesson 04's prefix: the elements before the first 16-byte-aligned address of the row, at most n.
+// Lesson 04's prefix, the elements before the row's first 16-byte boundary (at most n), counted from the boundary's
+// side: round the address up to a multiple of 16 and measure the gap (0 when p is already on a boundary).
 __device__ __forceinline__ int prefix_length(const __nv_bfloat16* p, int n) {
-    return min(n, static_cast<int>(((VEC_BYTES - misalignment_bytes(p)) % VEC_BYTES) / sizeof(__nv_bfloat16)));
+    const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t boundary = (addr + (VEC_BYTES - 1)) & ~static_cast<std::uintptr_t>(VEC_BYTES - 1);
+    const int gap = static_cast<int>((boundary - addr) / sizeof(__nv_bfloat16));
+    return gap < n ? gap : n;
 }
 
 // 8 consecutive values at p: one 16-byte access when p is 16-byte aligned, 8 scalar ones otherwise.
@@ -86,10 +92,24 @@ __device__ __forceinline__ Pack normalize_pack(const Pack& x, float inv_rms, con
     return y;
 }
 
-__device__ __forceinline__ float warp_reduce_sum(float val) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) val += __shfl_xor_sync(kFullMask, val, offset);
-    return val;
+// The launcher's largest block. The block size is chosen at run time (a whole number of warps, from the row's
+// length), so CUB's reduction is sized for the largest and told how many threads the block has: only the warps that
+// exist contribute. vLLM's RMSNorm kernels reduce the same way.
+constexpr int kMaxThreads = 1024;
+
+// Sum over the whole block, valid in thread 0 only. Called once per kernel: a second call would need a barrier before
+// it reuses the shared storage.
+__device__ __forceinline__ float block_reduce_sum(float val) {
+    using BlockReduce = cub::BlockReduce<float, kMaxThreads>;
+    __shared__ typename BlockReduce::TempStorage storage;
+    return BlockReduce(storage).Sum(val, static_cast<int>(blockDim.x));
+}
+
+// Computes the row's inverse RMS in thread 0 and hands it to every thread.
+__device__ __forceinline__ float row_inv_rms(float local_sq, int N, float eps) {
+    const float sq_sum = block_reduce_sum(local_sq);
+    __shared__ float smem_inv_rms;
+    ______  // blank: bf16_inv_rms
 }
 
 // One block of blockDim.x threads (a multiple of 32) per row; thread t owns packs t, t + blockDim.x, ... and keeps
@@ -123,20 +143,14 @@ __global__ void rmsnorm_bf16_fast_kernel(const __nv_bfloat16* input, const __nv_
         local_sq += f * f;
     }
 
-    // The row's sum: each warp's partial through shuffles, then every warp adds the partials itself (one barrier).
-    __shared__ float warp_partials[32];
-    local_sq = warp_reduce_sum(local_sq);
-    if ((tid & 31) == 0) warp_partials[tid >> 5] = local_sq;
-    __syncthreads();
-    const float total = warp_reduce_sum((tid & 31) < (threads >> 5) ? warp_partials[tid & 31] : 0.0f);
-    const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
+    const float inv_rms = row_inv_rms(local_sq, N, eps);
 
     const unsigned x_mis = misalignment_bytes(x);
     const bool weight_packs = ALIGNED || misalignment_bytes(weight) == x_mis;
     const bool output_packs = ALIGNED || misalignment_bytes(y) == x_mis;
+    // The cached packs back out, pack i of this thread being pack v = tid + i * threads of the row, as in cache_row.
 #pragma unroll
-    for (int i = 0; i < PACKS; ++i) {
-        const int v = tid + i * threads;
+    for (int i = 0, v = tid; i < PACKS; ++i, v += threads) {
         if (v < cached_vec) {
             const int col = prefix + v * VEC;
             store_pack(y + col, normalize_pack(cache[i], inv_rms, load_pack(weight + col, weight_packs)),
@@ -189,7 +203,7 @@ void launch_rmsnorm_bf16_fast(const __nv_bfloat16* input, const __nv_bfloat16* w
     const int row_packs = (N + VEC - 1) / VEC;  // at most: a misaligned row has one whole pack fewer
     const int packs = pick_packs(row_packs);
     // Threads to hold the row with that many packs each, a whole number of warps, at most 1024 (longer rows reread).
-    const int threads = min(1024, max(32, round_up_to_warp((row_packs + packs - 1) / packs)));
+    const int threads = min(kMaxThreads, max(32, round_up_to_warp((row_packs + packs - 1) / packs)));
     switch (packs) {
         case 1: launch_packs<1>(input, weight, output, M, N, eps, threads, stream); break;
         case 2: launch_packs<2>(input, weight, output, M, N, eps, threads, stream); break;
