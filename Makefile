@@ -160,11 +160,12 @@ test: configure
 #                                     their authors' layouts (the emulator must take any); its unit test is formatted
 #   solutions/*/wrong/, solutions/*/alt/  whole-file known answers: students' submissions as handed in (a fill of
 #                                     18 KB on one line, a line splice), whose layout is part of what they test
+#   docs/gpu-runs/                    programs as they ran on the GPU on the day recorded: a record, not code to keep
 #   exercises/                        the starters, derived from the solutions: format writes them again (sync), and
 #                                     the lessons' code blocks from them (scripts/lesson/lesson-code)
 FORMAT_EXT     = '*.cpp' '*.hpp' '*.h' '*.cu' '*.cuh'
 FORMAT_EXCLUDE = ':(exclude)grader/emulator/tests/programs/*' ':(exclude)solutions/*/wrong/*' \
-                 ':(exclude)solutions/*/alt/*' ':(exclude)exercises/*'
+                 ':(exclude)solutions/*/alt/*' ':(exclude)exercises/*' ':(exclude)docs/gpu-runs/*'
 FORMAT_FILES   = $(shell git ls-files -- $(FORMAT_EXT) $(FORMAT_EXCLUDE) 2>/dev/null) \
                  $(shell git ls-files -- grader/emulator/tests/programs/driver/driver_unit_test.cpp 2>/dev/null)
 format-check:

@@ -4,7 +4,6 @@
 // does not instrument a 2-byte struct read straight into a call's by-value argument; docs/emulator.md, Profiler).
 #include <cuda_bf16.h>
 
-
 // Block sum (the same in every variant, which differ only in their memory access pattern); the total is
 // broadcast to every thread through shared memory.
 #include <cuda_runtime.h>

@@ -2,7 +2,6 @@
 // 512 bytes). Requires N to be a multiple of 8 and 16-byte aligned rows (the driver's shapes are).
 #include <cuda_bf16.h>
 
-
 // Block sum (the same in every variant, which differ only in their memory access pattern); the total is
 // broadcast to every thread through shared memory.
 #include <cuda_runtime.h>
@@ -24,7 +23,9 @@ __device__ __forceinline__ float variant_block_sum(float v) {
 }
 
 namespace {
-struct alignas(16) Pack { __nv_bfloat16 v[8]; };
+struct alignas(16) Pack {
+    __nv_bfloat16 v[8];
+};
 
 template <int BLOCK>
 __global__ void bf16_vec16_kernel(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,

@@ -24,7 +24,9 @@ __device__ __forceinline__ float variant_block_sum(float v) {
 }
 
 namespace {
-struct alignas(8) Quad { __nv_bfloat16 v[4]; };
+struct alignas(8) Quad {
+    __nv_bfloat16 v[4];
+};
 
 template <int BLOCK>
 __global__ void bf16_vec8_kernel(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,

@@ -23,8 +23,8 @@ __device__ __forceinline__ float variant_block_sum(float v) {
 
 namespace {
 template <int BLOCK>
-__global__ void misaligned_kernel(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, int N,
-                                  float eps) {
+__global__ void misaligned_kernel(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y,
+                                  int N, float eps) {
     const float* row = x + static_cast<long long>(blockIdx.x) * N;
     float* out = y + static_cast<long long>(blockIdx.x) * N;
     const int shift = (threadIdx.x + 1) % BLOCK;

@@ -6,7 +6,7 @@
 #include "review/blanks.hpp"          // find_unfilled, unfilled_message
 #include "review/comments.hpp"        // review_comments
 #include "review/edit_check.hpp"      // edit_check_text
-#include "util/errors.hpp"          // UserError
+#include "util/errors.hpp"            // UserError
 #include "review/static_compile.hpp"  // nvcc_static_compile
 #include "review/written.hpp"         // score_written
 #include "tools/state.hpp"            // hints_used

@@ -10,19 +10,19 @@
 #include <cstdio>
 
 int main() {
-  int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
-  if (e == cudaSuccess && count == 0) {
-    std::printf("the CUDA runtime sees no device\n");
-    return 1;
-  }
-  cudaDeviceProp prop{};
-  if (e == cudaSuccess) e = cudaGetDeviceProperties(&prop, 0);
-  if (e == cudaSuccess) e = cudaFree(nullptr);  // creates the context, as each hidden test's first call does
-  if (e != cudaSuccess) {
-    std::printf("%s (%s)\n", cudaGetErrorName(e), cudaGetErrorString(e));
-    return 1;
-  }
-  std::printf("%s\n", prop.name);
-  return 0;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaSuccess && count == 0) {
+        std::printf("the CUDA runtime sees no device\n");
+        return 1;
+    }
+    cudaDeviceProp prop{};
+    if (e == cudaSuccess) e = cudaGetDeviceProperties(&prop, 0);
+    if (e == cudaSuccess) e = cudaFree(nullptr);  // creates the context, as each hidden test's first call does
+    if (e != cudaSuccess) {
+        std::printf("%s (%s)\n", cudaGetErrorName(e), cudaGetErrorString(e));
+        return 1;
+    }
+    std::printf("%s\n", prop.name);
+    return 0;
 }

@@ -19,8 +19,8 @@
 namespace wb {
 
 struct TestEntry {
-  std::string name;
-  std::vector<std::string> tags;  // "[rmsnorm][edge]" -> {"rmsnorm", "edge"}
+    std::string name;
+    std::vector<std::string> tags;  // "[rmsnorm][edge]" -> {"rmsnorm", "edge"}
 };
 
 // Every WB_TEST of this executable, in registration (file) order.
@@ -30,7 +30,7 @@ const std::vector<TestEntry>& registered_tests();
 // spec (see protocol.hpp) aborts the program at start-up, so a bad name is found the first time the tests are built
 // and listed, not when a student is graded.
 struct Registrar {
-  Registrar(const char* name, const char* tags);
+    Registrar(const char* name, const char* tags);
 };
 
 // The seed of this run (--wb-seed, or drawn at start-up and printed), and the test being run.
@@ -42,6 +42,6 @@ const std::string& current_test_name();
 #define WB_TEST_CAT2(a, b) a##b
 #define WB_TEST_CAT(a, b) WB_TEST_CAT2(a, b)
 // __COUNTER__, not __LINE__: a case list written as one macro puts several WB_TESTs on one line.
-#define WB_TEST(name, tags)                                                                  \
-  static const ::wb::Registrar WB_TEST_CAT(wb_test_registrar_, __COUNTER__){name, tags};     \
-  TEST_CASE(name, tags)
+#define WB_TEST(name, tags)                                                                \
+    static const ::wb::Registrar WB_TEST_CAT(wb_test_registrar_, __COUNTER__){name, tags}; \
+    TEST_CASE(name, tags)

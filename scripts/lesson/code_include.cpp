@@ -52,15 +52,17 @@ std::string extract_anchor(const std::string& text, const std::string& anchor, c
     for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
         std::string name;
         if (anchor_line(lines[i], "ANCHOR", &name) && name == anchor) {
-            if (begin >= 0) throw std::runtime_error(label + ":" + std::to_string(i + 1) + ": anchor " + anchor +
-                                                     " is opened a second time");
+            if (begin >= 0)
+                throw std::runtime_error(label + ":" + std::to_string(i + 1) + ": anchor " + anchor +
+                                         " is opened a second time");
             begin = i + 1;
         } else if (anchor_line(lines[i], "ANCHOR_END", &name) && name == anchor && begin >= 0 && end < 0) {
             end = i;
         }
     }
     if (begin < 0) throw std::runtime_error(label + ": no anchor `// ANCHOR: " + anchor + "`");
-    if (end < 0) throw std::runtime_error(label + ": anchor " + anchor + " is never closed (`// ANCHOR_END: " + anchor + "`)");
+    if (end < 0)
+        throw std::runtime_error(label + ": anchor " + anchor + " is never closed (`// ANCHOR_END: " + anchor + "`)");
     std::vector<std::string> body;
     for (int i = begin; i < end; ++i)
         if (!anchor_line(lines[i], "ANCHOR", nullptr) && !anchor_line(lines[i], "ANCHOR_END", nullptr))

@@ -21,9 +21,9 @@
 namespace lesson_code {
 
 struct Include {
-    int line = 0;            // 1-based line of the opening fence
-    std::string source;      // as written: exercises/04-rmsnorm/rmsnorm.cu
-    std::string anchor;      // pass2
+    int line = 0;        // 1-based line of the opening fence
+    std::string source;  // as written: exercises/04-rmsnorm/rmsnorm.cu
+    std::string anchor;  // pass2
 };
 
 // The anchored region of `source_text`; throws std::runtime_error naming `label` when the anchor is missing, opened
@@ -35,7 +35,7 @@ std::string extract_anchor(const std::string& source_text, const std::string& an
 std::vector<std::string> anchors_inside_blanks(const std::string& solution_text, const std::string& label);
 
 struct Rendered {
-    std::string text;                   // the Markdown with every include block regenerated
+    std::string text;  // the Markdown with every include block regenerated
     std::vector<Include> includes;
     std::vector<std::string> problems;  // a C/C++/CUDA block without include=, a source under solutions/, …
 };

@@ -56,7 +56,8 @@ std::string section_link(const Lesson& L, const std::string& section, const fs::
 }
 
 std::string exercises_table(const Lesson& L, const fs::path& from_dir) {
-    std::string t = "| exercise (file) | blanks | points (normal + edge tests) | taught in |\n| --- | --- | --- | --- |\n";
+    std::string t =
+        "| exercise (file) | blanks | points (normal + edge tests) | taught in |\n| --- | --- | --- | --- |\n";
     for (const auto& ex : L.exercises) {
         const auto at = [&](const char* group) { return ex.points.count(group) ? ex.points.at(group) : 0.0; };
         t += "| " + exercise_cell(L, ex) + " | " + code_list(ex.blank_ids()) + " | " + number(at("normal")) + " + " +
@@ -86,7 +87,8 @@ std::string points_table(const Lesson& L) {
                  number(core.points.at(group)) + " |\n";
     for (const auto& w : L.written)
         if (w.exercise == core.name)
-            t += "| `## " + heading(w.id) + "` in `" + L.answers_file + "`: " + w.title + " | " + number(w.points) + " |\n";
+            t += "| `## " + heading(w.id) + "` in `" + L.answers_file + "`: " + w.title + " | " + number(w.points) +
+                 " |\n";
     t += "| **total** | **" + number(L.core_max()) + "** |\n";
     return t;
 }

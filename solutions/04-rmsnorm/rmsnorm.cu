@@ -55,7 +55,7 @@ __global__ void rmsnorm_kernel(const float* __restrict__ input, const float* __r
     // One scalar for the whole row, computed once and shared through shared memory.
     __shared__ float smem_inv_rms;
     if (tid == 0) {
-        smem_inv_rms = /*BLANK:inv_rms*/rsqrtf(sq_sum / static_cast<float>(N) + eps)/*END*/;
+        smem_inv_rms = /*BLANK:inv_rms*/ rsqrtf(sq_sum / static_cast<float>(N) + eps) /*END*/;
     }
     // ANCHOR: barrier
     // Without this barrier threads of other warps could read smem_inv_rms before thread 0 has written it.

@@ -85,7 +85,7 @@ __global__ void rmsnorm_half_kernel(const T* __restrict__ input, const T* __rest
     // trained with, and the tests compare against it.
     for (int col = tid; col < N; col += BLOCK_SIZE) {
         row_out[col] =
-            /*BLANK:output_cast*/from_float<T>(to_float(from_float<T>(to_float(row_in[col]) * inv_rms)) * to_float(weight[col]))/*END*/;
+            /*BLANK:output_cast*/ from_float<T>(to_float(from_float<T>(to_float(row_in[col]) * inv_rms)) * to_float(weight[col])) /*END*/;
     }
     // ANCHOR_END: pass2
 }

@@ -57,7 +57,7 @@ __device__ __forceinline__ unsigned misalignment_bytes(const void* p) {
 // Number of elements from p up to (not including) the first 16-byte-aligned address, capped at n.
 __device__ __forceinline__ int prefix_length(const __nv_bfloat16* p, int n) {
     const unsigned misalign = misalignment_bytes(p);
-    return /*BLANK:prefix_len*/min(n, static_cast<int>(((VEC_BYTES - misalign) % VEC_BYTES) / sizeof(__nv_bfloat16)))/*END*/;
+    return /*BLANK:prefix_len*/ min(n, static_cast<int>(((VEC_BYTES - misalign) % VEC_BYTES) / sizeof(__nv_bfloat16))) /*END*/;
 }
 // ANCHOR_END: prefix_length
 

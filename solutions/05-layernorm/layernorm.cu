@@ -78,7 +78,7 @@ __global__ void layernorm_kernel(const float* __restrict__ input, const float* _
         local_sum += row_in[col];
     }
     const float sum = block_allreduce_sum<BLOCK_SIZE>(local_sum);
-    const float mean = /*BLANK:mean*/sum / static_cast<float>(N)/*END*/;
+    const float mean = /*BLANK:mean*/ sum / static_cast<float>(N) /*END*/;
 
     // Pass 2: the sum of squared distances from the mean (the row is read again, usually from L2).
     float local_sq_sum = 0.0f;
@@ -89,11 +89,11 @@ __global__ void layernorm_kernel(const float* __restrict__ input, const float* _
         // END BLANK
     }
     const float sq_sum = block_allreduce_sum<BLOCK_SIZE>(local_sq_sum);
-    const float rstd = /*BLANK:rstd*/rsqrtf(sq_sum / static_cast<float>(N) + eps)/*END*/;
+    const float rstd = /*BLANK:rstd*/ rsqrtf(sq_sum / static_cast<float>(N) + eps) /*END*/;
 
     // Pass 3: normalize, scale and shift; every thread already holds mean and rstd.
     for (int col = tid; col < N; col += BLOCK_SIZE) {
-        row_out[col] = /*BLANK:normalize*/(row_in[col] - mean) * rstd * weight[col] + bias[col]/*END*/;
+        row_out[col] = /*BLANK:normalize*/ (row_in[col] - mean) * rstd * weight[col] + bias[col] /*END*/;
     }
 }
 

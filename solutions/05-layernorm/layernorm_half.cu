@@ -96,7 +96,7 @@ __global__ void layernorm_half_kernel(const T* __restrict__ input, const T* __re
         // END BLANK
     }
     const float sq_sum = block_allreduce_sum<BLOCK_SIZE>(local_sq_sum);
-    const float rstd = /*BLANK:rstd*/rsqrtf(sq_sum / static_cast<float>(N) + eps)/*END*/;
+    const float rstd = /*BLANK:rstd*/ rsqrtf(sq_sum / static_cast<float>(N) + eps) /*END*/;
 
     for (int col = tid; col < N; col += BLOCK_SIZE) {
         // BLANK:output_cast

@@ -120,13 +120,13 @@ __global__ void layernorm_welford_kernel(const float* __restrict__ input, const 
         s.count += 1.0f;
         const float delta = x - s.mean;  // distance from the old mean
         s.mean += delta / s.count;
-        s.m2 += delta * (x - s.mean);    // times the distance from the new mean: exactly the growth of M2
+        s.m2 += delta * (x - s.mean);  // times the distance from the new mean: exactly the growth of M2
         // END BLANK
     }
 
     const Stats total = block_reduce_stats<BLOCK_SIZE>(s);
     const float mean = total.mean;
-    const float rstd = /*BLANK:rstd*/rsqrtf(total.m2 / total.count + eps)/*END*/;
+    const float rstd = /*BLANK:rstd*/ rsqrtf(total.m2 / total.count + eps) /*END*/;
     if (tid == 0) {
         mean_out[row] = mean;
         rstd_out[row] = rstd;

@@ -88,8 +88,8 @@ TEST_CASE("generated tables are rewritten from the manifest, and a broken marker
                                                    root / "lessons" / "04-rmsnorm" / "README.md", root, "04-rmsnorm");
     CHECK(points.text.find("| **total** | **10** |") != std::string::npos);
 
-    const auto unknown = lesson_code::render_tables("<!-- table: rubric 04-rmsnorm -->\n<!-- end table -->\n", page,
-                                                    root, "");
+    const auto unknown =
+        lesson_code::render_tables("<!-- table: rubric 04-rmsnorm -->\n<!-- end table -->\n", page, root, "");
     REQUIRE(unknown.problems.size() == 1);
     CHECK(unknown.problems[0] == "docs/page.md:1: unknown table 'rubric' (exercises, entry-points or points)");
     const auto open = lesson_code::render_tables("<!-- table: points 04-rmsnorm -->\n| a |\n", page, root, "");

@@ -56,16 +56,11 @@ double eps_variant_y0(EpsVariant v, const Row& x, double eps) {
     const double n = static_cast<double>(x.size());
     const double ms = mean_square(x);
     switch (v) {
-        case EpsVariant::correct:
-            return x[0] / std::sqrt(ms + eps);
-        case EpsVariant::none:
-            return x[0] / std::sqrt(ms);
-        case EpsVariant::on_rms:
-            return x[0] / (std::sqrt(ms) + eps);
-        case EpsVariant::divide_by_rsqrt:
-            return x[0] / (1.0 / std::sqrt(ms + eps));
-        case EpsVariant::root_before_mean:
-            return x[0] / (std::sqrt(sum_squares(x)) / n + eps);
+        case EpsVariant::correct: return x[0] / std::sqrt(ms + eps);
+        case EpsVariant::none: return x[0] / std::sqrt(ms);
+        case EpsVariant::on_rms: return x[0] / (std::sqrt(ms) + eps);
+        case EpsVariant::divide_by_rsqrt: return x[0] / (1.0 / std::sqrt(ms + eps));
+        case EpsVariant::root_before_mean: return x[0] / (std::sqrt(sum_squares(x)) / n + eps);
     }
     throw std::logic_error("unknown variant");
 }

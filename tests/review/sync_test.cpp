@@ -130,6 +130,7 @@ TEST_CASE("a known answer's patch finds its text by tokens once the solution is 
     // A text the solution does not hold in any layout is still refused, with the entry named.
     nlohmann::json gone = entry;
     gone["patch"][0]["find"] = "inv = rsqrtf(sq * N + eps);";
-    CHECK_THROWS_WITH(workbook::lesson::known_answer_text(L, gone), Catch::Matchers::Contains("known answer 'no_eps' patches text"));
+    CHECK_THROWS_WITH(workbook::lesson::known_answer_text(L, gone),
+                      Catch::Matchers::Contains("known answer 'no_eps' patches text"));
     fs::remove_all(root);
 }

@@ -64,7 +64,8 @@ TEST_CASE("the corpus of lesson 04 answers scores as its headings say", "[corpus
             // WRITTEN_CORPUS_SHOW=1 prints every verdict, for whoever edits the rubric or the corpus.
             if (std::getenv("WRITTEN_CORPUS_SHOW"))
                 std::cout << item.id << " " << c.kind << ":" << c.label << " -> " << v.score << " / " << v.max_score
-                          << "\n" << v.feedback << "\n\n";
+                          << "\n"
+                          << v.feedback << "\n\n";
             INFO(item.id << " " << c.kind << ":" << c.label << " scored " << v.score << " / " << v.max_score << "\n"
                          << v.feedback);
             if (c.kind == "right") {

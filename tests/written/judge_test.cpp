@@ -34,7 +34,8 @@ const Rubric& rubric() {
     {"id": "batch", "points": 1, "concepts": [{"id": "rows-independent",
       "any": [{"all": ["depend", "batch"], "polarity": "denied"}],
       "contradicted_by": [{"all": ["depend", "batch"], "window": 0}]}]}
-  ]})J"), "test rubric");
+  ]})J"),
+                                         "test rubric");
     return r;
 }
 
@@ -109,17 +110,22 @@ TEST_CASE("stems and tokens: inflections meet, Han characters stand alone", "[ju
 TEST_CASE("malformed rubrics are refused with a sentence that names the part", "[judge]") {
     auto bad = [](const char* text) { return parse_rubric(nlohmann::json::parse(text), "r.json"); };
     CHECK_THROWS_AS(bad(R"({"format": "workbook-written-rubric/2", "lexicon": {"a": ["{nope}"]},
-                           "items": [{"id": "Q", "points": 1, "concepts": [{"any": [["a"]]}]}]})"), RubricError);
+                           "items": [{"id": "Q", "points": 1, "concepts": [{"any": [["a"]]}]}]})"),
+                    RubricError);
     CHECK_THROWS_AS(bad(R"({"format": "workbook-written-rubric/2",
-                           "items": [{"id": "Q", "points": 1, "concepts": [{"id": "c"}]}]})"), RubricError);
-    CHECK_THROWS_AS(bad(R"({"format": "workbook-written-rubric/9", "items": [{"id": "Q", "points": 1}]})"), RubricError);
+                           "items": [{"id": "Q", "points": 1, "concepts": [{"id": "c"}]}]})"),
+                    RubricError);
+    CHECK_THROWS_AS(bad(R"({"format": "workbook-written-rubric/9", "items": [{"id": "Q", "points": 1}]})"),
+                    RubricError);
     CHECK_THROWS_AS(bad(R"({"format": "workbook-written-rubric/2", "items": [{"id": "Q", "points": 1, "concepts": [
-                           {"any": [{"all": ["x"], "polarity": "maybe"}]}]}]})"), RubricError);
+                           {"any": [{"all": ["x"], "polarity": "maybe"}]}]}]})"),
+                    RubricError);
 }
 
 TEST_CASE("a very long answer is read up to its first 20 000 characters, and says so", "[judge]") {
     std::string answer;
-    while (answer.size() < 200 * 1024) answer += "The error depends on N, not on the input, so it is the same for every row. ";
+    while (answer.size() < 200 * 1024)
+        answer += "The error depends on N, not on the input, so it is the same for every row. ";
     const Verdict v = judge(rubric(), rubric().items[0], answer);
     CHECK(v.truncated);
     CHECK(v.score == 2);

@@ -18,18 +18,24 @@ __device__ __forceinline__ float widen(__half v) { return __half2float(v); }
 template <typename T>
 __device__ __forceinline__ T narrow(float v);
 template <>
-__device__ __forceinline__ float narrow<float>(float v) { return v; }
+__device__ __forceinline__ float narrow<float>(float v) {
+    return v;
+}
 template <>
-__device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 template <>
-__device__ __forceinline__ __half narrow<__half>(float v) { return __float2half_rn(v); }
+__device__ __forceinline__ __half narrow<__half>(float v) {
+    return __float2half_rn(v);
+}
 
 constexpr int kCheckThreads = 256;
 
 // One block per row: the fp64 statistic, then every element against its tolerance.
 template <typename T>
-__global__ void check_kernel(const T* x, const T* r_before, const T* r_after, const T* w, const T* y, int N,
-                             double eps, double rtol, double atol, unsigned long long* bad, unsigned* worst_bits) {
+__global__ void check_kernel(const T* x, const T* r_before, const T* r_after, const T* w, const T* y, int N, double eps,
+                             double rtol, double atol, unsigned long long* bad, unsigned* worst_bits) {
     const size_t base = size_t(blockIdx.x) * N;
     auto h_of = [&](int j) -> float {
         // Fused add: the contract's h, rounded to T exactly as the kernel must round it.
@@ -73,8 +79,8 @@ CheckResult check_typed(const void* x, const void* rb, const void* ra, const voi
     CUDA_CHECK(cudaMemset(bad, 0, sizeof(*bad)));
     CUDA_CHECK(cudaMemset(worst, 0, sizeof(*worst)));
     check_kernel<T><<<M, kCheckThreads>>>(static_cast<const T*>(x), static_cast<const T*>(rb),
-                                          static_cast<const T*>(ra), static_cast<const T*>(w),
-                                          static_cast<const T*>(y), N, double(kEps), rtol, 1e-5, bad, worst);
+                                          static_cast<const T*>(ra), static_cast<const T*>(w), static_cast<const T*>(y),
+                                          N, double(kEps), rtol, 1e-5, bad, worst);
     CUDA_CHECK(cudaGetLastError());
     CheckResult result{};
     unsigned worst_bits = 0;

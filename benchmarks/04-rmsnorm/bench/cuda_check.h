@@ -8,12 +8,12 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CUDA_CHECK(call)                                                                                 \
-    do {                                                                                                 \
-        const cudaError_t cuda_check_err_ = (call);                                                      \
-        if (cuda_check_err_ != cudaSuccess) {                                                            \
-            std::fprintf(stderr, "bench: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,                 \
-                         cudaGetErrorString(cuda_check_err_));                                           \
-            std::exit(1);                                                                                \
-        }                                                                                                \
+#define CUDA_CHECK(call)                                                              \
+    do {                                                                              \
+        const cudaError_t cuda_check_err_ = (call);                                   \
+        if (cuda_check_err_ != cudaSuccess) {                                         \
+            std::fprintf(stderr, "bench: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+                         cudaGetErrorString(cuda_check_err_));                        \
+            std::exit(1);                                                             \
+        }                                                                             \
     } while (0)

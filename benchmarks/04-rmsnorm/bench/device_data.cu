@@ -14,11 +14,17 @@ namespace {
 template <typename T>
 __device__ __forceinline__ T narrow(float v);
 template <>
-__device__ __forceinline__ float narrow<float>(float v) { return v; }
+__device__ __forceinline__ float narrow<float>(float v) {
+    return v;
+}
 template <>
-__device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 template <>
-__device__ __forceinline__ __half narrow<__half>(float v) { return __float2half_rn(v); }
+__device__ __forceinline__ __half narrow<__half>(float v) {
+    return __float2half_rn(v);
+}
 
 __device__ __forceinline__ uint64_t splitmix64(uint64_t z) {
     z += 0x9e3779b97f4a7c15ull;

@@ -60,15 +60,15 @@ void write_csv(const std::string& path, const RunInfo& info, const std::vector<R
     out << "date,device,op,dtype,M,N,kernel,source,shape,status,bytes,median_us,tb_per_s,of_copy,of_shape_copy,"
            "of_reference,of_best_solution,max_err_over_tol\n";
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%s,%s,copy,-,0,0,copy 2 GiB,copy,,ok,%.0f,%.3f,%.4f,1,0,0,0,0\n",
-                  info.date.c_str(), info.device.c_str(), 2.0 * (size_t(2) << 30),
-                  2.0 * (size_t(2) << 30) / (info.copy_tbs * 1e12) * 1e6, info.copy_tbs);
+    std::snprintf(buf, sizeof buf, "%s,%s,copy,-,0,0,copy 2 GiB,copy,,ok,%.0f,%.3f,%.4f,1,0,0,0,0\n", info.date.c_str(),
+                  info.device.c_str(), 2.0 * (size_t(2) << 30), 2.0 * (size_t(2) << 30) / (info.copy_tbs * 1e12) * 1e6,
+                  info.copy_tbs);
     out << buf;
     for (const Row& r : rows) {
         std::snprintf(buf, sizeof buf, "%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%.0f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3g\n",
-                      info.date.c_str(), info.device.c_str(), r.op.c_str(), r.dtype.c_str(), r.M, r.N,
-                      r.kernel.c_str(), r.source.c_str(), r.shape.c_str(), r.status.c_str(), r.bytes, r.us, r.tbs,
-                      r.of_copy, r.of_shape_copy, r.of_reference, r.of_best_solution, r.err);
+                      info.date.c_str(), info.device.c_str(), r.op.c_str(), r.dtype.c_str(), r.M, r.N, r.kernel.c_str(),
+                      r.source.c_str(), r.shape.c_str(), r.status.c_str(), r.bytes, r.us, r.tbs, r.of_copy,
+                      r.of_shape_copy, r.of_reference, r.of_best_solution, r.err);
         out << buf;
     }
 }
@@ -79,13 +79,10 @@ bool read_csv(const std::string& path, std::vector<Row>& rows, RunInfo* info) {
     std::string line;
     if (!std::getline(in, line)) return false;
     const std::vector<std::string> header = split_csv(line);
-    auto col = [&](const char* name) {
-        return int(std::find(header.begin(), header.end(), name) - header.begin());
-    };
+    auto col = [&](const char* name) { return int(std::find(header.begin(), header.end(), name) - header.begin()); };
     const int c_op = col("op"), c_dtype = col("dtype"), c_m = col("M"), c_n = col("N"), c_kernel = col("kernel"),
               c_source = col("source"), c_shape = col("shape"), c_status = col("status"), c_bytes = col("bytes"),
-              c_us = col("median_us"), c_err = col("max_err_over_tol"), c_date = col("date"),
-              c_device = col("device");
+              c_us = col("median_us"), c_err = col("max_err_over_tol"), c_date = col("date"), c_device = col("device");
     const int needed = std::max({c_op, c_dtype, c_m, c_n, c_kernel, c_source, c_status, c_bytes, c_us, c_err});
     if (needed >= int(header.size())) return false;
     while (std::getline(in, line)) {
@@ -155,8 +152,7 @@ void print_tables(const RunInfo& info, const std::vector<Row>& rows) {
                 if (it == cell.end()) std::printf(" |");
                 else if (timed(*it->second))
                     std::printf(" %.2f (%.0f%%) |", it->second->tbs, 100 * it->second->of_copy);
-                else
-                    std::printf(" %s |", it->second->status.c_str());
+                else std::printf(" %s |", it->second->status.c_str());
             }
             std::printf("\n");
         }
@@ -182,9 +178,10 @@ void print_tables(const RunInfo& info, const std::vector<Row>& rows) {
             ++count[l];
         }
         if (!ref_at.empty()) {
-            std::printf("\n%d x N sweep (%zu hidden sizes): speed-up of the reference over each kernel (its time / "
-                        "the reference's), min - max:\n",
-                        sweep_M, ref_at.size());
+            std::printf(
+                "\n%d x N sweep (%zu hidden sizes): speed-up of the reference over each kernel (its time / "
+                "the reference's), min - max:\n",
+                sweep_M, ref_at.size());
             for (const auto& [l, mm] : range)
                 std::printf("  %-32s %.2f - %.2f  (%d sizes%s)\n", l.c_str(), mm.first, mm.second, count[l],
                             wrong.count(l) ? (", " + std::to_string(wrong[l]) + " not timed").c_str() : "");
@@ -199,8 +196,7 @@ void print_tables(const RunInfo& info, const std::vector<Row>& rows) {
         if (r.status == "wrong")
             std::printf("NOT TIMED: %s (failed the fp64 check, first at %d x %d, error %.3g x the tolerance)\n",
                         what.c_str(), r.M, r.N, r.err);
-        else
-            std::printf("NOT TIMED: %s\n", what.c_str());
+        else std::printf("NOT TIMED: %s\n", what.c_str());
     }
 }
 
@@ -218,10 +214,10 @@ void write_svg(const std::string& path, const RunInfo& info, const std::vector<R
     std::ofstream out(path);
     out << "<svg xmlns='http://www.w3.org/2000/svg' width='" << W << "' height='" << H * groups.size() + 30
         << "' font-family='sans-serif' font-size='12'>\n<rect width='100%' height='100%' fill='white'/>\n";
-    out << "<text x='10' y='18' font-size='13'>Effective bandwidth against hidden size N, M = " << sweep_M
-        << " rows (" << info.device << ", " << info.date << ")</text>\n";
-    const char* colours[] = {"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f",
-                             "#ff7f0e", "#000000"};
+    out << "<text x='10' y='18' font-size='13'>Effective bandwidth against hidden size N, M = " << sweep_M << " rows ("
+        << info.device << ", " << info.date << ")</text>\n";
+    const char* colours[] = {"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
+                             "#17becf", "#bcbd22", "#7f7f7f", "#ff7f0e", "#000000"};
     for (size_t g = 0; g < groups.size(); ++g) {
         const double y0 = 30 + g * H;
         const double pw = W - left - right, ph = H - top - bottom;
@@ -247,8 +243,8 @@ void write_svg(const std::string& path, const RunInfo& info, const std::vector<R
         std::vector<std::string> series;
         std::map<std::string, std::vector<std::pair<int, double>>> points;
         for (const Row& r : rows) {
-            if (r.op != groups[g].first || r.dtype != groups[g].second || !is_sweep(r, sweep_M) ||
-                r.source == "tune" || !timed(r))
+            if (r.op != groups[g].first || r.dtype != groups[g].second || !is_sweep(r, sweep_M) || r.source == "tune" ||
+                !timed(r))
                 continue;
             const std::string l = r.source == "copy" ? "copy of the same bytes" : label(r);
             if (!points.count(l)) series.push_back(l);
@@ -267,8 +263,9 @@ void write_svg(const std::string& path, const RunInfo& info, const std::vector<R
             std::sort(p.begin(), p.end());
             const bool copy = series[s] == "copy of the same bytes";
             const std::string colour = copy ? "#d62728" : colours[s % 10];
-            out << "<polyline fill='none' stroke='" << colour << "' stroke-width='" << (series[s] == "reference" ? 2.5 : 1.5)
-                << "'" << (copy ? " stroke-dasharray='2 2'" : "") << " points='";
+            out << "<polyline fill='none' stroke='" << colour << "' stroke-width='"
+                << (series[s] == "reference" ? 2.5 : 1.5) << "'" << (copy ? " stroke-dasharray='2 2'" : "")
+                << " points='";
             for (const auto& [n, t] : p) out << X(n) << "," << Y(t) << " ";
             out << "'/>\n";
             ly += 18;

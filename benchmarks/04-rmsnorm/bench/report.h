@@ -11,10 +11,10 @@ struct Row {
     std::string op, dtype, kernel, source, shape;
     std::string status;  // "ok", "wrong" (failed the fp64 check: not timed), "cannot-run", "not-built"
     int M = 0, N = 0;
-    double bytes = 0;    // read once + written once
-    double us = 0;       // median time of one launch
-    double tbs = 0;      // bytes / us
-    double err = 0;      // worst |got - ref| / tolerance (<= 1 passes)
+    double bytes = 0;  // read once + written once
+    double us = 0;     // median time of one launch
+    double tbs = 0;    // bytes / us
+    double err = 0;    // worst |got - ref| / tolerance (<= 1 passes)
     // Derived by derive_ratios (0 where undefined):
     double of_copy = 0;           // of the large device-to-device copy of this run
     double of_shape_copy = 0;     // of the copy of the same bytes at this shape (plain norm only)

@@ -22,11 +22,17 @@ __device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
 template <typename T>
 __device__ __forceinline__ T from_float(float v);
 template <>
-__device__ __forceinline__ float from_float<float>(float v) { return v; }
+__device__ __forceinline__ float from_float<float>(float v) {
+    return v;
+}
 template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 template <>
-__device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+__device__ __forceinline__ __half from_float<__half>(float v) {
+    return __float2half_rn(v);
+}
 
 // The output element from the fp32 input value x, the row's inverse RMS and the weight. fp32: x * inv_rms * w, in
 // that order (the lesson's fp32 contract). 16-bit types: round the normalised value to T before the weight is
@@ -215,8 +221,7 @@ template <bool ALIGNED = false, typename T>
 __device__ __forceinline__ RowSplit split_row(const T* row, int n) {
     constexpr int kN = Pack<T>::kN;
     RowSplit s;
-    const int to_boundary =
-        ALIGNED ? 0 : static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
+    const int to_boundary = ALIGNED ? 0 : static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
     s.prefix = to_boundary < n ? to_boundary : n;
     s.packs = (n - s.prefix) / kN;
     s.tail_start = s.prefix + s.packs * kN;

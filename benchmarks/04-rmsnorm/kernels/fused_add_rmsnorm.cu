@@ -175,25 +175,36 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
     const long long row_bytes = static_cast<long long>(N) * sizeof(T);
     const bool aligned = rows_aligned(input, row_bytes) && rows_aligned(residual, row_bytes) &&
                          rows_aligned(output, row_bytes) && rows_aligned(weight, 0);
-#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED)                                                                         \
-    fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED>                                                          \
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED)                \
+    fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED> \
         <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps)
-#define RMSREF_SHAPE(L, P)                                                                                          \
-    if (s.lanes == (L) && s.packs == (P)) {                                                                         \
-        if (aligned) {                                                                                              \
-            if (s.weight_early) RMSREF_LAUNCH(L, P, true, true);                                                    \
-            else RMSREF_LAUNCH(L, P, false, true);                                                                  \
-        } else {                                                                                                    \
-            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false);                                                   \
-            else RMSREF_LAUNCH(L, P, false, false);                                                                 \
-        }                                                                                                           \
-        return true;                                                                                                \
+#define RMSREF_SHAPE(L, P)                                        \
+    if (s.lanes == (L) && s.packs == (P)) {                       \
+        if (aligned) {                                            \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, true);  \
+            else RMSREF_LAUNCH(L, P, false, true);                \
+        } else {                                                  \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false); \
+            else RMSREF_LAUNCH(L, P, false, false);               \
+        }                                                         \
+        return true;                                              \
     }
-    RMSREF_SHAPE(0, 1) RMSREF_SHAPE(0, 2) RMSREF_SHAPE(0, 4) RMSREF_SHAPE(0, 8)
-    RMSREF_SHAPE(4, 1) RMSREF_SHAPE(4, 2) RMSREF_SHAPE(4, 4)
-    RMSREF_SHAPE(8, 1) RMSREF_SHAPE(8, 2) RMSREF_SHAPE(8, 4)
-    RMSREF_SHAPE(16, 1) RMSREF_SHAPE(16, 2) RMSREF_SHAPE(16, 4)
-    RMSREF_SHAPE(32, 1) RMSREF_SHAPE(32, 2) RMSREF_SHAPE(32, 4)
+    RMSREF_SHAPE(0, 1)
+    RMSREF_SHAPE(0, 2)
+    RMSREF_SHAPE(0, 4)
+    RMSREF_SHAPE(0, 8)
+    RMSREF_SHAPE(4, 1)
+    RMSREF_SHAPE(4, 2)
+    RMSREF_SHAPE(4, 4)
+    RMSREF_SHAPE(8, 1)
+    RMSREF_SHAPE(8, 2)
+    RMSREF_SHAPE(8, 4)
+    RMSREF_SHAPE(16, 1)
+    RMSREF_SHAPE(16, 2)
+    RMSREF_SHAPE(16, 4)
+    RMSREF_SHAPE(32, 1)
+    RMSREF_SHAPE(32, 2)
+    RMSREF_SHAPE(32, 4)
 #undef RMSREF_SHAPE
 #undef RMSREF_LAUNCH
     return false;
@@ -202,16 +213,16 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
 }  // namespace
 }  // namespace rmsref
 
-#define RMSREF_ENTRY(SUFFIX, T)                                                                                     \
-    void ref_fused_add_rmsnorm_##SUFFIX(const T* input, T* residual, const T* weight, T* output, int M, int N,      \
-                                        float eps, cudaStream_t stream) {                                          \
-        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T), M, true), input, residual, weight, output, M, N, eps,       \
-                             stream);                                                                             \
-    }                                                                                                              \
-    bool ref_fused_add_rmsnorm_##SUFFIX##_shape(const rmsref::LaunchShape& shape, const T* input, T* residual,     \
-                                                const T* weight, T* output, int M, int N, float eps,               \
-                                                cudaStream_t stream) {                                             \
-        return rmsref::launch_shape(shape, input, residual, weight, output, M, N, eps, stream);                    \
+#define RMSREF_ENTRY(SUFFIX, T)                                                                                       \
+    void ref_fused_add_rmsnorm_##SUFFIX(const T* input, T* residual, const T* weight, T* output, int M, int N,        \
+                                        float eps, cudaStream_t stream) {                                             \
+        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T), M, true), input, residual, weight, output, M, N, eps, \
+                             stream);                                                                                 \
+    }                                                                                                                 \
+    bool ref_fused_add_rmsnorm_##SUFFIX##_shape(const rmsref::LaunchShape& shape, const T* input, T* residual,        \
+                                                const T* weight, T* output, int M, int N, float eps,                  \
+                                                cudaStream_t stream) {                                                \
+        return rmsref::launch_shape(shape, input, residual, weight, output, M, N, eps, stream);                       \
     }
 RMSREF_ENTRY(fp32, float)
 RMSREF_ENTRY(bf16, __nv_bfloat16)

@@ -60,8 +60,8 @@ inline RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch) {
     // shape_for's fallback to fewer packs where the block would be one warp), and within 1 % of Triton's one-step
     // kernel or faster. Short batches: rule_from_tune.py's geometric-mean pick over the 512 x N sweep.
     if (elem_bytes == 4) {
-        if (!fused) return {4, true};                                       // 0.976 (short), 0.998 (long)
-        return short_batch ? RuleEntry{2, false} : RuleEntry{1, false};     // 0.957, 0.99
+        if (!fused) return {4, true};                                    // 0.976 (short), 0.998 (long)
+        return short_batch ? RuleEntry{2, false} : RuleEntry{1, false};  // 0.957, 0.99
     }
     if (!fused) return short_batch ? RuleEntry{1, true} : RuleEntry{4, false};  // 0.935, 0.99
     return short_batch ? RuleEntry{1, true} : RuleEntry{1, false};              // 0.959, 0.994

@@ -167,25 +167,36 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
     const int grid = ceil_div(M, rows_per_block);
     const bool aligned = rows_aligned(input, in_stride * sizeof(T)) && rows_aligned(output, out_stride * sizeof(T)) &&
                          rows_aligned(weight, 0);
-#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED)                                                                         \
-    rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED>                                                                    \
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED)      \
+    rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED> \
         <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps)
-#define RMSREF_SHAPE(L, P)                                                                                          \
-    if (s.lanes == (L) && s.packs == (P)) {                                                                         \
-        if (aligned) {                                                                                              \
-            if (s.weight_early) RMSREF_LAUNCH(L, P, true, true);                                                    \
-            else RMSREF_LAUNCH(L, P, false, true);                                                                  \
-        } else {                                                                                                    \
-            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false);                                                   \
-            else RMSREF_LAUNCH(L, P, false, false);                                                                 \
-        }                                                                                                           \
-        return true;                                                                                                \
+#define RMSREF_SHAPE(L, P)                                        \
+    if (s.lanes == (L) && s.packs == (P)) {                       \
+        if (aligned) {                                            \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, true);  \
+            else RMSREF_LAUNCH(L, P, false, true);                \
+        } else {                                                  \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false); \
+            else RMSREF_LAUNCH(L, P, false, false);               \
+        }                                                         \
+        return true;                                              \
     }
-    RMSREF_SHAPE(0, 1) RMSREF_SHAPE(0, 2) RMSREF_SHAPE(0, 4) RMSREF_SHAPE(0, 8)
-    RMSREF_SHAPE(4, 1) RMSREF_SHAPE(4, 2) RMSREF_SHAPE(4, 4)
-    RMSREF_SHAPE(8, 1) RMSREF_SHAPE(8, 2) RMSREF_SHAPE(8, 4)
-    RMSREF_SHAPE(16, 1) RMSREF_SHAPE(16, 2) RMSREF_SHAPE(16, 4)
-    RMSREF_SHAPE(32, 1) RMSREF_SHAPE(32, 2) RMSREF_SHAPE(32, 4)
+    RMSREF_SHAPE(0, 1)
+    RMSREF_SHAPE(0, 2)
+    RMSREF_SHAPE(0, 4)
+    RMSREF_SHAPE(0, 8)
+    RMSREF_SHAPE(4, 1)
+    RMSREF_SHAPE(4, 2)
+    RMSREF_SHAPE(4, 4)
+    RMSREF_SHAPE(8, 1)
+    RMSREF_SHAPE(8, 2)
+    RMSREF_SHAPE(8, 4)
+    RMSREF_SHAPE(16, 1)
+    RMSREF_SHAPE(16, 2)
+    RMSREF_SHAPE(16, 4)
+    RMSREF_SHAPE(32, 1)
+    RMSREF_SHAPE(32, 2)
+    RMSREF_SHAPE(32, 4)
 #undef RMSREF_SHAPE
 #undef RMSREF_LAUNCH
     return false;
@@ -194,16 +205,16 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
 }  // namespace
 }  // namespace rmsref
 
-#define RMSREF_ENTRY(SUFFIX, T)                                                                                     \
+#define RMSREF_ENTRY(SUFFIX, T)                                                                                      \
     void ref_rmsnorm_##SUFFIX(const T* input, long long in_stride, const T* weight, T* output, long long out_stride, \
-                              int M, int N, float eps, cudaStream_t stream) {                                     \
-        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T), M, false), input, in_stride, weight, output, out_stride, M, N, \
-                             eps, stream);                                                                        \
-    }                                                                                                              \
-    bool ref_rmsnorm_##SUFFIX##_shape(const rmsref::LaunchShape& shape, const T* input, long long in_stride,       \
-                                      const T* weight, T* output, long long out_stride, int M, int N, float eps,   \
-                                      cudaStream_t stream) {                                                       \
-        return rmsref::launch_shape(shape, input, in_stride, weight, output, out_stride, M, N, eps, stream);       \
+                              int M, int N, float eps, cudaStream_t stream) {                                        \
+        rmsref::launch_shape(rmsref::choose_shape(N, sizeof(T), M, false), input, in_stride, weight, output,         \
+                             out_stride, M, N, eps, stream);                                                         \
+    }                                                                                                                \
+    bool ref_rmsnorm_##SUFFIX##_shape(const rmsref::LaunchShape& shape, const T* input, long long in_stride,         \
+                                      const T* weight, T* output, long long out_stride, int M, int N, float eps,     \
+                                      cudaStream_t stream) {                                                         \
+        return rmsref::launch_shape(shape, input, in_stride, weight, output, out_stride, M, N, eps, stream);         \
     }
 RMSREF_ENTRY(fp32, float)
 RMSREF_ENTRY(bf16, __nv_bfloat16)

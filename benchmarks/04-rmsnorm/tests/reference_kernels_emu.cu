@@ -29,24 +29,30 @@ float widen(__half v) { return __half2float(v); }
 template <typename T>
 T narrow(float v);
 template <>
-float narrow<float>(float v) { return v; }
+float narrow<float>(float v) {
+    return v;
+}
 template <>
-__nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__nv_bfloat16 narrow<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 template <>
-__half narrow<__half>(float v) { return __float2half_rn(v); }
+__half narrow<__half>(float v) {
+    return __float2half_rn(v);
+}
 
 template <typename T>
 double rtol() {
     return sizeof(T) == 4 ? 1e-4 : std::is_same<T, __half>::value ? 2.5 * 0.00048828125 : 2.5 * 0.00390625;
 }
 
-#define EMU_CHECK(call)                                                                                 \
-    do {                                                                                                \
-        const cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                        \
-            std::printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));          \
-            std::exit(1);                                                                               \
-        }                                                                                               \
+#define EMU_CHECK(call)                                                                        \
+    do {                                                                                       \
+        const cudaError_t e_ = (call);                                                         \
+        if (e_ != cudaSuccess) {                                                               \
+            std::printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            std::exit(1);                                                                      \
+        }                                                                                      \
     } while (0)
 
 int g_launches = 0, g_failures = 0;
@@ -120,7 +126,9 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
         if (bad) {
             ++g_failures;
             std::printf("FAIL %s %s N=%d offset=%d shape %s: %d elements wrong\n", fused ? "fused" : "norm",
-                        sizeof(T) == 4 ? "fp32" : sizeof(T) == 2 && std::is_same<T, __half>::value ? "fp16" : "bf16",
+                        sizeof(T) == 4                                     ? "fp32"
+                        : sizeof(T) == 2 && std::is_same<T, __half>::value ? "fp16"
+                                                                           : "bf16",
                         N, off, rmsref::shape_name(shapes[s]).c_str(), bad);
         }
     }

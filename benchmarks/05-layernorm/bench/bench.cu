@@ -46,8 +46,7 @@ std::vector<Shape> shapes(bool quick) {
         if (quick && d % 1024 != 0 && d != 128 && d != 2176) continue;
         out.push_back({kSweepM, d});
     }
-    for (Shape s : {Shape{16384, 1024}, Shape{16384, 4096}, Shape{16384, 8192}, Shape{8192, 16384},
-                    Shape{4096, 5120}})
+    for (Shape s : {Shape{16384, 1024}, Shape{16384, 4096}, Shape{16384, 8192}, Shape{8192, 16384}, Shape{4096, 5120}})
         out.push_back(s);
     return out;
 }
@@ -75,8 +74,8 @@ void after_launch(const Kernel& k, const Options& opt) {
     cudaError_t err = cudaGetLastError();
     if (err == cudaSuccess) err = cudaDeviceSynchronize();
     if (err == cudaSuccess) return;
-    std::fprintf(stderr, "bench-05: %s %s (%s, %s) ended with %s\n", k.source.c_str(), k.name.c_str(),
-                 op_name(k.op), dtype_name(k.dtype), cudaGetErrorString(err));
+    std::fprintf(stderr, "bench-05: %s %s (%s, %s) ended with %s\n", k.source.c_str(), k.name.c_str(), op_name(k.op),
+                 dtype_name(k.dtype), cudaGetErrorString(err));
     if (k.source == "student" && !opt.crash_file.empty()) {
         std::ofstream(opt.crash_file) << k.name << "\n";
         std::exit(3);
@@ -160,9 +159,9 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const Options& opt) {
     }
     after_launch(k, opt);
     if (k.source != "copy") {
-        const CheckResult c = check_output(k.op, k.dtype, b.x, b.residual_before, b.residual, b.w, b.b, b.y,
-                                           k.writes_stats ? b.mean : nullptr, k.writes_stats ? b.rstd : nullptr,
-                                           s.M, s.N);
+        const CheckResult c =
+            check_output(k.op, k.dtype, b.x, b.residual_before, b.residual, b.w, b.b, b.y,
+                         k.writes_stats ? b.mean : nullptr, k.writes_stats ? b.rstd : nullptr, s.M, s.N);
         row.err = c.worst;
         if (c.bad) {
             row.status = "wrong";
@@ -171,8 +170,8 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const Options& opt) {
     }
     const int launches = std::max(b.sets, 8);
     const int replays = k.source == "tune" ? std::max(5, opt.replays / 2) : opt.replays;
-    row.us = median_launch_us(
-        [&](int i, cudaStream_t st) { return k.launch(b.args(i % b.sets, s.M, s.N), st); }, launches, replays);
+    row.us = median_launch_us([&](int i, cudaStream_t st) { return k.launch(b.args(i % b.sets, s.M, s.N), st); },
+                              launches, replays);
     after_launch(k, opt);
     row.status = row.us > 0 ? "ok" : "cannot-run";
     row.tbs = row.us > 0 ? row.bytes / (row.us * 1e-6) / 1e12 : 0;
@@ -297,7 +296,9 @@ int main(int argc, char** argv) {
     const struct {
         Op op;
         Dtype dtype;
-    } groups[] = {{Op::layernorm, Dtype::fp32}, {Op::layernorm, Dtype::bf16}, {Op::layernorm, Dtype::fp16},
+    } groups[] = {{Op::layernorm, Dtype::fp32},
+                  {Op::layernorm, Dtype::bf16},
+                  {Op::layernorm, Dtype::fp16},
                   {Op::fused_add, Dtype::bf16}};
     uint64_t seed = 2027;
     for (const auto& g : groups) {

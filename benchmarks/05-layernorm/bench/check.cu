@@ -19,11 +19,17 @@ __device__ __forceinline__ float widen(__half v) { return __half2float(v); }
 template <typename T>
 __device__ __forceinline__ T narrow(float v);
 template <>
-__device__ __forceinline__ float narrow<float>(float v) { return v; }
+__device__ __forceinline__ float narrow<float>(float v) {
+    return v;
+}
 template <>
-__device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 template <>
-__device__ __forceinline__ __half narrow<__half>(float v) { return __float2half_rn(v); }
+__device__ __forceinline__ __half narrow<__half>(float v) {
+    return __float2half_rn(v);
+}
 
 constexpr int kCheckThreads = 256;
 
@@ -86,10 +92,9 @@ CheckResult check_typed(const void* x, const void* rb, const void* ra, const voi
     CUDA_CHECK(cudaMalloc(&worst, sizeof(*worst)));
     CUDA_CHECK(cudaMemset(bad, 0, sizeof(*bad)));
     CUDA_CHECK(cudaMemset(worst, 0, sizeof(*worst)));
-    check_kernel<T><<<M, kCheckThreads>>>(static_cast<const T*>(x), static_cast<const T*>(rb),
-                                          static_cast<const T*>(ra), static_cast<const T*>(w),
-                                          static_cast<const T*>(b), static_cast<const T*>(y), mean, rstd, N,
-                                          double(kEps), rtol, 1e-5, bad, worst);
+    check_kernel<T><<<M, kCheckThreads>>>(
+        static_cast<const T*>(x), static_cast<const T*>(rb), static_cast<const T*>(ra), static_cast<const T*>(w),
+        static_cast<const T*>(b), static_cast<const T*>(y), mean, rstd, N, double(kEps), rtol, 1e-5, bad, worst);
     CUDA_CHECK(cudaGetLastError());
     CheckResult result{};
     unsigned worst_bits = 0;

@@ -10,21 +10,21 @@
 
 using bf16 = __nv_bfloat16;
 
-#define BENCH_EDITION(P)                                                                                            \
-    __attribute__((weak)) void P##launch_layernorm(const float*, const float*, const float*, float*, int, int,    \
-                                                   float, cudaStream_t);                                           \
-    __attribute__((weak)) void P##launch_layernorm_welford(const float*, const float*, const float*, float*,      \
-                                                           float*, float*, int, int, float, cudaStream_t);         \
-    __attribute__((weak)) void P##launch_layernorm_bughunt(const float*, const float*, const float*, float*, int, \
-                                                           int, float, cudaStream_t);                              \
-    __attribute__((weak)) void P##launch_layernorm_bf16(const bf16*, const bf16*, const bf16*, bf16*, int, int,    \
-                                                        float, cudaStream_t);                                      \
-    __attribute__((weak)) void P##launch_layernorm_fp16(const __half*, const __half*, const __half*, __half*, int, \
-                                                        int, float, cudaStream_t);                                 \
-    __attribute__((weak)) void P##launch_layernorm_fast(const bf16*, const bf16*, const bf16*, bf16*, int, int,    \
-                                                        float, cudaStream_t);                                      \
-    __attribute__((weak)) void P##launch_fused_add_layernorm(const bf16*, bf16*, const bf16*, const bf16*, bf16*,  \
-                                                             int, int, float, cudaStream_t);
+#define BENCH_EDITION(P)                                                                                               \
+    __attribute__((weak)) void P##launch_layernorm(const float*, const float*, const float*, float*, int, int, float,  \
+                                                   cudaStream_t);                                                      \
+    __attribute__((weak)) void P##launch_layernorm_welford(const float*, const float*, const float*, float*, float*,   \
+                                                           float*, int, int, float, cudaStream_t);                     \
+    __attribute__((weak)) void P##launch_layernorm_bughunt(const float*, const float*, const float*, float*, int, int, \
+                                                           float, cudaStream_t);                                       \
+    __attribute__((weak)) void P##launch_layernorm_bf16(const bf16*, const bf16*, const bf16*, bf16*, int, int, float, \
+                                                        cudaStream_t);                                                 \
+    __attribute__((weak)) void P##launch_layernorm_fp16(const __half*, const __half*, const __half*, __half*, int,     \
+                                                        int, float, cudaStream_t);                                     \
+    __attribute__((weak)) void P##launch_layernorm_fast(const bf16*, const bf16*, const bf16*, bf16*, int, int, float, \
+                                                        cudaStream_t);                                                 \
+    __attribute__((weak)) void P##launch_fused_add_layernorm(const bf16*, bf16*, const bf16*, const bf16*, bf16*, int, \
+                                                             int, float, cudaStream_t);
 BENCH_EDITION(solution_)
 BENCH_EDITION(student_)
 #undef BENCH_EDITION
@@ -45,39 +45,39 @@ T* out(void* p) {
 }
 
 // The plain-norm entry points of one edition that share the (input, weight, bias, output, M, N, eps) signature.
-#define BENCH_NORM(P, SOURCE, NAME, ENTRY, T)                                                                       \
-    if (P##ENTRY)                                                                                                   \
-        add(NAME, SOURCE, [](const Args& a, cudaStream_t s) {                                                       \
-            P##ENTRY(in<T>(a.x), in<T>(a.w), in<T>(a.b), out<T>(a.y), a.M, a.N, kEps, s);                           \
-            return true;                                                                                            \
+#define BENCH_NORM(P, SOURCE, NAME, ENTRY, T)                                             \
+    if (P##ENTRY)                                                                         \
+        add(NAME, SOURCE, [](const Args& a, cudaStream_t s) {                             \
+            P##ENTRY(in<T>(a.x), in<T>(a.w), in<T>(a.b), out<T>(a.y), a.M, a.N, kEps, s); \
+            return true;                                                                  \
         });
 
-#define BENCH_ADD_EDITION(P, SOURCE)                                                                                \
-    if (op == Op::layernorm && dtype == Dtype::fp32) {                                                              \
-        BENCH_NORM(P, SOURCE, "layernorm", launch_layernorm, float)                                                 \
-        BENCH_NORM(P, SOURCE, "bug_hunt", launch_layernorm_bughunt, float)                                          \
-        if (P##launch_layernorm_welford)                                                                            \
-            add(                                                                                                    \
-                "welford", SOURCE,                                                                                  \
-                [](const Args& a, cudaStream_t s) {                                                                 \
-                    P##launch_layernorm_welford(in<float>(a.x), in<float>(a.w), in<float>(a.b), out<float>(a.y),    \
-                                                a.mean, a.rstd, a.M, a.N, kEps, s);                                 \
-                    return true;                                                                                    \
-                },                                                                                                  \
-                true);                                                                                              \
-    }                                                                                                               \
-    if (op == Op::layernorm && dtype == Dtype::bf16) {                                                              \
-        BENCH_NORM(P, SOURCE, "layernorm_half", launch_layernorm_bf16, bf16)                                        \
-        BENCH_NORM(P, SOURCE, "layernorm_fast", launch_layernorm_fast, bf16)                                        \
-    }                                                                                                               \
-    if (op == Op::layernorm && dtype == Dtype::fp16) {                                                              \
-        BENCH_NORM(P, SOURCE, "layernorm_half", launch_layernorm_fp16, __half)                                      \
-    }                                                                                                               \
-    if (op == Op::fused_add && dtype == Dtype::bf16 && P##launch_fused_add_layernorm)                               \
-        add("fused_add_layernorm", SOURCE, [](const Args& a, cudaStream_t s) {                                      \
-            P##launch_fused_add_layernorm(in<bf16>(a.x), out<bf16>(a.residual), in<bf16>(a.w), in<bf16>(a.b),       \
-                                          out<bf16>(a.y), a.M, a.N, kEps, s);                                       \
-            return true;                                                                                            \
+#define BENCH_ADD_EDITION(P, SOURCE)                                                                             \
+    if (op == Op::layernorm && dtype == Dtype::fp32) {                                                           \
+        BENCH_NORM(P, SOURCE, "layernorm", launch_layernorm, float)                                              \
+        BENCH_NORM(P, SOURCE, "bug_hunt", launch_layernorm_bughunt, float)                                       \
+        if (P##launch_layernorm_welford)                                                                         \
+            add(                                                                                                 \
+                "welford", SOURCE,                                                                               \
+                [](const Args& a, cudaStream_t s) {                                                              \
+                    P##launch_layernorm_welford(in<float>(a.x), in<float>(a.w), in<float>(a.b), out<float>(a.y), \
+                                                a.mean, a.rstd, a.M, a.N, kEps, s);                              \
+                    return true;                                                                                 \
+                },                                                                                               \
+                true);                                                                                           \
+    }                                                                                                            \
+    if (op == Op::layernorm && dtype == Dtype::bf16) {                                                           \
+        BENCH_NORM(P, SOURCE, "layernorm_half", launch_layernorm_bf16, bf16)                                     \
+        BENCH_NORM(P, SOURCE, "layernorm_fast", launch_layernorm_fast, bf16)                                     \
+    }                                                                                                            \
+    if (op == Op::layernorm && dtype == Dtype::fp16) {                                                           \
+        BENCH_NORM(P, SOURCE, "layernorm_half", launch_layernorm_fp16, __half)                                   \
+    }                                                                                                            \
+    if (op == Op::fused_add && dtype == Dtype::bf16 && P##launch_fused_add_layernorm)                            \
+        add("fused_add_layernorm", SOURCE, [](const Args& a, cudaStream_t s) {                                   \
+            P##launch_fused_add_layernorm(in<bf16>(a.x), out<bf16>(a.residual), in<bf16>(a.w), in<bf16>(a.b),    \
+                                          out<bf16>(a.y), a.M, a.N, kEps, s);                                    \
+            return true;                                                                                         \
         });
 
 template <typename T>
@@ -127,8 +127,8 @@ Launch rule_launch(Op op, Dtype dtype) {
             };
         case Dtype::fp16:
             return [](const Args& a, cudaStream_t s) {
-                ref_layernorm_fp16(in<__half>(a.x), in<__half>(a.w), in<__half>(a.b), out<__half>(a.y), a.M, a.N,
-                                   kEps, s);
+                ref_layernorm_fp16(in<__half>(a.x), in<__half>(a.w), in<__half>(a.b), out<__half>(a.y), a.M, a.N, kEps,
+                                   s);
                 return true;
             };
     }

@@ -252,14 +252,14 @@ __global__ void __launch_bounds__(rmsref::kMaxThreads)
     }
     for (int e = threadIdx.x; e < split.singles; e += blockDim.x) {
         const int col = split.single_column(e);
-        y[col] = from_float<T>(affine<T>(to_float(h[col]), mean, rstd, to_float(__ldg(weight + col)),
-                                         to_float(__ldg(bias + col))));
+        y[col] = from_float<T>(
+            affine<T>(to_float(h[col]), mean, rstd, to_float(__ldg(weight + col)), to_float(__ldg(bias + col))));
     }
 }
 
 template <typename T, bool FUSED>
-bool launch_shape(const rmsref::LaunchShape& s, const T* input, T* residual, const T* weight, const T* bias,
-                  T* output, int M, int N, float eps, cudaStream_t stream) {
+bool launch_shape(const rmsref::LaunchShape& s, const T* input, T* residual, const T* weight, const T* bias, T* output,
+                  int M, int N, float eps, cudaStream_t stream) {
     using rmsref::ceil_div;
     using rmsref::rows_aligned;
     if (M <= 0 || N <= 0) return true;
@@ -277,25 +277,36 @@ bool launch_shape(const rmsref::LaunchShape& s, const T* input, T* residual, con
     const long long row_bytes = static_cast<long long>(N) * sizeof(T);
     const bool aligned = rows_aligned(input, row_bytes) && (!FUSED || rows_aligned(residual, row_bytes)) &&
                          rows_aligned(output, row_bytes) && rows_aligned(weight, 0) && rows_aligned(bias, 0);
-#define LNREF_LAUNCH(L, P, EARLY, ALIGNED)                                                                          \
-    layernorm_regs_kernel<T, L, P, FUSED, EARLY, ALIGNED>                                                           \
+#define LNREF_LAUNCH(L, P, EARLY, ALIGNED)                \
+    layernorm_regs_kernel<T, L, P, FUSED, EARLY, ALIGNED> \
         <<<grid, s.threads, 0, stream>>>(input, residual, weight, bias, output, M, N, eps)
-#define LNREF_SHAPE(L, P)                                                                                           \
-    if (s.lanes == (L) && s.packs == (P)) {                                                                         \
-        if (aligned) {                                                                                              \
-            if (s.weight_early) LNREF_LAUNCH(L, P, true, true);                                                     \
-            else LNREF_LAUNCH(L, P, false, true);                                                                   \
-        } else {                                                                                                    \
-            if (s.weight_early) LNREF_LAUNCH(L, P, true, false);                                                    \
-            else LNREF_LAUNCH(L, P, false, false);                                                                  \
-        }                                                                                                           \
-        return true;                                                                                                \
+#define LNREF_SHAPE(L, P)                                        \
+    if (s.lanes == (L) && s.packs == (P)) {                      \
+        if (aligned) {                                           \
+            if (s.weight_early) LNREF_LAUNCH(L, P, true, true);  \
+            else LNREF_LAUNCH(L, P, false, true);                \
+        } else {                                                 \
+            if (s.weight_early) LNREF_LAUNCH(L, P, true, false); \
+            else LNREF_LAUNCH(L, P, false, false);               \
+        }                                                        \
+        return true;                                             \
     }
-    LNREF_SHAPE(0, 1) LNREF_SHAPE(0, 2) LNREF_SHAPE(0, 4) LNREF_SHAPE(0, 8)
-    LNREF_SHAPE(4, 1) LNREF_SHAPE(4, 2) LNREF_SHAPE(4, 4)
-    LNREF_SHAPE(8, 1) LNREF_SHAPE(8, 2) LNREF_SHAPE(8, 4)
-    LNREF_SHAPE(16, 1) LNREF_SHAPE(16, 2) LNREF_SHAPE(16, 4)
-    LNREF_SHAPE(32, 1) LNREF_SHAPE(32, 2) LNREF_SHAPE(32, 4)
+    LNREF_SHAPE(0, 1)
+    LNREF_SHAPE(0, 2)
+    LNREF_SHAPE(0, 4)
+    LNREF_SHAPE(0, 8)
+    LNREF_SHAPE(4, 1)
+    LNREF_SHAPE(4, 2)
+    LNREF_SHAPE(4, 4)
+    LNREF_SHAPE(8, 1)
+    LNREF_SHAPE(8, 2)
+    LNREF_SHAPE(8, 4)
+    LNREF_SHAPE(16, 1)
+    LNREF_SHAPE(16, 2)
+    LNREF_SHAPE(16, 4)
+    LNREF_SHAPE(32, 1)
+    LNREF_SHAPE(32, 2)
+    LNREF_SHAPE(32, 4)
 #undef LNREF_SHAPE
 #undef LNREF_LAUNCH
     return false;
@@ -311,15 +322,15 @@ bool launch_any(const rmsref::LaunchShape& s, const T* input, T* residual, const
 }  // namespace
 }  // namespace lnref
 
-#define LNREF_ENTRY(SUFFIX, T)                                                                                      \
-    void ref_layernorm_##SUFFIX(const T* input, const T* weight, const T* bias, T* output, int M, int N, float eps,  \
-                                cudaStream_t stream) {                                                              \
-        lnref::launch_any<T>(lnref::choose_shape(N, sizeof(T), M, false), input, nullptr, weight, bias, output, M, \
-                             N, eps, stream);                                                                       \
-    }                                                                                                               \
+#define LNREF_ENTRY(SUFFIX, T)                                                                                        \
+    void ref_layernorm_##SUFFIX(const T* input, const T* weight, const T* bias, T* output, int M, int N, float eps,   \
+                                cudaStream_t stream) {                                                                \
+        lnref::launch_any<T>(lnref::choose_shape(N, sizeof(T), M, false), input, nullptr, weight, bias, output, M, N, \
+                             eps, stream);                                                                            \
+    }                                                                                                                 \
     bool ref_layernorm_shape_##SUFFIX(const rmsref::LaunchShape& shape, const T* input, T* residual, const T* weight, \
-                                      const T* bias, T* output, int M, int N, float eps, cudaStream_t stream) {     \
-        return lnref::launch_any<T>(shape, input, residual, weight, bias, output, M, N, eps, stream);               \
+                                      const T* bias, T* output, int M, int N, float eps, cudaStream_t stream) {       \
+        return lnref::launch_any<T>(shape, input, residual, weight, bias, output, M, N, eps, stream);                 \
     }
 LNREF_ENTRY(fp32, float)
 LNREF_ENTRY(bf16, __nv_bfloat16)
@@ -329,6 +340,6 @@ LNREF_ENTRY(fp16, __half)
 void ref_fused_add_layernorm_bf16(const __nv_bfloat16* input, __nv_bfloat16* residual, const __nv_bfloat16* weight,
                                   const __nv_bfloat16* bias, __nv_bfloat16* output, int M, int N, float eps,
                                   cudaStream_t stream) {
-    lnref::launch_shape<__nv_bfloat16, true>(lnref::choose_shape(N, 2, M, true), input, residual, weight, bias,
-                                             output, M, N, eps, stream);
+    lnref::launch_shape<__nv_bfloat16, true>(lnref::choose_shape(N, 2, M, true), input, residual, weight, bias, output,
+                                             M, N, eps, stream);
 }

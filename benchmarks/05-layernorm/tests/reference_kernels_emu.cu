@@ -28,11 +28,17 @@ float widen(__half v) { return __half2float(v); }
 template <typename T>
 T narrow(float v);
 template <>
-float narrow<float>(float v) { return v; }
+float narrow<float>(float v) {
+    return v;
+}
 template <>
-__nv_bfloat16 narrow<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__nv_bfloat16 narrow<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 template <>
-__half narrow<__half>(float v) { return __float2half_rn(v); }
+__half narrow<__half>(float v) {
+    return __float2half_rn(v);
+}
 
 // One rounding of T (2.5 units in the last place, as the benchmark's check), or fp32 arithmetic over the row.
 template <typename T>
@@ -44,13 +50,13 @@ const char* type_name() {
     return sizeof(T) == 4 ? "fp32" : std::is_same<T, __half>::value ? "fp16" : "bf16";
 }
 
-#define EMU_CHECK(call)                                                                                 \
-    do {                                                                                                \
-        const cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                        \
-            std::printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));          \
-            std::exit(1);                                                                               \
-        }                                                                                               \
+#define EMU_CHECK(call)                                                                        \
+    do {                                                                                       \
+        const cudaError_t e_ = (call);                                                         \
+        if (e_ != cudaSuccess) {                                                               \
+            std::printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            std::exit(1);                                                                      \
+        }                                                                                      \
     } while (0)
 
 int g_launches = 0, g_failures = 0;
@@ -130,8 +136,7 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
         if (bad) {
             ++g_failures;
             std::printf("FAIL %s %s N=%d offset=%d (-1: all aligned) shape %s: %d elements wrong\n",
-                        fused ? "fused" : "norm",
-                        type_name<T>(), N, off, rmsref::shape_name(shapes[s]).c_str(), bad);
+                        fused ? "fused" : "norm", type_name<T>(), N, off, rmsref::shape_name(shapes[s]).c_str(), bad);
         }
     }
     for (T* p : {x, y, w, b, res}) EMU_CHECK(cudaFree(p));

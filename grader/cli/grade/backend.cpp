@@ -18,24 +18,18 @@ std::string first_line(const std::string& text) {
 
 std::string backend_name(Backend b) {
     switch (b) {
-        case Backend::gpu:
-            return "gpu";
-        case Backend::emu:
-            return "emu";
-        case Backend::static_only:
-            return "static";
+        case Backend::gpu: return "gpu";
+        case Backend::emu: return "emu";
+        case Backend::static_only: return "static";
     }
     return "?";
 }
 
 std::string backend_description(Backend b, const std::string& gpu_name) {
     switch (b) {
-        case Backend::gpu:
-            return "GPU (gpu" + (gpu_name.empty() ? std::string() : ", " + gpu_name) + ")";
-        case Backend::emu:
-            return "CPU emulator (emu) — not a GPU measurement";
-        case Backend::static_only:
-            return "nowhere: static review only (static) — no test was executed";
+        case Backend::gpu: return "GPU (gpu" + (gpu_name.empty() ? std::string() : ", " + gpu_name) + ")";
+        case Backend::emu: return "CPU emulator (emu) — not a GPU measurement";
+        case Backend::static_only: return "nowhere: static review only (static) — no test was executed";
     }
     return "?";
 }

@@ -91,8 +91,8 @@ struct Run {
     std::vector<Comment> comments;
     std::vector<std::string> warnings;  // graded anyway, but the student should fix it (a non-UTF-8 byte, …)
     nlohmann::json hints_used = nlohmann::json::object();  // {"<exercise>": {"<blank>": level}}
-    nlohmann::json sandbox;    // the layers that confined the submission's code (from the judges); null: none ran
-    bool sanitize = false;     // SANITIZE=1 was asked for (whatever the backend)
+    nlohmann::json sandbox;  // the layers that confined the submission's code (from the judges); null: none ran
+    bool sanitize = false;   // SANITIZE=1 was asked for (whatever the backend)
     std::vector<std::string> sanitize_tools;  // SANITIZE=<tools>: the tools asked for; empty: all four
     nlohmann::json sanitizer;  // SANITIZE=1 on gpu: compute-sanitizer's findings per exercise and tool (sanitize.hpp)
     // Scores.

@@ -327,7 +327,8 @@ std::string replay_command(const Run& run) {
     return "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
            (run.submission_label == "exercises/" + run.lesson.id ? "" : " SUBMISSION=" + sub) +
            (run.only_exercise.empty() ? "" : " EX=" + run.only_exercise) + " BACKEND=" + backend_name(run.backend) +
-           (run.sanitize ? " SANITIZE=" + (run.sanitize_tools.empty() ? "1" : util::join(run.sanitize_tools, ",")) : "");
+           (run.sanitize ? " SANITIZE=" + (run.sanitize_tools.empty() ? "1" : util::join(run.sanitize_tools, ","))
+                         : "");
 }
 
 std::string exit_status_line(const Run& run) {

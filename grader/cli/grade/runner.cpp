@@ -159,8 +159,8 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
     } else if (pr.memory_exceeded) {
         o.message = "the judge used more than its memory limit" + where + " (a grader problem; please report it)";
     } else if (pr.signal) {
-        o.message =
-            "the judge crashed (" + util::signal_name(pr.signal) + ")" + where + " (a grader problem; please report it)";
+        o.message = "the judge crashed (" + util::signal_name(pr.signal) + ")" + where +
+                    " (a grader problem; please report it)";
     } else if (!valid) {
         o.message = "the judge ended with exit status " + std::to_string(pr.exit_code) + " without a valid result" +
                     where + " (a grader problem; please report it)";

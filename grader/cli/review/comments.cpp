@@ -20,7 +20,7 @@ std::shared_ptr<const RE2> compile_rule_pattern(const std::string& pattern, bool
     auto re = std::make_shared<const RE2>(pattern, o);
     if (!re->ok())
         throw util::UserError(where + " has an invalid pattern (" + re->error() +
-                        "); patterns are RE2 syntax, which has no lookaround or backreferences.");
+                              "); patterns are RE2 syntax, which has no lookaround or backreferences.");
     return re;
 }
 
@@ -89,7 +89,8 @@ std::vector<Comment> review_comments_text(const lesson::Exercise& exercise, cons
 
 std::vector<Comment> review_comments(const lesson::Exercise& exercise, const fs::path& student,
                                      const fs::path& pristine) {
-    return review_comments_text(exercise, util::read_text(student), util::read_text(pristine), student.filename().string());
+    return review_comments_text(exercise, util::read_text(student), util::read_text(pristine),
+                                student.filename().string());
 }
 
 }  // namespace workbook::review

@@ -342,18 +342,15 @@ std::optional<Refusal> refuse_fill(const std::vector<Tok>& toks, std::size_t b, 
     for (std::size_t i = b; i < e; ++i) {
         const Tok& t = toks[i];
         switch (t.kind) {
-            case Kind::number:
-                break;
+            case Kind::number: break;
             case Kind::preprocessor:
                 if (!unroll_pragma(t, allowed_names))
                     return Refusal{t.line, "holds a preprocessor directive (" + quoted(t.text) +
                                                "); a fill is an expression or statements, and only `#pragma unroll` "
                                                "may stand among them"};
                 break;
-            case Kind::string:
-                return Refusal{t.line, "holds a string literal (" + quoted(t.text) + ")"};
-            case Kind::character:
-                return Refusal{t.line, "holds a character literal (" + quoted(t.text) + ")"};
+            case Kind::string: return Refusal{t.line, "holds a string literal (" + quoted(t.text) + ")"};
+            case Kind::character: return Refusal{t.line, "holds a character literal (" + quoted(t.text) + ")"};
             case Kind::keyword:
                 if (!allowed_keyword(t.text)) return Refusal{t.line, "uses the keyword " + quoted(t.text)};
                 break;
@@ -372,8 +369,7 @@ std::optional<Refusal> refuse_fill(const std::vector<Tok>& toks, std::size_t b, 
                 if (t.text == "[" && i + 1 < e && toks[i + 1].text == "[")
                     return Refusal{t.line, "holds an attribute (`[[`)"};
                 break;
-            default:
-                return Refusal{t.line, "holds the stray character " + quoted(t.text)};
+            default: return Refusal{t.line, "holds the stray character " + quoted(t.text)};
         }
     }
     return std::nullopt;

@@ -38,7 +38,7 @@ std::shared_ptr<const RE2> compile(const std::string& pattern, const std::string
     auto re = std::make_shared<const RE2>(pattern, o);
     if (!re->ok())
         throw util::UserError(where + ": invalid pattern '" + pattern + "' (" + re->error() +
-                        "; patterns are RE2 syntax, without lookaround or backreferences).");
+                              "; patterns are RE2 syntax, without lookaround or backreferences).");
     return re;
 }
 
@@ -212,7 +212,8 @@ std::vector<WrittenScore> score_written(const nlohmann::json& lesson_json, const
     }
     const fs::path rubric_path = repo_root / "grader" / "rubrics" / (lesson_id + "-written.json");
     if (!fs::exists(rubric_path))
-        throw util::UserError("The written-answer rubric " + util::display_path(rubric_path, repo_root) + " is missing.");
+        throw util::UserError("The written-answer rubric " + util::display_path(rubric_path, repo_root) +
+                              " is missing.");
     const nlohmann::json rubric = util::load_json(rubric_path);
     validate_rubric(rubric, util::display_path(rubric_path, repo_root));
     return score_answers(rubric, answers, lesson_json);

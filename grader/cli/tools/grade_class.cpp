@@ -110,7 +110,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
     std::sort(students.begin(), students.end());
     if (students.empty())
         throw util::UserError("The submissions folder " + submissions.string() +
-                                " has no subfolders; put each student's files in a folder named after them.");
+                              " has no subfolders; put each student's files in a folder named after them.");
 
     ClassRun run;
     const std::string stamp = utc_stamp();
@@ -193,7 +193,7 @@ ClassRun grade_class(const fs::path& submissions, const fs::path& out, const les
             if (g.results.is_object()) {
                 row.results = g.results;
                 util::write_text(student_dir / "results.json",
-                                   g.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+                                 g.results.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
             } else {
                 row.error = g.error.empty() ? "not graded" : g.error;
             }

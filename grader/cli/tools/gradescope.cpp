@@ -52,7 +52,7 @@ BundleResult write_gradescope_bundle(const lesson::Lesson& lesson, const fs::pat
     std::error_code ec;
     if (!fs::is_directory(lesson.exercises_dir(), ec))
         throw util::UserError("The exercises folder " + util::display_path(lesson.exercises_dir(), lesson.root) +
-                                " does not exist.");
+                              " does not exist.");
     const std::string cmake = util::which("cmake");
     if (cmake.empty())
         throw util::UserError(
@@ -107,8 +107,8 @@ BundleResult write_gradescope_bundle(const lesson::Lesson& lesson, const fs::pat
     const fs::path tmp_zip = staging.dir / "bundle.zip";
     // A fixed date makes the archive depend on the files only.
     auto tar = util::run_program({cmake, "-E", "tar", "cf", tmp_zip.string(), "--format=zip",
-                                    "--mtime=2000-01-01 00:00:00 UTC", "--", "setup.sh", "run_autograder", "workbook"},
-                                   staging.dir, 600);
+                                  "--mtime=2000-01-01 00:00:00 UTC", "--", "setup.sh", "run_autograder", "workbook"},
+                                 staging.dir, 600);
     if (!tar.started || tar.exit_code != 0)
         throw util::UserError("cmake -E tar could not write the bundle: " + tar.output);
     fs::copy_file(tmp_zip, r.zip, fs::copy_options::overwrite_existing, ec);

@@ -32,8 +32,8 @@ HintResult reveal_hint(const lesson::Lesson& lesson, const std::string& exercise
         if (!ex.blank(blank)) {
             std::string names;
             for (const auto& b : ids) names += (names.empty() ? "" : ", ") + b;
-            throw util::UserError("Exercise '" + exercise + "' has no blank '" + blank +
-                                    "'; its blanks are: " + names + ".");
+            throw util::UserError("Exercise '" + exercise + "' has no blank '" + blank + "'; its blanks are: " + names +
+                                  ".");
         }
         r.blank = blank;
     } else {

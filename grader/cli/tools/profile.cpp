@@ -33,8 +33,7 @@ std::string demangle(const std::string& name) {
 void step(const std::vector<std::string>& argv, const std::string& what) {
     const auto r = util::run_program(argv, {}, 600);
     if (!r.started || r.exit_code != 0)
-        throw util::UserError("profile: " + what + " failed:\n" +
-                                util::trim_lines(util::sanitize_text(r.output), 40));
+        throw util::UserError("profile: " + what + " failed:\n" + util::trim_lines(util::sanitize_text(r.output), 40));
 }
 
 // What `nvcc -Xptxas -v` says about the file's kernels, as EMU_PROFILE_PTXAS lines; empty with the reason in *why.
@@ -46,8 +45,8 @@ std::string registers_of(const util::Context& ctx, const fs::path& src, const fs
         return "";
     }
     const auto r = util::run_program({nvcc, "-std=c++17", "-O3", "-arch=sm_90", "-Xptxas", "-v", "-c", src.string(),
-                                        "-o", (obj_dir / "ptxas.o").string()},
-                                       {}, 600);
+                                      "-o", (obj_dir / "ptxas.o").string()},
+                                     {}, 600);
     if (!r.started || r.exit_code != 0) {
         *why = "unknown: nvcc -Xptxas -v did not compile the file";
         return "";
@@ -84,7 +83,7 @@ ProfileResult profile_program(const ProfileOptions& opt) {
     res.report = read_report(res.out_dir, &res.pictures);
     if (res.report.empty())
         throw util::UserError("profile: " + opt.program.front() +
-                                " launched no kernel through the emulator (is it built with emu_add_executable?)");
+                              " launched no kernel through the emulator (is it built with emu_add_executable?)");
     if (r.exit_code != 0) res.report += "\n(the program exited with status " + std::to_string(r.exit_code) + ")\n";
     res.registers = "unknown for a program (profile a .cu file with --file to read them from nvcc)";
     return res;
@@ -139,7 +138,8 @@ ProfileResult run_profile(const util::Context& ctx, const ProfileOptions& opt) {
 
     // emu-nvcc, as the grader's worker compile: every file rewritten after preprocessing, element reads passed into
     // calls instrumented (docs/emulator.md), the emulator's flags from its emu-nvcc.conf.
-    const std::string emu_nvcc = util::config_string(ctx, "/emu/nvcc"), runtime = util::config_string(ctx, "/emu/runtime_lib");
+    const std::string emu_nvcc = util::config_string(ctx, "/emu/nvcc"),
+                      runtime = util::config_string(ctx, "/emu/runtime_lib");
     if (emu_nvcc.empty() || runtime.empty())
         throw util::UserError("profile: the CPU emulator is not part of this build (workbook-config.json)");
     std::string cxx = util::config_string(ctx, "/cxx");
@@ -176,8 +176,8 @@ ProfileResult run_profile(const util::Context& ctx, const ProfileOptions& opt) {
         const auto r = util::run_process(spec);
         if (!r.started || r.exit_code != 0)
             throw util::UserError("profile: " + name + " on " + std::to_string(opt.rows) + " x " + std::to_string(n) +
-                                    " did not run correctly:\n" +
-                                    util::trim_lines(util::sanitize_text(r.out + r.err), 40));
+                                  " did not run correctly:\n" +
+                                  util::trim_lines(util::sanitize_text(r.out + r.err), 40));
     }
     res.report = read_report(res.out_dir, &res.pictures);
     return res;

@@ -88,8 +88,8 @@ fs::path export_committed(const fs::path& root, std::vector<std::string>* uncomm
         util::run_program({"git", "-C", root.string(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}"}, {}, 60);
     if (!head.started || head.exit_code != 0)
         throw util::UserError(root.string() +
-                                " is not a git repository with a commit; commit the course first (only "
-                                "committed files are exported).");
+                              " is not a git repository with a commit; commit the course first (only "
+                              "committed files are exported).");
     if (commit) *commit = head.output.substr(0, head.output.find_first_of("\r\n"));
     if (uncommitted) {
         uncommitted->clear();

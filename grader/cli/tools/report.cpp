@@ -258,8 +258,7 @@ ReportOutcome write_report(const lesson::Lesson& lesson, const ReportInput& in) 
     const fs::path results_path = in.results.empty() ? lesson.results_dir() / "results.json" : in.results;
     json results;
     if (fs::exists(results_path, ec)) results = util::load_json(results_path);
-    else if (!in.results.empty())
-        throw util::UserError("The results file " + in.results.string() + " does not exist.");
+    else if (!in.results.empty()) throw util::UserError("The results file " + in.results.string() + " does not exist.");
     const fs::path out = in.out.empty() ? lesson.results_dir() / "report.md" : in.out;
     util::write_text(out, render_report(lesson, submission, results, hints_used(lesson.root, lesson.id)));
     return {out, changed_since_grade(lesson, submission, results), results.is_object()};

@@ -18,7 +18,7 @@ ResetResult reset_exercise(const lesson::Lesson& lesson, const std::string& exer
     const std::optional<std::string> pristine = lesson::pristine_starter(lesson, ex);
     if (!pristine)
         throw util::UserError("No starter for '" + exercise + "' was found (" +
-                                util::display_path(lesson.pristine_dir() / ex.file(), lesson.root) + " is missing).");
+                              util::display_path(lesson.pristine_dir() / ex.file(), lesson.root) + " is missing).");
     const std::string& starter = *pristine;
     ResetResult r;
     r.file = lesson.exercises_dir() / ex.file();

@@ -46,7 +46,7 @@ RestoreResult restore_exercise(const lesson::Lesson& lesson, const std::string& 
     const std::string shown = util::display_path(r.file, lesson.root);
     if (all.empty())
         throw util::UserError("There is no backup of " + shown + " in .workbook/backups/ (`make reset-" +
-                                lesson.number + "` saves one before it restores the starter); nothing was changed.");
+                              lesson.number + "` saves one before it restores the starter); nothing was changed.");
     const Backup* chosen = &all.back();
     if (!stamp.empty()) {
         auto it = std::find_if(all.begin(), all.end(), [&](const Backup& b) { return b.stamp == stamp; });
@@ -54,7 +54,7 @@ RestoreResult restore_exercise(const lesson::Lesson& lesson, const std::string& 
             std::string list;
             for (const auto& b : all) list += (list.empty() ? "" : ", ") + b.stamp;
             throw util::UserError("No backup '" + stamp + "' of " + shown +
-                                    "; the backups are (oldest first): " + list + ". Nothing was changed.");
+                                  "; the backups are (oldest first): " + list + ". Nothing was changed.");
         }
         chosen = &*it;
     }

@@ -55,10 +55,10 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
     const fs::path rel = dest.lexically_relative(root);
     if (!rel.empty() && *rel.begin() != ".." && rel.is_relative())
         throw util::UserError("The student edition must go outside the repository (" + out.string() +
-                                " is inside it).");
+                              " is inside it).");
     if (fs::exists(dest, ec) && !(fs::is_directory(dest, ec) && fs::is_empty(dest, ec)))
         throw util::UserError(out.string() +
-                                " already exists and is not empty; choose a new folder so nothing is overwritten.");
+                              " already exists and is not empty; choose a new folder so nothing is overwritten.");
     EditionResult r;
     TempTree tree{export_committed(root, &r.uncommitted, &r.commit)};
     const auto files = distributable_files(tree.dir);
@@ -69,8 +69,8 @@ EditionResult make_student_edition(const fs::path& repo_root, const fs::path& ou
         const std::string text = util::read_file(tree.dir / f).value_or("");
         if (text.find("/*BLANK:") != std::string::npos || text.find("// BLANK:") != std::string::npos)
             throw util::UserError(f.string() +
-                                    " holds blank markers (solution code); it was not copied and "
-                                    "the student edition was not made.");
+                                  " holds blank markers (solution code); it was not copied and "
+                                  "the student edition was not made.");
     }
     fs::create_directories(dest, ec);
     if (ec) throw util::UserError("Cannot create " + out.string() + ".");

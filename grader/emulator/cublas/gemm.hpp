@@ -8,25 +8,25 @@
 namespace emu::blas {
 
 struct Matrix {
-  const void* data = nullptr;
-  cudaDataType_t type = CUDA_R_32F;
-  long long ld = 0;
-  long long stride = 0;   // between batches, in elements
+    const void* data = nullptr;
+    cudaDataType_t type = CUDA_R_32F;
+    long long ld = 0;
+    long long stride = 0;  // between batches, in elements
 };
 
 enum class Epilogue { none, relu, bias, relu_bias };
 
 struct Gemm {
-  const char* api = "";   // the entry point, for messages
-  bool trans_a = false, trans_b = false;
-  long long m = 0, n = 0, k = 0, batch = 1;
-  Matrix a, b, c;          // c is read only when beta != 0
-  Matrix d;                // written (the same memory as c for the cuBLAS API)
-  bool f64 = false;        // compute (and alpha/beta) in double, else in float
-  double alpha = 1, beta = 0;
-  Epilogue epilogue = Epilogue::none;
-  const void* bias = nullptr;   // m elements of bias_type, added to every column
-  cudaDataType_t bias_type = CUDA_R_32F;
+    const char* api = "";  // the entry point, for messages
+    bool trans_a = false, trans_b = false;
+    long long m = 0, n = 0, k = 0, batch = 1;
+    Matrix a, b, c;    // c is read only when beta != 0
+    Matrix d;          // written (the same memory as c for the cuBLAS API)
+    bool f64 = false;  // compute (and alpha/beta) in double, else in float
+    double alpha = 1, beta = 0;
+    Epilogue epilogue = Epilogue::none;
+    const void* bias = nullptr;  // m elements of bias_type, added to every column
+    cudaDataType_t bias_type = CUDA_R_32F;
 };
 
 // Checks the shapes and leading dimensions as cuBLAS documents them, that the types are a supported combination,

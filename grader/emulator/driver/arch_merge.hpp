@@ -16,9 +16,9 @@
 namespace emu::driver {
 
 struct MergeResult {
-  std::string text;                         // preprocessed text with line markers, as g++ -E writes it
-  std::vector<emu::rewrite::Problem> problems;  // regions that cannot be merged (with the original file:line)
-  bool differed = false;                    // the two passes were not identical (the source uses __CUDA_ARCH__)
+    std::string text;                             // preprocessed text with line markers, as g++ -E writes it
+    std::vector<emu::rewrite::Problem> problems;  // regions that cannot be merged (with the original file:line)
+    bool differed = false;                        // the two passes were not identical (the source uses __CUDA_ARCH__)
 };
 
 MergeResult merge_arch_passes(std::string_view host, std::string_view device);

@@ -36,240 +36,240 @@ using emu::driver::Options;
 using emu::driver::Toolchain;
 
 int fatal(const std::string& msg) {
-  std::cerr << "emu-nvcc fatal   : " << msg << "\n";
-  return 1;
+    std::cerr << "emu-nvcc fatal   : " << msg << "\n";
+    return 1;
 }
 
 // Starts argv; stdout goes to `out_path` when given. Returns the pid, or -1.
 pid_t start(const std::vector<std::string>& argv, const std::string& out_path = "") {
-  std::vector<char*> a;
-  for (const std::string& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-  a.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (!out_path.empty()) {
-      const int fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (fd < 0 || dup2(fd, 1) < 0) _exit(127);
-      close(fd);
+    std::vector<char*> a;
+    for (const std::string& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+    a.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (!out_path.empty()) {
+            const int fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0 || dup2(fd, 1) < 0) _exit(127);
+            close(fd);
+        }
+        execvp(a[0], a.data());
+        std::fprintf(stderr, "emu-nvcc fatal   : cannot run %s: %s\n", a[0], std::strerror(errno));
+        _exit(127);
     }
-    execvp(a[0], a.data());
-    std::fprintf(stderr, "emu-nvcc fatal   : cannot run %s: %s\n", a[0], std::strerror(errno));
-    _exit(127);
-  }
-  return pid;
+    return pid;
 }
 
 bool finish(pid_t pid) {
-  if (pid < 0) return false;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return false;
-  }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (pid < 0) return false;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) return false;
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 bool run(const std::vector<std::string>& argv, const std::string& out_path = "") {
-  if (std::getenv("EMU_NVCC_VERBOSE")) {
-    std::string line = "#$";
-    for (const std::string& s : argv) line += " " + s;
-    std::cerr << line << "\n";
-  }
-  return finish(start(argv, out_path));
+    if (std::getenv("EMU_NVCC_VERBOSE")) {
+        std::string line = "#$";
+        for (const std::string& s : argv) line += " " + s;
+        std::cerr << line << "\n";
+    }
+    return finish(start(argv, out_path));
 }
 
 bool read_file(const std::string& path, std::string* out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::stringstream s;
-  s << f.rdbuf();
-  *out = s.str();
-  return true;
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return false;
+    std::stringstream s;
+    s << f.rdbuf();
+    *out = s.str();
+    return true;
 }
 
 bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  return static_cast<bool>(f);
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    return static_cast<bool>(f);
 }
 
 std::string stem(const std::string& path) {
-  std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
-  const std::size_t dot = base.rfind('.');
-  return dot == std::string::npos ? base : base.substr(0, dot);
+    std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    const std::size_t dot = base.rfind('.');
+    return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
 void make_parent(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    std::error_code ec;
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
 }
 
 struct Build {
-  const Toolchain& tc;
-  const Options& o;
-  std::string tmp;  // private folder for intermediate files
-  int serial = 0;
+    const Toolchain& tc;
+    const Options& o;
+    std::string tmp;  // private folder for intermediate files
+    int serial = 0;
 
-  std::vector<std::string> compiler() const {
-    std::vector<std::string> v;
-    if (!tc.launcher.empty()) v.push_back(tc.launcher);
-    v.push_back(tc.cxx);
-    return v;
-  }
-
-  // Flags of every compile: host compiler options first, so that the emulator's -O0 and checks win.
-  std::vector<std::string> compile_flags() const {
-    std::vector<std::string> v = o.host_flags;
-    for (const std::string& f : tc.cxxflags) v.push_back(f);
-    for (const std::string& f : o.host_flags)
-      if (f.rfind("-std=", 0) == 0) v.push_back(f);  // the user's standard over the emulator's default c++17
-    return v;
-  }
-
-  // The preprocessing command of one pass of a .cu file.
-  std::vector<std::string> preprocess(const std::string& src, const std::string& out, bool device) const {
-    std::vector<std::string> v = {tc.cxx};
-    for (const std::string& f : compile_flags()) v.push_back(f);
-    v.insert(v.end(), {"-E", "-DEMU_KEEP_QUALIFIERS", "-include", "emu/rewritten.hpp"});
-    const int arch = o.cuda_arch > 0 ? o.cuda_arch : tc.default_arch;
-    v.push_back("-D__CUDA_ARCH_LIST__=" + std::to_string(arch));
-    if (device) v.push_back("-D__CUDA_ARCH__=" + std::to_string(arch));
-    for (const std::string& f : o.pp_flags) v.push_back(f);
-    if (!device) v.insert(v.end(), o.dep_flags.begin(), o.dep_flags.end());
-    v.insert(v.end(), {"-x", "c++", src, "-o", out});
-    return v;
-  }
-
-  // One .cu file to an object (or, with -E, to the rewritten translation unit).
-  bool compile_cuda(const std::string& src, const std::string& obj) {
-    const std::string base = tmp + "/" + std::to_string(serial++) + "-" + stem(src);
-    const std::string host_ii = base + ".host.ii", device_ii = base + ".device.ii", out_ii = base + ".emu.ii";
-    // The two passes are independent: run them side by side.
-    const pid_t h = start(preprocess(src, host_ii, false));
-    const pid_t d = start(preprocess(src, device_ii, true));
-    const bool hok = finish(h), dok = finish(d);
-    if (!hok || !dok) return false;
-    std::string host, device;
-    if (!read_file(host_ii, &host) || !read_file(device_ii, &device)) {
-      std::cerr << "emu-nvcc fatal   : cannot read the preprocessed " << src << "\n";
-      return false;
+    std::vector<std::string> compiler() const {
+        std::vector<std::string> v;
+        if (!tc.launcher.empty()) v.push_back(tc.launcher);
+        v.push_back(tc.cxx);
+        return v;
     }
-    const emu::driver::MergeResult merged = emu::driver::merge_arch_passes(host, device);
-    for (const auto& p : merged.problems)
-      std::cerr << (p.file.empty() ? src : p.file) << ":" << p.line << ": error: " << p.message << "\n";
-    if (!merged.problems.empty()) return false;
-    const emu::rewrite::Result r = emu::rewrite::rewrite_preprocessed(merged.text);
-    for (const auto& p : r.problems)
-      std::cerr << (p.file.empty() ? src : p.file) << ":" << p.line << ": error: " << p.message << "\n";
-    if (!r.problems.empty()) return false;
-    const std::string target = o.preprocess_only ? (obj.empty() ? out_ii : obj) : out_ii;
-    if (!write_file(target, r.text)) {
-      std::cerr << "emu-nvcc fatal   : cannot write " << target << "\n";
-      return false;
-    }
-    if (o.preprocess_only) {
-      if (obj.empty()) std::cout << r.text;
-      return true;
-    }
-    std::vector<std::string> cc = compiler();
-    for (const std::string& f : compile_flags()) cc.push_back(f);
-    cc.insert(cc.end(), {"-c", out_ii, "-o", obj});
-    return run(cc);
-  }
 
-  bool compile_cxx(const std::string& src, const std::string& obj) {
-    std::vector<std::string> cc = compiler();
-    for (const std::string& f : compile_flags()) cc.push_back(f);
-    for (const std::string& f : o.pp_flags) cc.push_back(f);
-    cc.insert(cc.end(), o.dep_flags.begin(), o.dep_flags.end());
-    if (o.preprocess_only) cc.push_back("-E");
-    cc.insert(cc.end(), {"-c", src});
-    if (!obj.empty()) cc.insert(cc.end(), {"-o", obj});
-    return run(cc);
-  }
+    // Flags of every compile: host compiler options first, so that the emulator's -O0 and checks win.
+    std::vector<std::string> compile_flags() const {
+        std::vector<std::string> v = o.host_flags;
+        for (const std::string& f : tc.cxxflags) v.push_back(f);
+        for (const std::string& f : o.host_flags)
+            if (f.rfind("-std=", 0) == 0) v.push_back(f);  // the user's standard over the emulator's default c++17
+        return v;
+    }
 
-  // Libraries: the CUDA runtime is built in; cuBLAS is the emulator's own (target emu_cublas).
-  bool link(const std::vector<std::string>& objects, const std::string& out) {
-    std::vector<std::string> ld = {tc.cxx};
-    ld.insert(ld.end(), objects.begin(), objects.end());
-    ld.insert(ld.end(), {"-o", out});
-    for (const std::string& d : o.link_dirs) ld.push_back("-L" + d);
-    bool cublas = false;
-    for (const std::string& l : o.libs) {
-      if (l == "cudart" || l == "cudart_static" || l == "cuda" || l == "cudadevrt") continue;  // built in
-      if (l == "cublas" || l == "cublasLt" || l == "cublas_static" || l == "cublasLt_static") {
-        if (tc.cublas_lib.empty()) {
-          std::cerr << "emu-nvcc fatal   : -l" << l
-                    << ": this emulator build has no cuBLAS (no target emu_cublas was configured)\n";
-          return false;
+    // The preprocessing command of one pass of a .cu file.
+    std::vector<std::string> preprocess(const std::string& src, const std::string& out, bool device) const {
+        std::vector<std::string> v = {tc.cxx};
+        for (const std::string& f : compile_flags()) v.push_back(f);
+        v.insert(v.end(), {"-E", "-DEMU_KEEP_QUALIFIERS", "-include", "emu/rewritten.hpp"});
+        const int arch = o.cuda_arch > 0 ? o.cuda_arch : tc.default_arch;
+        v.push_back("-D__CUDA_ARCH_LIST__=" + std::to_string(arch));
+        if (device) v.push_back("-D__CUDA_ARCH__=" + std::to_string(arch));
+        for (const std::string& f : o.pp_flags) v.push_back(f);
+        if (!device) v.insert(v.end(), o.dep_flags.begin(), o.dep_flags.end());
+        v.insert(v.end(), {"-x", "c++", src, "-o", out});
+        return v;
+    }
+
+    // One .cu file to an object (or, with -E, to the rewritten translation unit).
+    bool compile_cuda(const std::string& src, const std::string& obj) {
+        const std::string base = tmp + "/" + std::to_string(serial++) + "-" + stem(src);
+        const std::string host_ii = base + ".host.ii", device_ii = base + ".device.ii", out_ii = base + ".emu.ii";
+        // The two passes are independent: run them side by side.
+        const pid_t h = start(preprocess(src, host_ii, false));
+        const pid_t d = start(preprocess(src, device_ii, true));
+        const bool hok = finish(h), dok = finish(d);
+        if (!hok || !dok) return false;
+        std::string host, device;
+        if (!read_file(host_ii, &host) || !read_file(device_ii, &device)) {
+            std::cerr << "emu-nvcc fatal   : cannot read the preprocessed " << src << "\n";
+            return false;
         }
-        cublas = true;
-        continue;
-      }
-      if (l.rfind("cu", 0) == 0 || l.rfind("nv", 0) == 0) {
-        std::cerr << "emu-nvcc fatal   : -l" << l << ": the emulator does not provide this CUDA library\n";
-        return false;
-      }
-      ld.push_back("-l" + l);
+        const emu::driver::MergeResult merged = emu::driver::merge_arch_passes(host, device);
+        for (const auto& p : merged.problems)
+            std::cerr << (p.file.empty() ? src : p.file) << ":" << p.line << ": error: " << p.message << "\n";
+        if (!merged.problems.empty()) return false;
+        const emu::rewrite::Result r = emu::rewrite::rewrite_preprocessed(merged.text);
+        for (const auto& p : r.problems)
+            std::cerr << (p.file.empty() ? src : p.file) << ":" << p.line << ": error: " << p.message << "\n";
+        if (!r.problems.empty()) return false;
+        const std::string target = o.preprocess_only ? (obj.empty() ? out_ii : obj) : out_ii;
+        if (!write_file(target, r.text)) {
+            std::cerr << "emu-nvcc fatal   : cannot write " << target << "\n";
+            return false;
+        }
+        if (o.preprocess_only) {
+            if (obj.empty()) std::cout << r.text;
+            return true;
+        }
+        std::vector<std::string> cc = compiler();
+        for (const std::string& f : compile_flags()) cc.push_back(f);
+        cc.insert(cc.end(), {"-c", out_ii, "-o", obj});
+        return run(cc);
     }
-    ld.insert(ld.end(), o.linker_flags.begin(), o.linker_flags.end());
-    if (cublas) ld.push_back(tc.cublas_lib);
-    ld.push_back(tc.runtime_lib);
-    ld.insert(ld.end(), tc.ldflags.begin(), tc.ldflags.end());
-    return run(ld);
-  }
+
+    bool compile_cxx(const std::string& src, const std::string& obj) {
+        std::vector<std::string> cc = compiler();
+        for (const std::string& f : compile_flags()) cc.push_back(f);
+        for (const std::string& f : o.pp_flags) cc.push_back(f);
+        cc.insert(cc.end(), o.dep_flags.begin(), o.dep_flags.end());
+        if (o.preprocess_only) cc.push_back("-E");
+        cc.insert(cc.end(), {"-c", src});
+        if (!obj.empty()) cc.insert(cc.end(), {"-o", obj});
+        return run(cc);
+    }
+
+    // Libraries: the CUDA runtime is built in; cuBLAS is the emulator's own (target emu_cublas).
+    bool link(const std::vector<std::string>& objects, const std::string& out) {
+        std::vector<std::string> ld = {tc.cxx};
+        ld.insert(ld.end(), objects.begin(), objects.end());
+        ld.insert(ld.end(), {"-o", out});
+        for (const std::string& d : o.link_dirs) ld.push_back("-L" + d);
+        bool cublas = false;
+        for (const std::string& l : o.libs) {
+            if (l == "cudart" || l == "cudart_static" || l == "cuda" || l == "cudadevrt") continue;  // built in
+            if (l == "cublas" || l == "cublasLt" || l == "cublas_static" || l == "cublasLt_static") {
+                if (tc.cublas_lib.empty()) {
+                    std::cerr << "emu-nvcc fatal   : -l" << l
+                              << ": this emulator build has no cuBLAS (no target emu_cublas was configured)\n";
+                    return false;
+                }
+                cublas = true;
+                continue;
+            }
+            if (l.rfind("cu", 0) == 0 || l.rfind("nv", 0) == 0) {
+                std::cerr << "emu-nvcc fatal   : -l" << l << ": the emulator does not provide this CUDA library\n";
+                return false;
+            }
+            ld.push_back("-l" + l);
+        }
+        ld.insert(ld.end(), o.linker_flags.begin(), o.linker_flags.end());
+        if (cublas) ld.push_back(tc.cublas_lib);
+        ld.push_back(tc.runtime_lib);
+        ld.insert(ld.end(), tc.ldflags.begin(), tc.ldflags.end());
+        return run(ld);
+    }
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "usage: emu-nvcc [nvcc options] [-c] [-o out] file.cu… [file.cpp…] [-lcublas]\n"
-                 "Builds CUDA programs for the CPU emulator of CUDA, with its checks (docs/emulator.md).\n";
-    return args.empty() ? 1 : 0;
-  }
-  const emu::driver::ParseResult parsed = emu::driver::parse_options(args);
-  if (!parsed.error.empty()) return fatal(parsed.error);
-  const Options& o = parsed.options;
-  Toolchain tc;
-  std::string error;
-  if (!emu::driver::load_toolchain(&tc, &error)) return fatal(error);
-  // Said on every run, so a build log shows what had no effect.
-  for (const std::string& why : o.ignored) std::cerr << "emu-nvcc: ignored " << why << "\n";
-
-  const char* tmpdir = std::getenv("TMPDIR");
-  std::string templ = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/emu-nvcc.XXXXXX";
-  if (!mkdtemp(templ.data())) return fatal("cannot create a temporary folder in " + templ);
-  Build b{tc, o, templ};
-
-  // Like nvcc (and g++), write where asked even into a folder that does not exist yet.
-  for (std::size_t i = 0; i + 1 < o.dep_flags.size(); ++i)
-    if (o.dep_flags[i] == "-MF") make_parent(o.dep_flags[i + 1]);
-  if (!o.output.empty()) make_parent(o.output);
-
-  bool ok = true;
-  std::vector<std::string> objects;
-  const bool several = o.inputs.size() > 1;
-  for (const Input& in : o.inputs) {
-    if (in.lang == Lang::object) {
-      objects.push_back(in.path);
-      continue;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << "usage: emu-nvcc [nvcc options] [-c] [-o out] file.cu… [file.cpp…] [-lcublas]\n"
+                     "Builds CUDA programs for the CPU emulator of CUDA, with its checks (docs/emulator.md).\n";
+        return args.empty() ? 1 : 0;
     }
-    std::string obj;
-    if (o.preprocess_only) obj = several ? "" : o.output;
-    else if (o.compile_only) obj = o.output.empty() ? stem(in.path) + ".o" : o.output;
-    else obj = b.tmp + "/" + std::to_string(b.serial++) + "-" + stem(in.path) + ".o";
-    ok = (in.lang == Lang::cuda ? b.compile_cuda(in.path, obj) : b.compile_cxx(in.path, obj)) && ok;
-    objects.push_back(obj);
-  }
-  if (ok && !o.compile_only && !o.preprocess_only) ok = b.link(objects, o.output.empty() ? "a.out" : o.output);
-  if (o.keep) {
-    std::cerr << "emu-nvcc: intermediate files kept in " << b.tmp << "\n";
-  } else {
-    std::error_code ec;
-    std::filesystem::remove_all(b.tmp, ec);
-    if (ec) std::cerr << "emu-nvcc: could not remove " << b.tmp << ": " << ec.message() << "\n";
-  }
-  return ok ? 0 : 1;
+    const emu::driver::ParseResult parsed = emu::driver::parse_options(args);
+    if (!parsed.error.empty()) return fatal(parsed.error);
+    const Options& o = parsed.options;
+    Toolchain tc;
+    std::string error;
+    if (!emu::driver::load_toolchain(&tc, &error)) return fatal(error);
+    // Said on every run, so a build log shows what had no effect.
+    for (const std::string& why : o.ignored) std::cerr << "emu-nvcc: ignored " << why << "\n";
+
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::string templ = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/emu-nvcc.XXXXXX";
+    if (!mkdtemp(templ.data())) return fatal("cannot create a temporary folder in " + templ);
+    Build b{tc, o, templ};
+
+    // Like nvcc (and g++), write where asked even into a folder that does not exist yet.
+    for (std::size_t i = 0; i + 1 < o.dep_flags.size(); ++i)
+        if (o.dep_flags[i] == "-MF") make_parent(o.dep_flags[i + 1]);
+    if (!o.output.empty()) make_parent(o.output);
+
+    bool ok = true;
+    std::vector<std::string> objects;
+    const bool several = o.inputs.size() > 1;
+    for (const Input& in : o.inputs) {
+        if (in.lang == Lang::object) {
+            objects.push_back(in.path);
+            continue;
+        }
+        std::string obj;
+        if (o.preprocess_only) obj = several ? "" : o.output;
+        else if (o.compile_only) obj = o.output.empty() ? stem(in.path) + ".o" : o.output;
+        else obj = b.tmp + "/" + std::to_string(b.serial++) + "-" + stem(in.path) + ".o";
+        ok = (in.lang == Lang::cuda ? b.compile_cuda(in.path, obj) : b.compile_cxx(in.path, obj)) && ok;
+        objects.push_back(obj);
+    }
+    if (ok && !o.compile_only && !o.preprocess_only) ok = b.link(objects, o.output.empty() ? "a.out" : o.output);
+    if (o.keep) {
+        std::cerr << "emu-nvcc: intermediate files kept in " << b.tmp << "\n";
+    } else {
+        std::error_code ec;
+        std::filesystem::remove_all(b.tmp, ec);
+        if (ec) std::cerr << "emu-nvcc: could not remove " << b.tmp << ": " << ec.message() << "\n";
+    }
+    return ok ? 0 : 1;
 }

@@ -10,29 +10,29 @@ namespace emu::driver {
 enum class Lang { cuda, cxx, object };
 
 struct Input {
-  std::string path;
-  Lang lang;
+    std::string path;
+    Lang lang;
 };
 
 struct Options {
-  std::vector<Input> inputs;
-  std::string output;                      // -o
-  bool compile_only = false;               // -c / -dc
-  bool preprocess_only = false;            // -E: the rewritten translation unit, to -o or stdout
-  std::vector<std::string> pp_flags;       // -I -isystem -D -U -include, in order, as g++ spells them
-  std::vector<std::string> host_flags;     // -Xcompiler, -w, -std=…: to g++ when compiling
-  std::vector<std::string> link_dirs;      // -L
-  std::vector<std::string> libs;           // -l (without the -l)
-  std::vector<std::string> linker_flags;   // -Xlinker (each as -Wl,…)
-  std::vector<std::string> dep_flags;      // -MD -MMD -MF f -MT t: for the host pass's preprocessing
-  int cuda_arch = 0;                       // from -arch/-gencode/-code (highest compute capability named), or 0
-  bool keep = false;                       // -keep / --emu-keep: leave the intermediate files, print where
-  std::vector<std::string> ignored;        // "flag: why it has no effect here"
+    std::vector<Input> inputs;
+    std::string output;                     // -o
+    bool compile_only = false;              // -c / -dc
+    bool preprocess_only = false;           // -E: the rewritten translation unit, to -o or stdout
+    std::vector<std::string> pp_flags;      // -I -isystem -D -U -include, in order, as g++ spells them
+    std::vector<std::string> host_flags;    // -Xcompiler, -w, -std=…: to g++ when compiling
+    std::vector<std::string> link_dirs;     // -L
+    std::vector<std::string> libs;          // -l (without the -l)
+    std::vector<std::string> linker_flags;  // -Xlinker (each as -Wl,…)
+    std::vector<std::string> dep_flags;     // -MD -MMD -MF f -MT t: for the host pass's preprocessing
+    int cuda_arch = 0;                      // from -arch/-gencode/-code (highest compute capability named), or 0
+    bool keep = false;                      // -keep / --emu-keep: leave the intermediate files, print where
+    std::vector<std::string> ignored;       // "flag: why it has no effect here"
 };
 
 struct ParseResult {
-  Options options;
-  std::string error;  // non-empty: the command line is not one emu-nvcc accepts
+    Options options;
+    std::string error;  // non-empty: the command line is not one emu-nvcc accepts
 };
 
 ParseResult parse_options(const std::vector<std::string>& args);

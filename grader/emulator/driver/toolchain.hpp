@@ -7,13 +7,13 @@
 namespace emu::driver {
 
 struct Toolchain {
-  std::string cxx;                    // the host C++ compiler
-  std::string launcher;               // e.g. ccache, put before cxx for compile steps (empty: none)
-  std::vector<std::string> cxxflags;  // EMU_CXXFLAGS_LIST: -std=c++17 -O0 -fsanitize=thread … -I<emulator>/include
-  std::vector<std::string> ldflags;   // EMU_LDFLAGS_LIST
-  std::string runtime_lib;            // libemu_runtime.a
-  std::string cublas_lib;             // libemu_cublas.a, when the build has the target emu_cublas (else empty)
-  int default_arch = 900;             // __CUDA_ARCH__ of the device pass when no -arch names one
+    std::string cxx;                    // the host C++ compiler
+    std::string launcher;               // e.g. ccache, put before cxx for compile steps (empty: none)
+    std::vector<std::string> cxxflags;  // EMU_CXXFLAGS_LIST: -std=c++17 -O0 -fsanitize=thread … -I<emulator>/include
+    std::vector<std::string> ldflags;   // EMU_LDFLAGS_LIST
+    std::string runtime_lib;            // libemu_runtime.a
+    std::string cublas_lib;             // libemu_cublas.a, when the build has the target emu_cublas (else empty)
+    int default_arch = 900;             // __CUDA_ARCH__ of the device pass when no -arch names one
 };
 
 // Reads the configuration; on failure returns false with *error set.

@@ -18,59 +18,59 @@
 #define CUBLAS_VERSION (CUBLAS_VER_MAJOR * 10000 + CUBLAS_VER_MINOR * 100 + CUBLAS_VER_PATCH)
 
 typedef enum {
-  CUBLAS_STATUS_SUCCESS = 0,
-  CUBLAS_STATUS_NOT_INITIALIZED = 1,
-  CUBLAS_STATUS_ALLOC_FAILED = 3,
-  CUBLAS_STATUS_INVALID_VALUE = 7,
-  CUBLAS_STATUS_ARCH_MISMATCH = 8,
-  CUBLAS_STATUS_MAPPING_ERROR = 11,
-  CUBLAS_STATUS_EXECUTION_FAILED = 13,
-  CUBLAS_STATUS_INTERNAL_ERROR = 14,
-  CUBLAS_STATUS_NOT_SUPPORTED = 15,
-  CUBLAS_STATUS_LICENSE_ERROR = 16
+    CUBLAS_STATUS_SUCCESS = 0,
+    CUBLAS_STATUS_NOT_INITIALIZED = 1,
+    CUBLAS_STATUS_ALLOC_FAILED = 3,
+    CUBLAS_STATUS_INVALID_VALUE = 7,
+    CUBLAS_STATUS_ARCH_MISMATCH = 8,
+    CUBLAS_STATUS_MAPPING_ERROR = 11,
+    CUBLAS_STATUS_EXECUTION_FAILED = 13,
+    CUBLAS_STATUS_INTERNAL_ERROR = 14,
+    CUBLAS_STATUS_NOT_SUPPORTED = 15,
+    CUBLAS_STATUS_LICENSE_ERROR = 16
 } cublasStatus_t;
 
 typedef enum { CUBLAS_FILL_MODE_LOWER = 0, CUBLAS_FILL_MODE_UPPER = 1, CUBLAS_FILL_MODE_FULL = 2 } cublasFillMode_t;
 typedef enum { CUBLAS_DIAG_NON_UNIT = 0, CUBLAS_DIAG_UNIT = 1 } cublasDiagType_t;
 typedef enum { CUBLAS_SIDE_LEFT = 0, CUBLAS_SIDE_RIGHT = 1 } cublasSideMode_t;
 typedef enum {
-  CUBLAS_OP_N = 0,
-  CUBLAS_OP_T = 1,
-  CUBLAS_OP_C = 2,
-  CUBLAS_OP_HERMITAN = 2,
-  CUBLAS_OP_CONJG = 3
+    CUBLAS_OP_N = 0,
+    CUBLAS_OP_T = 1,
+    CUBLAS_OP_C = 2,
+    CUBLAS_OP_HERMITAN = 2,
+    CUBLAS_OP_CONJG = 3
 } cublasOperation_t;
 typedef enum { CUBLAS_POINTER_MODE_HOST = 0, CUBLAS_POINTER_MODE_DEVICE = 1 } cublasPointerMode_t;
 typedef enum { CUBLAS_ATOMICS_NOT_ALLOWED = 0, CUBLAS_ATOMICS_ALLOWED = 1 } cublasAtomicsMode_t;
 typedef enum {
-  CUBLAS_GEMM_DFALT = -1,
-  CUBLAS_GEMM_DEFAULT = -1,
-  CUBLAS_GEMM_ALGO0 = 0,
-  CUBLAS_GEMM_ALGO23 = 23,
-  CUBLAS_GEMM_DEFAULT_TENSOR_OP = 99,
-  CUBLAS_GEMM_DFALT_TENSOR_OP = 99,
-  CUBLAS_GEMM_ALGO0_TENSOR_OP = 100,
-  CUBLAS_GEMM_ALGO15_TENSOR_OP = 115
+    CUBLAS_GEMM_DFALT = -1,
+    CUBLAS_GEMM_DEFAULT = -1,
+    CUBLAS_GEMM_ALGO0 = 0,
+    CUBLAS_GEMM_ALGO23 = 23,
+    CUBLAS_GEMM_DEFAULT_TENSOR_OP = 99,
+    CUBLAS_GEMM_DFALT_TENSOR_OP = 99,
+    CUBLAS_GEMM_ALGO0_TENSOR_OP = 100,
+    CUBLAS_GEMM_ALGO15_TENSOR_OP = 115
 } cublasGemmAlgo_t;
 typedef enum {
-  CUBLAS_DEFAULT_MATH = 0,
-  CUBLAS_TENSOR_OP_MATH = 1,
-  CUBLAS_PEDANTIC_MATH = 2,
-  CUBLAS_TF32_TENSOR_OP_MATH = 3,
-  CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION = 16
+    CUBLAS_DEFAULT_MATH = 0,
+    CUBLAS_TENSOR_OP_MATH = 1,
+    CUBLAS_PEDANTIC_MATH = 2,
+    CUBLAS_TF32_TENSOR_OP_MATH = 3,
+    CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION = 16
 } cublasMath_t;
 typedef enum {
-  CUBLAS_COMPUTE_16F = 64,
-  CUBLAS_COMPUTE_16F_PEDANTIC = 65,
-  CUBLAS_COMPUTE_32F = 68,
-  CUBLAS_COMPUTE_32F_PEDANTIC = 69,
-  CUBLAS_COMPUTE_32F_FAST_16F = 74,
-  CUBLAS_COMPUTE_32F_FAST_16BF = 75,
-  CUBLAS_COMPUTE_32F_FAST_TF32 = 77,
-  CUBLAS_COMPUTE_64F = 70,
-  CUBLAS_COMPUTE_64F_PEDANTIC = 71,
-  CUBLAS_COMPUTE_32I = 72,
-  CUBLAS_COMPUTE_32I_PEDANTIC = 73
+    CUBLAS_COMPUTE_16F = 64,
+    CUBLAS_COMPUTE_16F_PEDANTIC = 65,
+    CUBLAS_COMPUTE_32F = 68,
+    CUBLAS_COMPUTE_32F_PEDANTIC = 69,
+    CUBLAS_COMPUTE_32F_FAST_16F = 74,
+    CUBLAS_COMPUTE_32F_FAST_16BF = 75,
+    CUBLAS_COMPUTE_32F_FAST_TF32 = 77,
+    CUBLAS_COMPUTE_64F = 70,
+    CUBLAS_COMPUTE_64F_PEDANTIC = 71,
+    CUBLAS_COMPUTE_32I = 72,
+    CUBLAS_COMPUTE_32I_PEDANTIC = 73
 } cublasComputeType_t;
 
 struct cublasContext;
@@ -115,9 +115,9 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
                                           cublasGemmAlgo_t algo);
 cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
                                    int n, int k, const void* alpha, const void* const Aarray[], cudaDataType_t Atype,
-                                   int lda, const void* const Barray[], cudaDataType_t Btype, int ldb,
-                                   const void* beta, void* const Carray[], cudaDataType_t Ctype, int ldc,
-                                   int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+                                   int lda, const void* const Barray[], cudaDataType_t Btype, int ldb, const void* beta,
+                                   void* const Carray[], cudaDataType_t Ctype, int ldc, int batchCount,
+                                   cublasComputeType_t computeType, cublasGemmAlgo_t algo);
 
 // ---- not emulated: each prints its name and returns CUBLAS_STATUS_NOT_SUPPORTED ---------------------------------
 cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
@@ -149,8 +149,8 @@ cublasStatus_t cublasIsamax(cublasHandle_t handle, int n, const float* x, int in
 cublasStatus_t cublasSgeam(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            const float* alpha, const float* A, int lda, const float* beta, const float* B, int ldb,
                            float* C, int ldc);
-cublasStatus_t cublasStrsm(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,
-                           cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float* alpha,
-                           const float* A, int lda, float* B, int ldb);
+cublasStatus_t cublasStrsm(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,
+                           cublasDiagType_t diag, int m, int n, const float* alpha, const float* A, int lda, float* B,
+                           int ldb);
 cublasStatus_t cublasSsyrk(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k,
                            const float* alpha, const float* A, int lda, const float* beta, float* C, int ldc);

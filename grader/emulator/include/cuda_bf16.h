@@ -16,61 +16,69 @@
 #include "emu/math.hpp"
 #include "emu/vector_types.hpp"
 
-struct __nv_bfloat16_raw { unsigned short x; };
-struct __nv_bfloat162_raw { unsigned short x, y; };
+struct __nv_bfloat16_raw {
+    unsigned short x;
+};
+struct __nv_bfloat162_raw {
+    unsigned short x, y;
+};
 
 // Trivially copyable with a trivial default constructor (the value is left uninitialised, as in CUDA), so it can
 // live in __shared__ arrays and in structs copied as 16-byte vectors.
 struct alignas(2) __nv_bfloat16 {
-  unsigned short __x;
+    unsigned short __x;
 
-  __nv_bfloat16() = default;
-  constexpr __nv_bfloat16(const __nv_bfloat16_raw& r) : __x(r.x) {}
-  __nv_bfloat16& operator=(const __nv_bfloat16_raw& r) { __x = r.x; return *this; }
-  constexpr operator __nv_bfloat16_raw() const { return __nv_bfloat16_raw{__x}; }
+    __nv_bfloat16() = default;
+    constexpr __nv_bfloat16(const __nv_bfloat16_raw& r) : __x(r.x) {}
+    __nv_bfloat16& operator=(const __nv_bfloat16_raw& r) {
+        __x = r.x;
+        return *this;
+    }
+    constexpr operator __nv_bfloat16_raw() const { return __nv_bfloat16_raw{__x}; }
 
 #if !defined(__CUDA_NO_BFLOAT16_CONVERSIONS__)
-  __nv_bfloat16(const float f) : __x(emu::lowp::from_float<emu::lowp::BF16>(f, emu::lowp::Mode::rn)) {}
-  __nv_bfloat16(const double d) : __x(emu::lowp::from_double<emu::lowp::BF16>(d, emu::lowp::Mode::rn)) {}
-  __nv_bfloat16& operator=(const float f) { return *this = __nv_bfloat16(f); }
-  __nv_bfloat16& operator=(const double d) { return *this = __nv_bfloat16(d); }
-  operator float() const { return emu::lowp::bf16_to_float(__x); }
-  // Integers convert in round-to-nearest; out of __nv_bfloat16, toward zero and saturating. Having both float and
-  // integer conversions makes mixed expressions such as `b * 2.0f` ambiguous, exactly as under nvcc.
-  __nv_bfloat16(const short v) : __x(emu::lowp::from_int<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
-  __nv_bfloat16(const unsigned short v) : __x(emu::lowp::from_uint<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
-  __nv_bfloat16(const int v) : __x(emu::lowp::from_int<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
-  __nv_bfloat16(const unsigned int v) : __x(emu::lowp::from_uint<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
-  __nv_bfloat16(const long v) : __x(emu::lowp::from_int<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
-  __nv_bfloat16(const unsigned long v) : __x(emu::lowp::from_uint<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
-  __nv_bfloat16(const long long v) : __x(emu::lowp::from_int<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
-  __nv_bfloat16(const unsigned long long v) : __x(emu::lowp::from_uint<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
-  template <class I> I to_int_rz() const {
-    return emu::detail::to_int<I>(emu::lowp::bf16_to_float(__x), emu::detail::Rounding::toward_zero);
-  }
-  operator signed char() const { return to_int_rz<signed char>(); }
-  operator unsigned char() const { return to_int_rz<unsigned char>(); }
-  operator char() const { return to_int_rz<char>(); }
-  operator short() const { return to_int_rz<short>(); }
-  operator unsigned short() const { return to_int_rz<unsigned short>(); }
-  operator int() const { return to_int_rz<int>(); }
-  operator unsigned int() const { return to_int_rz<unsigned int>(); }
-  operator long() const { return to_int_rz<long>(); }
-  operator unsigned long() const { return to_int_rz<unsigned long>(); }
-  operator long long() const { return to_int_rz<long long>(); }
-  operator unsigned long long() const { return to_int_rz<unsigned long long>(); }
-  constexpr operator bool() const { return (__x & 0x7fffu) != 0; }
+    __nv_bfloat16(const float f) : __x(emu::lowp::from_float<emu::lowp::BF16>(f, emu::lowp::Mode::rn)) {}
+    __nv_bfloat16(const double d) : __x(emu::lowp::from_double<emu::lowp::BF16>(d, emu::lowp::Mode::rn)) {}
+    __nv_bfloat16& operator=(const float f) { return *this = __nv_bfloat16(f); }
+    __nv_bfloat16& operator=(const double d) { return *this = __nv_bfloat16(d); }
+    operator float() const { return emu::lowp::bf16_to_float(__x); }
+    // Integers convert in round-to-nearest; out of __nv_bfloat16, toward zero and saturating. Having both float and
+    // integer conversions makes mixed expressions such as `b * 2.0f` ambiguous, exactly as under nvcc.
+    __nv_bfloat16(const short v) : __x(emu::lowp::from_int<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
+    __nv_bfloat16(const unsigned short v) : __x(emu::lowp::from_uint<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
+    __nv_bfloat16(const int v) : __x(emu::lowp::from_int<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
+    __nv_bfloat16(const unsigned int v) : __x(emu::lowp::from_uint<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
+    __nv_bfloat16(const long v) : __x(emu::lowp::from_int<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
+    __nv_bfloat16(const unsigned long v) : __x(emu::lowp::from_uint<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
+    __nv_bfloat16(const long long v) : __x(emu::lowp::from_int<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
+    __nv_bfloat16(const unsigned long long v) : __x(emu::lowp::from_uint<emu::lowp::BF16>(v, emu::lowp::Mode::rn)) {}
+    template <class I>
+    I to_int_rz() const {
+        return emu::detail::to_int<I>(emu::lowp::bf16_to_float(__x), emu::detail::Rounding::toward_zero);
+    }
+    operator signed char() const { return to_int_rz<signed char>(); }
+    operator unsigned char() const { return to_int_rz<unsigned char>(); }
+    operator char() const { return to_int_rz<char>(); }
+    operator short() const { return to_int_rz<short>(); }
+    operator unsigned short() const { return to_int_rz<unsigned short>(); }
+    operator int() const { return to_int_rz<int>(); }
+    operator unsigned int() const { return to_int_rz<unsigned int>(); }
+    operator long() const { return to_int_rz<long>(); }
+    operator unsigned long() const { return to_int_rz<unsigned long>(); }
+    operator long long() const { return to_int_rz<long long>(); }
+    operator unsigned long long() const { return to_int_rz<unsigned long long>(); }
+    constexpr operator bool() const { return (__x & 0x7fffu) != 0; }
 #endif
 };
 
 struct alignas(4) __nv_bfloat162 {
-  __nv_bfloat16 x, y;
+    __nv_bfloat16 x, y;
 
-  __nv_bfloat162() = default;
-  constexpr __nv_bfloat162(const __nv_bfloat16& a, const __nv_bfloat16& b) : x(a), y(b) {}
-  constexpr __nv_bfloat162(const __nv_bfloat162_raw& r) : x(__nv_bfloat16_raw{r.x}), y(__nv_bfloat16_raw{r.y}) {}
-  __nv_bfloat162& operator=(const __nv_bfloat162_raw& r) { return *this = __nv_bfloat162(r); }
-  constexpr operator __nv_bfloat162_raw() const { return __nv_bfloat162_raw{x.__x, y.__x}; }
+    __nv_bfloat162() = default;
+    constexpr __nv_bfloat162(const __nv_bfloat16& a, const __nv_bfloat16& b) : x(a), y(b) {}
+    constexpr __nv_bfloat162(const __nv_bfloat162_raw& r) : x(__nv_bfloat16_raw{r.x}), y(__nv_bfloat16_raw{r.y}) {}
+    __nv_bfloat162& operator=(const __nv_bfloat162_raw& r) { return *this = __nv_bfloat162(r); }
+    constexpr operator __nv_bfloat162_raw() const { return __nv_bfloat162_raw{x.__x, y.__x}; }
 };
 
 typedef __nv_bfloat16 nv_bfloat16;
@@ -79,42 +87,42 @@ typedef __nv_bfloat162 nv_bfloat162;
 namespace emu::lowp {
 template <>
 struct traits<__nv_bfloat16> {
-  using fmt = BF16;
-  static float to_float(std::uint16_t bits) { return bf16_to_float(bits); }
+    using fmt = BF16;
+    static float to_float(std::uint16_t bits) { return bf16_to_float(bits); }
 };
 }  // namespace emu::lowp
 
 // ---- float and double ----------------------------------------------------------------------------------------
 inline __nv_bfloat16 __float2bfloat16(const float a) {
-  return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_float<emu::lowp::BF16>(a, emu::lowp::Mode::rn));
+    return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_float<emu::lowp::BF16>(a, emu::lowp::Mode::rn));
 }
 inline __nv_bfloat16 __float2bfloat16_rn(const float a) { return __float2bfloat16(a); }
 inline __nv_bfloat16 __float2bfloat16_rz(const float a) {
-  return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_float<emu::lowp::BF16>(a, emu::lowp::Mode::rz));
+    return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_float<emu::lowp::BF16>(a, emu::lowp::Mode::rz));
 }
 inline __nv_bfloat16 __float2bfloat16_rd(const float a) {
-  return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_float<emu::lowp::BF16>(a, emu::lowp::Mode::rd));
+    return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_float<emu::lowp::BF16>(a, emu::lowp::Mode::rd));
 }
 inline __nv_bfloat16 __float2bfloat16_ru(const float a) {
-  return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_float<emu::lowp::BF16>(a, emu::lowp::Mode::ru));
+    return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_float<emu::lowp::BF16>(a, emu::lowp::Mode::ru));
 }
 // Rounds the double once (cvt.rn.bf16.f64 semantics), not through float.
 inline __nv_bfloat16 __double2bfloat16(const double a) {
-  return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_double<emu::lowp::BF16>(a, emu::lowp::Mode::rn));
+    return emu::lowp::make<__nv_bfloat16>(emu::lowp::from_double<emu::lowp::BF16>(a, emu::lowp::Mode::rn));
 }
 inline float __bfloat162float(const __nv_bfloat16 a) { return emu::lowp::bf16_to_float(a.__x); }
 
 // ---- pairs ---------------------------------------------------------------------------------------------------
 inline __nv_bfloat162 __float2bfloat162_rn(const float a) {
-  const __nv_bfloat16 b = __float2bfloat16(a);
-  return __nv_bfloat162(b, b);
+    const __nv_bfloat16 b = __float2bfloat16(a);
+    return __nv_bfloat162(b, b);
 }
 inline __nv_bfloat162 __floats2bfloat162_rn(const float a, const float b) {
-  return __nv_bfloat162(__float2bfloat16(a), __float2bfloat16(b));
+    return __nv_bfloat162(__float2bfloat16(a), __float2bfloat16(b));
 }
 inline __nv_bfloat162 __float22bfloat162_rn(const float2 a) { return __floats2bfloat162_rn(a.x, a.y); }
 inline float2 __bfloat1622float2(const __nv_bfloat162 a) {
-  return make_float2(__bfloat162float(a.x), __bfloat162float(a.y));
+    return make_float2(__bfloat162float(a.x), __bfloat162float(a.y));
 }
 inline float __low2float(const __nv_bfloat162 a) { return __bfloat162float(a.x); }
 inline float __high2float(const __nv_bfloat162 a) { return __bfloat162float(a.y); }
@@ -126,10 +134,10 @@ inline __nv_bfloat162 __bfloat162bfloat162(const __nv_bfloat16 a) { return __nv_
 inline __nv_bfloat162 __low2bfloat162(const __nv_bfloat162 a) { return __nv_bfloat162(a.x, a.x); }
 inline __nv_bfloat162 __high2bfloat162(const __nv_bfloat162 a) { return __nv_bfloat162(a.y, a.y); }
 inline __nv_bfloat162 __lows2bfloat162(const __nv_bfloat162 a, const __nv_bfloat162 b) {
-  return __nv_bfloat162(a.x, b.x);
+    return __nv_bfloat162(a.x, b.x);
 }
 inline __nv_bfloat162 __highs2bfloat162(const __nv_bfloat162 a, const __nv_bfloat162 b) {
-  return __nv_bfloat162(a.y, b.y);
+    return __nv_bfloat162(a.y, b.y);
 }
 inline __nv_bfloat162 __lowhigh2highlow(const __nv_bfloat162 a) { return __nv_bfloat162(a.y, a.x); }
 

@@ -14,61 +14,69 @@
 #include "emu/math.hpp"
 #include "emu/vector_types.hpp"
 
-struct __half_raw { unsigned short x; };
-struct __half2_raw { unsigned short x, y; };
+struct __half_raw {
+    unsigned short x;
+};
+struct __half2_raw {
+    unsigned short x, y;
+};
 
 // Trivially copyable with a trivial default constructor (the value is left uninitialised, as in CUDA), so it can
 // live in __shared__ arrays and in structs copied as 16-byte vectors.
 struct alignas(2) __half {
-  unsigned short __x;
+    unsigned short __x;
 
-  __half() = default;
-  constexpr __half(const __half_raw& r) : __x(r.x) {}
-  __half& operator=(const __half_raw& r) { __x = r.x; return *this; }
-  constexpr operator __half_raw() const { return __half_raw{__x}; }
+    __half() = default;
+    constexpr __half(const __half_raw& r) : __x(r.x) {}
+    __half& operator=(const __half_raw& r) {
+        __x = r.x;
+        return *this;
+    }
+    constexpr operator __half_raw() const { return __half_raw{__x}; }
 
 #if !defined(__CUDA_NO_HALF_CONVERSIONS__)
-  __half(const float f) : __x(emu::lowp::from_float<emu::lowp::Half>(f, emu::lowp::Mode::rn)) {}
-  __half(const double d) : __x(emu::lowp::from_double<emu::lowp::Half>(d, emu::lowp::Mode::rn)) {}
-  __half& operator=(const float f) { return *this = __half(f); }
-  __half& operator=(const double d) { return *this = __half(d); }
-  operator float() const { return emu::lowp::half_to_float(__x); }
-  // Integers convert in round-to-nearest; out of __half, toward zero and saturating. Having both float and integer
-  // conversions makes mixed expressions such as `h * 2.0f` ambiguous, exactly as under nvcc.
-  __half(const short v) : __x(emu::lowp::from_int<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
-  __half(const unsigned short v) : __x(emu::lowp::from_uint<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
-  __half(const int v) : __x(emu::lowp::from_int<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
-  __half(const unsigned int v) : __x(emu::lowp::from_uint<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
-  __half(const long v) : __x(emu::lowp::from_int<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
-  __half(const unsigned long v) : __x(emu::lowp::from_uint<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
-  __half(const long long v) : __x(emu::lowp::from_int<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
-  __half(const unsigned long long v) : __x(emu::lowp::from_uint<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
-  template <class I> I to_int_rz() const {
-    return emu::detail::to_int<I>(emu::lowp::half_to_float(__x), emu::detail::Rounding::toward_zero);
-  }
-  operator signed char() const { return to_int_rz<signed char>(); }
-  operator unsigned char() const { return to_int_rz<unsigned char>(); }
-  operator char() const { return to_int_rz<char>(); }
-  operator short() const { return to_int_rz<short>(); }
-  operator unsigned short() const { return to_int_rz<unsigned short>(); }
-  operator int() const { return to_int_rz<int>(); }
-  operator unsigned int() const { return to_int_rz<unsigned int>(); }
-  operator long() const { return to_int_rz<long>(); }
-  operator unsigned long() const { return to_int_rz<unsigned long>(); }
-  operator long long() const { return to_int_rz<long long>(); }
-  operator unsigned long long() const { return to_int_rz<unsigned long long>(); }
-  constexpr operator bool() const { return (__x & 0x7fffu) != 0; }
+    __half(const float f) : __x(emu::lowp::from_float<emu::lowp::Half>(f, emu::lowp::Mode::rn)) {}
+    __half(const double d) : __x(emu::lowp::from_double<emu::lowp::Half>(d, emu::lowp::Mode::rn)) {}
+    __half& operator=(const float f) { return *this = __half(f); }
+    __half& operator=(const double d) { return *this = __half(d); }
+    operator float() const { return emu::lowp::half_to_float(__x); }
+    // Integers convert in round-to-nearest; out of __half, toward zero and saturating. Having both float and integer
+    // conversions makes mixed expressions such as `h * 2.0f` ambiguous, exactly as under nvcc.
+    __half(const short v) : __x(emu::lowp::from_int<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
+    __half(const unsigned short v) : __x(emu::lowp::from_uint<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
+    __half(const int v) : __x(emu::lowp::from_int<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
+    __half(const unsigned int v) : __x(emu::lowp::from_uint<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
+    __half(const long v) : __x(emu::lowp::from_int<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
+    __half(const unsigned long v) : __x(emu::lowp::from_uint<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
+    __half(const long long v) : __x(emu::lowp::from_int<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
+    __half(const unsigned long long v) : __x(emu::lowp::from_uint<emu::lowp::Half>(v, emu::lowp::Mode::rn)) {}
+    template <class I>
+    I to_int_rz() const {
+        return emu::detail::to_int<I>(emu::lowp::half_to_float(__x), emu::detail::Rounding::toward_zero);
+    }
+    operator signed char() const { return to_int_rz<signed char>(); }
+    operator unsigned char() const { return to_int_rz<unsigned char>(); }
+    operator char() const { return to_int_rz<char>(); }
+    operator short() const { return to_int_rz<short>(); }
+    operator unsigned short() const { return to_int_rz<unsigned short>(); }
+    operator int() const { return to_int_rz<int>(); }
+    operator unsigned int() const { return to_int_rz<unsigned int>(); }
+    operator long() const { return to_int_rz<long>(); }
+    operator unsigned long() const { return to_int_rz<unsigned long>(); }
+    operator long long() const { return to_int_rz<long long>(); }
+    operator unsigned long long() const { return to_int_rz<unsigned long long>(); }
+    constexpr operator bool() const { return (__x & 0x7fffu) != 0; }
 #endif
 };
 
 struct alignas(4) __half2 {
-  __half x, y;
+    __half x, y;
 
-  __half2() = default;
-  constexpr __half2(const __half& a, const __half& b) : x(a), y(b) {}
-  constexpr __half2(const __half2_raw& r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
-  __half2& operator=(const __half2_raw& r) { return *this = __half2(r); }
-  constexpr operator __half2_raw() const { return __half2_raw{x.__x, y.__x}; }
+    __half2() = default;
+    constexpr __half2(const __half& a, const __half& b) : x(a), y(b) {}
+    constexpr __half2(const __half2_raw& r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
+    __half2& operator=(const __half2_raw& r) { return *this = __half2(r); }
+    constexpr operator __half2_raw() const { return __half2_raw{x.__x, y.__x}; }
 };
 
 typedef __half half;
@@ -81,8 +89,8 @@ typedef __half2 __nv_half2;
 namespace emu::lowp {
 template <>
 struct traits<__half> {
-  using fmt = Half;
-  static float to_float(std::uint16_t bits) { return half_to_float(bits); }
+    using fmt = Half;
+    static float to_float(std::uint16_t bits) { return half_to_float(bits); }
 };
 }  // namespace emu::lowp
 
@@ -97,12 +105,15 @@ inline __half __float2half_rd(const float a) { return emu::lowp::half_from_float
 inline __half __float2half_ru(const float a) { return emu::lowp::half_from_float(a, emu::lowp::Mode::ru); }
 // Rounds the double once (cvt.rn.f16.f64), not through float.
 inline __half __double2half(const double a) {
-  return emu::lowp::make<__half>(emu::lowp::from_double<emu::lowp::Half>(a, emu::lowp::Mode::rn));
+    return emu::lowp::make<__half>(emu::lowp::from_double<emu::lowp::Half>(a, emu::lowp::Mode::rn));
 }
 inline float __half2float(const __half a) { return emu::lowp::half_to_float(a.__x); }
 
 // ---- pairs ---------------------------------------------------------------------------------------------------
-inline __half2 __float2half2_rn(const float a) { const __half h = __float2half(a); return __half2(h, h); }
+inline __half2 __float2half2_rn(const float a) {
+    const __half h = __float2half(a);
+    return __half2(h, h);
+}
 inline __half2 __floats2half2_rn(const float a, const float b) { return __half2(__float2half(a), __float2half(b)); }
 inline __half2 __float22half2_rn(const float2 a) { return __floats2half2_rn(a.x, a.y); }
 inline float2 __half22float2(const __half2 a) { return make_float2(__half2float(a.x), __half2float(a.y)); }

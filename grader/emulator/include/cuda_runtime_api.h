@@ -32,24 +32,24 @@ enum cudaDeviceAttr {
 };
 
 enum cudaMemcpyKind {
-  cudaMemcpyHostToHost = 0,
-  cudaMemcpyHostToDevice = 1,
-  cudaMemcpyDeviceToHost = 2,
-  cudaMemcpyDeviceToDevice = 3,
-  cudaMemcpyDefault = 4,
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4,
 };
 
 enum cudaFuncAttribute {
-  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
-  cudaFuncAttributeMax
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+    cudaFuncAttributeMax
 };
 
 enum cudaFuncCache {
-  cudaFuncCachePreferNone = 0,
-  cudaFuncCachePreferShared = 1,
-  cudaFuncCachePreferL1 = 2,
-  cudaFuncCachePreferEqual = 3,
+    cudaFuncCachePreferNone = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1 = 2,
+    cudaFuncCachePreferEqual = 3,
 };
 
 struct CUstream_st;
@@ -74,65 +74,65 @@ typedef struct CUevent_st* cudaEvent_t;
 // The fields programs read, with the emulated device's values (runtime_api.cpp). Not CUDA's layout: everything that
 // uses it is compiled against this header.
 struct cudaDeviceProp {
-  char name[256];
-  std::size_t totalGlobalMem;
-  std::size_t sharedMemPerBlock;
-  int regsPerBlock;
-  int warpSize;
-  std::size_t memPitch;
-  int maxThreadsPerBlock;
-  int maxThreadsDim[3];
-  int maxGridSize[3];
-  int clockRate;
-  std::size_t totalConstMem;
-  int major;
-  int minor;
-  std::size_t textureAlignment;
-  int deviceOverlap;
-  int multiProcessorCount;
-  int kernelExecTimeoutEnabled;
-  int integrated;
-  int canMapHostMemory;
-  int computeMode;
-  int concurrentKernels;
-  int ECCEnabled;
-  int pciBusID;
-  int pciDeviceID;
-  int pciDomainID;
-  int asyncEngineCount;
-  int unifiedAddressing;
-  int memoryClockRate;
-  int memoryBusWidth;
-  int l2CacheSize;
-  int persistingL2CacheMaxSize;
-  int maxThreadsPerMultiProcessor;
-  int streamPrioritiesSupported;
-  int globalL1CacheSupported;
-  int localL1CacheSupported;
-  std::size_t sharedMemPerMultiprocessor;
-  int regsPerMultiprocessor;
-  int managedMemory;
-  int isMultiGpuBoard;
-  int multiGpuBoardGroupID;
-  int pageableMemoryAccess;
-  int concurrentManagedAccess;
-  int cooperativeLaunch;
-  std::size_t sharedMemPerBlockOptin;
-  int maxBlocksPerMultiProcessor;
-  std::size_t reservedSharedMemPerBlock;
+    char name[256];
+    std::size_t totalGlobalMem;
+    std::size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    std::size_t memPitch;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;
+    std::size_t totalConstMem;
+    int major;
+    int minor;
+    std::size_t textureAlignment;
+    int deviceOverlap;
+    int multiProcessorCount;
+    int kernelExecTimeoutEnabled;
+    int integrated;
+    int canMapHostMemory;
+    int computeMode;
+    int concurrentKernels;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    int asyncEngineCount;
+    int unifiedAddressing;
+    int memoryClockRate;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
+    std::size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor;
+    int managedMemory;
+    int isMultiGpuBoard;
+    int multiGpuBoardGroupID;
+    int pageableMemoryAccess;
+    int concurrentManagedAccess;
+    int cooperativeLaunch;
+    std::size_t sharedMemPerBlockOptin;
+    int maxBlocksPerMultiProcessor;
+    std::size_t reservedSharedMemPerBlock;
 };
 
 struct cudaFuncAttributes {
-  std::size_t sharedSizeBytes;
-  std::size_t constSizeBytes;
-  std::size_t localSizeBytes;
-  int maxThreadsPerBlock;
-  int numRegs;
-  int ptxVersion;
-  int binaryVersion;
-  int cacheModeCA;
-  int maxDynamicSharedSizeBytes;
-  int preferredShmemCarveout;
+    std::size_t sharedSizeBytes;
+    std::size_t constSizeBytes;
+    std::size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
 };
 
 // ---- errors --------------------------------------------------------------------------------------------------------
@@ -171,15 +171,15 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_
 // Typed conveniences CUDA declares in cuda_runtime.h.
 template <class T>
 inline cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
-  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+    return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
 }
 template <class T>
 inline cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
-  return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
+    return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
 }
 template <class T>
 inline cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal) {
-  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+    return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
 }
 
 // __constant__ and __device__ variables are ordinary globals here; symbols are passed by reference, as in CUDA.
@@ -187,21 +187,21 @@ cudaError_t emu_memcpy_symbol(void* dst, const void* src, std::size_t bytes);
 template <class T>
 inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
                                       cudaMemcpyKind = cudaMemcpyHostToDevice) {
-  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
-  return emu_memcpy_symbol(reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset, src, bytes);
+    if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+    return emu_memcpy_symbol(reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset, src, bytes);
 }
 template <class T>
 inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
                                         cudaMemcpyKind = cudaMemcpyDeviceToHost) {
-  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
-  return emu_memcpy_symbol(dst, reinterpret_cast<const char*>(&symbol) + offset, bytes);
+    if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+    return emu_memcpy_symbol(dst, reinterpret_cast<const char*>(&symbol) + offset, bytes);
 }
 
 cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
 template <class T>
 inline cudaError_t cudaMallocAsync(T** ptr, std::size_t bytes, cudaStream_t stream) {
-  return cudaMallocAsync(reinterpret_cast<void**>(ptr), bytes, stream);
+    return cudaMallocAsync(reinterpret_cast<void**>(ptr), bytes, stream);
 }
 cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
                               std::size_t height, cudaMemcpyKind kind, cudaStream_t stream = 0);
@@ -209,33 +209,33 @@ cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, st
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
 template <class T>
 inline cudaError_t cudaHostGetDevicePointer(T** device_ptr, void* host_ptr, unsigned flags) {
-  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
+    return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
 }
 cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device, cudaStream_t stream = 0);
 template <class T>
 inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
                                            cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0) {
-  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+    return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
 }
 template <class T>
 inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
                                              cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = 0) {
-  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+    return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
 }
 // The address of a __device__ variable is device memory for cudaMemcpy & co. from then on (it is registered).
 void emu_register_symbol(const void* address, std::size_t bytes);
 template <class T>
 inline cudaError_t cudaGetSymbolAddress(void** ptr, const T& symbol) {
-  if (!ptr) return cudaErrorInvalidValue;
-  *ptr = const_cast<void*>(static_cast<const void*>(&symbol));
-  emu_register_symbol(&symbol, sizeof(T));
-  return cudaSuccess;
+    if (!ptr) return cudaErrorInvalidValue;
+    *ptr = const_cast<void*>(static_cast<const void*>(&symbol));
+    emu_register_symbol(&symbol, sizeof(T));
+    return cudaSuccess;
 }
 template <class T>
 inline cudaError_t cudaGetSymbolSize(std::size_t* size, const T&) {
-  if (!size) return cudaErrorInvalidValue;
-  *size = sizeof(T);
-  return cudaSuccess;
+    if (!size) return cudaErrorInvalidValue;
+    *size = sizeof(T);
+    return cudaSuccess;
 }
 
 // ---- streams and events --------------------------------------------------------------------------------------------
@@ -264,8 +264,7 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
 typedef void (*cudaHostFn_t)(void* user_data);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* user_data);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
-cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data,
-                                  unsigned flags);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data, unsigned flags);
 cudaError_t cudaSetDeviceFlags(unsigned flags);
 cudaError_t cudaGetDeviceFlags(unsigned* flags);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
@@ -283,15 +282,15 @@ cudaError_t emu_func_set_attribute(const void* func, cudaFuncAttribute attr, int
 cudaError_t emu_func_get_attributes(cudaFuncAttributes* attr, const void* func);
 template <class T>
 inline cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
-  return emu_func_set_attribute(reinterpret_cast<const void*>(func), attr, value);
+    return emu_func_set_attribute(reinterpret_cast<const void*>(func), attr, value);
 }
 template <class T>
 inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
-  return emu_func_get_attributes(attr, reinterpret_cast<const void*>(func));
+    return emu_func_get_attributes(attr, reinterpret_cast<const void*>(func));
 }
 template <class T>
 inline cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {
-  return cudaSuccess;
+    return cudaSuccess;
 }
 // Occupancy of the emulated device (2048 threads, 32 blocks and 228 KiB of shared memory per SM), from the block size
 // and dynamic shared memory alone: the emulator knows no register counts.
@@ -299,12 +298,12 @@ cudaError_t emu_occupancy(int* blocks, int block_size, std::size_t dynamic_share
 template <class T>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T*, int block_size,
                                                                  std::size_t dynamic_shared) {
-  return emu_occupancy(blocks, block_size, dynamic_shared);
+    return emu_occupancy(blocks, block_size, dynamic_shared);
 }
 template <class T>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, T* func, int block_size,
                                                                           std::size_t dynamic_shared, unsigned) {
-  return emu_occupancy(blocks, block_size, dynamic_shared);
+    return emu_occupancy(blocks, block_size, dynamic_shared);
 }
 // The block size (a multiple of 32, at most `block_size_limit`, 0 = 1024) with the most resident threads per SM,
 // the largest such size on a tie, and the grid that fills the device with it.
@@ -312,11 +311,11 @@ cudaError_t emu_max_potential_block_size(int* min_grid, int* block, std::size_t 
 template <class T>
 inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block, T*, std::size_t dynamic_shared = 0,
                                                       int block_size_limit = 0) {
-  return emu_max_potential_block_size(min_grid, block, dynamic_shared, block_size_limit);
+    return emu_max_potential_block_size(min_grid, block, dynamic_shared, block_size_limit);
 }
 cudaError_t emu_available_dynamic_smem(std::size_t* bytes, int blocks_per_sm, int block_size);
 template <class T>
 inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* bytes, T*, int blocks_per_sm,
                                                              int block_size) {
-  return emu_available_dynamic_smem(bytes, blocks_per_sm, block_size);
+    return emu_available_dynamic_smem(bytes, blocks_per_sm, block_size);
 }

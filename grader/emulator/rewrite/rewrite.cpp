@@ -15,616 +15,619 @@ using cxxlex::Kind;
 using cxxlex::Token;
 
 struct Edit {
-  std::size_t end;   // one past the last replaced token (index into all tokens)
-  std::string text;  // replacement; the newlines of the replaced tokens are appended after it
-  bool has_own_newlines = false;  // a rewritten directive keeps its continuations itself
+    std::size_t end;                // one past the last replaced token (index into all tokens)
+    std::string text;               // replacement; the newlines of the replaced tokens are appended after it
+    bool has_own_newlines = false;  // a rewritten directive keeps its continuations itself
 };
 
 bool is(const Token& t, std::string_view s) { return t.text == s; }
 
 std::string escape(std::string_view s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    o += c;
-  }
-  return o;
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\';
+        o += c;
+    }
+    return o;
 }
 
 // Rewrites one token sequence: the file, or the body of one #define (then `in_macro` keeps the continuations).
 class Rewriter {
  public:
-  Rewriter(std::vector<Token> tokens, bool in_macro, std::vector<Problem>* problems, int line_offset,
-           std::string source_dir = "", bool preprocessed = false)
-      : ts_(std::move(tokens)),
-        in_macro_(in_macro),
-        preprocessed_(preprocessed),
-        problems_(problems),
-        line_offset_(line_offset),
-        source_dir_(std::move(source_dir)) {
-    for (std::size_t i = 0; i < ts_.size(); ++i) {
-      Kind k = ts_[i].kind;
-      if (k != Kind::comment && k != Kind::whitespace && k != Kind::newline && k != Kind::preprocessor)
-        sig_.push_back(i);
+    Rewriter(std::vector<Token> tokens, bool in_macro, std::vector<Problem>* problems, int line_offset,
+             std::string source_dir = "", bool preprocessed = false)
+        : ts_(std::move(tokens)),
+          in_macro_(in_macro),
+          preprocessed_(preprocessed),
+          problems_(problems),
+          line_offset_(line_offset),
+          source_dir_(std::move(source_dir)) {
+        for (std::size_t i = 0; i < ts_.size(); ++i) {
+            Kind k = ts_[i].kind;
+            if (k != Kind::comment && k != Kind::whitespace && k != Kind::newline && k != Kind::preprocessor)
+                sig_.push_back(i);
+        }
     }
-  }
 
-  std::string run() {
-    mark_user_code();
-    std::vector<bool> braces;  // one entry per open '{': true when it opens a namespace or extern "C" block
-    for (std::size_t k = 0; k < sig_.size(); ++k) {
-      const Token& t = tok(k);
-      if (is(t, "{")) {
-        braces.push_back(opens_namespace(k));
-      } else if (is(t, "}")) {
-        if (!braces.empty()) braces.pop_back();
-      } else if (is(t, "<<<")) {
-        launch(k);
-      } else if (is(t, "__noinline__") &&
-                 !(k >= 1 && (is(tok(k - 1), "(") || is(tok(k - 1), ",") || is(tok(k - 1), "::")))) {
-        // A qualifier in student code. The prelude defines __noinline__ as plain `noinline`, because newer
-        // libstdc++ headers spell `__attribute__((__noinline__))` or `[[__gnu__::__noinline__]]` (left alone
-        // here: inside an attribute list); standing alone, it is spelled as the attribute.
-        replace(k, k, "__attribute__((noinline))");
-      } else if (preprocessed_ && (is(t, "__global__") || is(t, "__device__") || is(t, "__host__"))) {
-        // Kept through preprocessing so that emu-nvcc could tell device code from host code; g++ needs them gone.
-        replace(k, k, "");
-        bool ns_scope = true;
-        for (bool b : braces) ns_scope = ns_scope && b;
-        if (is(t, "__global__") && ns_scope) note_kernel(k);
-      } else if (preprocessed_ && is(t, "(") && k > 0 && user_[k] && call_like(k - 1)) {
-        wrap_element_args(k);
-      } else if (is(t, "__shared__")) {
-        bool ns_scope = !in_macro_;  // a macro is most likely expanded inside a function
-        for (bool b : braces) ns_scope = ns_scope && b;
-        k = shared_decl(k, ns_scope);
-      }
+    std::string run() {
+        mark_user_code();
+        std::vector<bool> braces;  // one entry per open '{': true when it opens a namespace or extern "C" block
+        for (std::size_t k = 0; k < sig_.size(); ++k) {
+            const Token& t = tok(k);
+            if (is(t, "{")) {
+                braces.push_back(opens_namespace(k));
+            } else if (is(t, "}")) {
+                if (!braces.empty()) braces.pop_back();
+            } else if (is(t, "<<<")) {
+                launch(k);
+            } else if (is(t, "__noinline__") &&
+                       !(k >= 1 && (is(tok(k - 1), "(") || is(tok(k - 1), ",") || is(tok(k - 1), "::")))) {
+                // A qualifier in student code. The prelude defines __noinline__ as plain `noinline`, because newer
+                // libstdc++ headers spell `__attribute__((__noinline__))` or `[[__gnu__::__noinline__]]` (left alone
+                // here: inside an attribute list); standing alone, it is spelled as the attribute.
+                replace(k, k, "__attribute__((noinline))");
+            } else if (preprocessed_ && (is(t, "__global__") || is(t, "__device__") || is(t, "__host__"))) {
+                // Kept through preprocessing so that emu-nvcc could tell device code from host code; g++ needs them gone.
+                replace(k, k, "");
+                bool ns_scope = true;
+                for (bool b : braces) ns_scope = ns_scope && b;
+                if (is(t, "__global__") && ns_scope) note_kernel(k);
+            } else if (preprocessed_ && is(t, "(") && k > 0 && user_[k] && call_like(k - 1)) {
+                wrap_element_args(k);
+            } else if (is(t, "__shared__")) {
+                bool ns_scope = !in_macro_;  // a macro is most likely expanded inside a function
+                for (bool b : braces) ns_scope = ns_scope && b;
+                k = shared_decl(k, ns_scope);
+            }
+        }
+        register_kernels();
+        for (std::size_t i = 0; i < ts_.size() && !preprocessed_; ++i) {
+            if (ts_[i].kind == Kind::preprocessor) {
+                rewrite_macro(i);
+                absolute_include(i);
+            }
+        }
+        return apply();
     }
-    register_kernels();
-    for (std::size_t i = 0; i < ts_.size() && !preprocessed_; ++i) {
-      if (ts_[i].kind == Kind::preprocessor) {
-        rewrite_macro(i);
-        absolute_include(i);
-      }
-    }
-    return apply();
-  }
 
  private:
-  std::vector<Token> ts_;
-  std::vector<std::size_t> sig_;
-  std::map<std::size_t, Edit> edits_;  // keyed by the first replaced token
-  bool in_macro_;
-  bool preprocessed_;  // input is g++ -E output: no directives to rewrite, qualifiers to spell out
-  std::vector<Problem>* problems_;
-  int line_offset_;
-  std::string source_dir_;
-  // Per significant token of preprocessed input: it comes from the program's own files (not a system header nor the
-  // emulator's), after emu/arg_read.hpp was included.
-  std::vector<bool> user_;
-  // Non-template kernels defined at namespace scope: name and the index of the '}' that ends the definition.
-  std::vector<std::pair<std::string, std::size_t>> kernels_;
+    std::vector<Token> ts_;
+    std::vector<std::size_t> sig_;
+    std::map<std::size_t, Edit> edits_;  // keyed by the first replaced token
+    bool in_macro_;
+    bool preprocessed_;  // input is g++ -E output: no directives to rewrite, qualifiers to spell out
+    std::vector<Problem>* problems_;
+    int line_offset_;
+    std::string source_dir_;
+    // Per significant token of preprocessed input: it comes from the program's own files (not a system header nor the
+    // emulator's), after emu/arg_read.hpp was included.
+    std::vector<bool> user_;
+    // Non-template kernels defined at namespace scope: name and the index of the '}' that ends the definition.
+    std::vector<std::pair<std::string, std::size_t>> kernels_;
 
-  const Token& tok(std::size_t k) const { return ts_[sig_[k]]; }
-  bool tok_is(std::size_t k, std::string_view s) const { return k < sig_.size() && tok(k).text == s; }
+    const Token& tok(std::size_t k) const { return ts_[sig_[k]]; }
+    bool tok_is(std::size_t k, std::string_view s) const { return k < sig_.size() && tok(k).text == s; }
 
-  void problem(std::size_t k, std::string msg) {
-    const Token& t = tok(k);
-    problems_->push_back({t.line + line_offset_, t.column, std::move(msg)});
-  }
-
-  // Replaces significant tokens [from, to] (inclusive) and whatever lies between them.
-  void replace(std::size_t from, std::size_t to, std::string text) {
-    edits_[sig_[from]] = Edit{sig_[to] + 1, std::move(text)};
-  }
-
-  std::string apply() const {
-    std::string out;
-    for (std::size_t i = 0; i < ts_.size();) {
-      auto e = edits_.find(i);
-      if (e == edits_.end()) {
-        out += ts_[i].text;
-        ++i;
-        continue;
-      }
-      out += e->second.text;
-      for (std::size_t j = i; j < e->second.end && !e->second.has_own_newlines; ++j) {
-        for (int n = cxxlex::newline_count(ts_[j].text); n > 0; --n) out += in_macro_ ? " \\\n" : "\n";
-      }
-      i = e->second.end;
-    }
-    return out;
-  }
-
-  std::string join(std::size_t from, std::size_t to) const {  // inclusive, one space between tokens
-    std::string s;
-    for (std::size_t k = from; k <= to && k < sig_.size(); ++k) {
-      if (!s.empty()) s += ' ';
-      s += tok(k).text;
-    }
-    return s;
-  }
-
-  // Like join, but spaced as people write it ("ns::k<256, float>"): the kernel's name in messages.
-  std::string compact(std::size_t from, std::size_t to) const {
-    std::string s;
-    auto wordy = [](const Token& t) {
-      return t.kind == Kind::identifier || t.kind == Kind::keyword || t.kind == Kind::number;
-    };
-    for (std::size_t k = from; k <= to && k < sig_.size(); ++k) {
-      if (k > from && ((wordy(tok(k - 1)) && wordy(tok(k))) || is(tok(k - 1), ","))) s += ' ';
-      s += tok(k).text;
-    }
-    return s;
-  }
-
-  bool opens_namespace(std::size_t k) const {
-    std::size_t j = k;
-    while (j > 0 && (tok(j - 1).kind == Kind::identifier || is(tok(j - 1), "::"))) --j;
-    if (j > 0 && is(tok(j - 1), "namespace")) return true;
-    return k >= 2 && tok(k - 1).kind == Kind::string && is(tok(k - 2), "extern");
-  }
-
-  // Index of the token that opens the bracket closed at k, or npos.
-  std::size_t match_back(std::size_t k) const {
-    int depth = 0;
-    for (std::size_t j = k + 1; j-- > 0;) {
-      const std::string& s = tok(j).text;
-      if (s == ")" || s == "]" || s == "}") ++depth;
-      if (s == "(" || s == "[" || s == "{") {
-        if (--depth == 0) return j;
-      }
-    }
-    return std::string::npos;
-  }
-
-  // k at a '>' (or '>>', '>>>') closing template arguments: index of the matching '<', or npos.
-  std::size_t match_angle_back(std::size_t k) const {
-    int depth = 0;
-    for (std::size_t j = k + 1; j-- > 0;) {
-      const std::string& s = tok(j).text;
-      if (s == ")" || s == "]") {
-        j = match_back(j);
-        if (j == std::string::npos) return j;
-        continue;
-      }
-      if (s == ">") depth += 1;
-      else if (s == ">>") depth += 2;
-      else if (s == ">>>") depth += 3;
-      else if (s == "<") {
-        if (--depth == 0) return j;
-      } else if (s == ";" || s == "{" || s == "}") {
-        return std::string::npos;
-      }
-    }
-    return std::string::npos;
-  }
-
-  // First token of the callee that ends at k: name, ns::name, name<args>, ns::template name<args>, (*fp).
-  std::size_t callee_begin(std::size_t k) const {
-    if (is(tok(k), ")")) return match_back(k);
-    std::size_t b = k;
-    if (is(tok(b), ">") || is(tok(b), ">>") || is(tok(b), ">>>")) {
-      b = match_angle_back(b);
-      if (b == std::string::npos || b == 0) return std::string::npos;
-      --b;
-    }
-    if (tok(b).kind != Kind::identifier) return std::string::npos;
-    while (b > 0) {
-      std::size_t p = b - 1;
-      if (is(tok(p), "template")) {
-        if (p == 0) break;
-        --p;
-      }
-      if (!is(tok(p), "::")) break;
-      b = p;  // a leading '::' belongs to the name
-      if (p == 0) break;
-      std::size_t q = p - 1;
-      if (is(tok(q), ">")) {
-        q = match_angle_back(q);
-        if (q == std::string::npos || q == 0) break;
-        --q;
-      }
-      if (tok(q).kind != Kind::identifier) break;
-      b = q;
-    }
-    return b;
-  }
-
-  void mark_user_code() {
-    user_.assign(sig_.size(), false);
-    if (!preprocessed_) return;
-    static const std::string kMarkerHeader = "emu/arg_read.hpp";
-    bool seen = false, user = false;
-    std::string root;   // the emulator's include directory, from where arg_read.hpp was found
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < ts_.size(); ++i) {
-      if (ts_[i].kind == Kind::preprocessor) {
-        // A line marker: `# 12 "file" 1 3`; flag 3 marks a system header.
-        const std::string& m = ts_[i].text;
-        const std::size_t q = m.find('"');
-        const std::size_t e = q == std::string::npos ? q : m.find('"', q + 1);
-        if (e == std::string::npos) continue;
-        const std::string name = m.substr(q + 1, e - q - 1);
-        const bool system = (" " + m.substr(e + 1) + " ").find(" 3 ") != std::string::npos;
-        if (name.size() >= kMarkerHeader.size() &&
-            name.compare(name.size() - kMarkerHeader.size(), kMarkerHeader.size(), kMarkerHeader) == 0) {
-          seen = true;
-          root = name.substr(0, name.size() - kMarkerHeader.size());
-        }
-        user = seen && !system && !name.empty() && name[0] != '<' && (root.empty() || name.rfind(root, 0) != 0);
-        continue;
-      }
-      while (k < sig_.size() && sig_[k] < i) ++k;
-      if (k < sig_.size() && sig_[k] == i) user_[k] = user;
-    }
-  }
-
-  // The token before a '(' names something called: a function (not a keyword, a GNU builtin taking a designator or
-  // a type, or an attribute), a template instance (`f<T>(`, `static_cast<float>(`), or a functional cast to a
-  // built-in type (`float(`).
-  bool call_like(std::size_t k) const {
-    static const std::set<std::string> kTypes = {"float", "double", "int", "unsigned", "long", "short", "char",
-                                                 "bool"};
-    static const std::set<std::string> kNotCalls = {"__attribute__", "__declspec", "alignas", "_Pragma", "asm",
-                                                    "__asm__", "__asm", "__typeof__", "__typeof", "typeof",
-                                                    "__alignof__", "__extension__", "__decltype"};
-    const Token& t = tok(k);
-    if (is(t, ">")) return true;
-    if (t.kind == Kind::keyword) return kTypes.count(t.text) != 0;
-    return t.kind == Kind::identifier && !kNotCalls.count(t.text) && t.text.rfind("__builtin", 0) != 0;
-  }
-
-  // Arguments of the call whose '(' is at `open` that are one element of an array or buffer (`x[i]`, `p->v[i][j]`,
-  // `s.rows[r]`) become `(::emu::detail::arg_probe(x[i]), x[i])` (include/emu/arg_read.hpp): g++ does not
-  // instrument a struct element copied straight into a by-value argument.
-  void wrap_element_args(std::size_t open) {
-    const std::size_t close = match_forward(open);
-    if (close >= sig_.size()) return;
-    std::size_t a = open + 1;
-    int depth = 0;
-    for (std::size_t j = open + 1; j <= close; ++j) {
-      const std::string& s = tok(j).text;
-      if (s == "(" || s == "[" || s == "{") ++depth;
-      else if ((s == ")" || s == "]" || s == "}") && j != close) --depth;
-      if (j == close || (depth == 0 && s == ",")) {
-        if (j > a) wrap_if_element(a, j - 1);
-        a = j + 1;
-      }
-    }
-  }
-
-  void wrap_if_element(std::size_t a, std::size_t b) {
-    std::size_t j = a;
-    if (tok(j).kind != Kind::identifier) return;
-    while (j + 2 <= b && (is(tok(j + 1), ".") || is(tok(j + 1), "->")) && tok(j + 2).kind == Kind::identifier) j += 2;
-    if (j + 1 > b || !is(tok(j + 1), "[")) return;
-    ++j;
-    while (j <= b && is(tok(j), "[")) {
-      const std::size_t c = match_forward(j);
-      if (c > b || c == j + 1) return;   // unbalanced, or `T[]` (a declarator, not an element)
-      j = c + 1;
-    }
-    if (j != b + 1) return;
-    // The element is evaluated twice (probe, then the argument itself): only when that has no effect.
-    static const std::set<std::string> kEffects = {"(", "++", "--", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
-                                                   "^=", "<<=", ">>=", "new", "delete", "throw"};
-    for (std::size_t k = a; k <= b; ++k)
-      if (kEffects.count(tok(k).text)) return;
-    if (edits_.count(sig_[a]) || edits_.count(sig_[b])) return;
-    replace(a, a, "(::emu::detail::arg_probe(" + tok(a).text);
-    replace(b, b, tok(b).text + "), " + join(a, b) + ")");
-  }
-
-  // The __global__ at k begins a declaration: remembers the kernel when it is a definition of a function that is not
-  // a template (a template's instances have no address until used).
-  void note_kernel(std::size_t k) {
-    static const std::set<std::string> kBefore = {"static", "inline", "__forceinline__", "extern", "__host__",
-                                                  "__device__", "__noinline__"};
-    std::size_t b = k;
-    while (b > 0 && (kBefore.count(tok(b - 1).text) || tok(b - 1).kind == Kind::string)) --b;
-    if (b > 0 && (is(tok(b - 1), ">") || is(tok(b - 1), ">>") || is(tok(b - 1), "template"))) return;
-    static const std::set<std::string> kNotName = {"__attribute__", "__launch_bounds__", "alignas", "__declspec",
-                                                   "decltype"};
-    std::size_t open = std::string::npos;
-    for (std::size_t j = k + 1; j < sig_.size(); ++j) {
-      const std::string& s = tok(j).text;
-      if (s == ";" || s == "{" || s == "}" || s == "=" || s == "<") return;
-      if (s != "(") continue;
-      if (tok(j - 1).kind == Kind::identifier && !kNotName.count(tok(j - 1).text)) {
-        open = j;
-        break;
-      }
-      j = match_forward(j);  // an attribute's arguments
-      if (j >= sig_.size()) return;
-    }
-    if (open == std::string::npos) return;
-    std::size_t j = match_forward(open);
-    while (j < sig_.size() && ++j < sig_.size() && !is(tok(j), "{") && !is(tok(j), ";")) {
-      if (is(tok(j), "(")) j = match_forward(j);
-    }
-    if (j >= sig_.size() || !is(tok(j), "{")) return;   // a declaration only
-    const std::size_t close = match_forward(j);
-    if (close < sig_.size()) kernels_.emplace_back(tok(open - 1).text, close);
-  }
-
-  // After each kernel's definition, a registration run at static initialisation, so that
-  // cudaLaunchKernel((void*)kernel, …) finds a launcher that knows the parameter types. An overloaded name is left
-  // out (its address alone does not say which kernel): such a kernel must be passed typed.
-  void register_kernels() {
-    std::map<std::string, int> count;
-    for (const auto& [name, close] : kernels_) ++count[name];
-    int n = 0;
-    for (const auto& [name, close] : kernels_) {
-      if (count[name] != 1) continue;
-      replace(close, close,
-              "} static const bool emu_kernel_registered_" + std::to_string(n++) +
-                  " [[maybe_unused]] = ::emu::detail::register_kernel(" + name + ");");
-    }
-  }
-
-  void launch(std::size_t open) {
-    if (open == 0) return problem(open, "'<<<' without a kernel before it");
-    std::size_t first = callee_begin(open - 1);
-    if (first == std::string::npos) {
-      return problem(open, "cannot find the kernel name before '<<<' (expected name, ns::name, name<args> or (*ptr))");
-    }
-    int depth = 0;
-    std::size_t close = std::string::npos;
-    for (std::size_t j = open + 1; j < sig_.size(); ++j) {
-      const std::string& s = tok(j).text;
-      if (s == "(" || s == "[" || s == "{") ++depth;
-      else if (s == ")" || s == "]" || s == "}") {
-        if (--depth < 0) break;
-      } else if (depth == 0 && s == ">>>") {
-        close = j;
-        break;
-      } else if (depth == 0 && s == ";") {
-        break;
-      }
-    }
-    if (close == std::string::npos) return problem(open, "'<<<' without a matching '>>>'");
-    if (!tok_is(close + 1, "(")) return problem(close, "expected the kernel's arguments '(…)' after '>>>'");
-    std::string callee = compact(first, open - 1);
-    replace(first, open - 1,
-            "::emu::launch(\"" + escape(callee) + "\", [&](auto&&... emu_a_) { " + callee + "(emu_a_...); }, ");
-    replace(open, open, "");
-    replace(close, close, ")");
-  }
-
-  // Rewrites the declaration around the __shared__ at k; returns the index of its closing ';' (or k).
-  std::size_t shared_decl(std::size_t k, bool ns_scope) {
-    static const std::set<std::string> kSpec = {"static", "extern", "volatile", "const", "__device__"};
-    std::size_t begin = k;
-    while (begin > 0) {
-      const Token& p = tok(begin - 1);
-      if (kSpec.count(p.text)) {
-        --begin;
-      } else if (is(p, ")")) {
-        std::size_t o = match_back(begin - 1);
-        if (o == std::string::npos || o == 0 || !(is(tok(o - 1), "__align__") || is(tok(o - 1), "alignas"))) break;
-        begin = o - 1;
-      } else {
-        break;
-      }
-    }
-    std::size_t end = k;
-    int depth = 0;
-    while (end < sig_.size()) {
-      const std::string& s = tok(end).text;
-      if (s == "(" || s == "[" || s == "{") ++depth;
-      else if (s == ")" || s == "]" || s == "}") --depth;
-      if (depth < 0 || (depth == 0 && s == ";")) break;
-      ++end;
-    }
-    if (end >= sig_.size() || !is(tok(end), ";")) {
-      problem(k, "cannot find the ';' that ends this __shared__ declaration");
-      return k;
+    void problem(std::size_t k, std::string msg) {
+        const Token& t = tok(k);
+        problems_->push_back({t.line + line_offset_, t.column, std::move(msg)});
     }
 
-    // Storage and alignment specifiers go; what remains is the type and the declarators.
-    bool is_extern = false;
-    std::vector<std::string> aligns;
-    std::vector<std::size_t> rest;
-    for (std::size_t j = begin; j < end; ++j) {
-      const std::string& s = tok(j).text;
-      if (s == "extern") is_extern = true;
-      else if (s == "static") continue;  // namespace-scope declarations are all made static below
-      else if (s == "__shared__" || s == "__device__") continue;
-      else if ((s == "__align__" || s == "alignas") && tok_is(j + 1, "(")) {
-        int d = 0;
-        std::size_t c = j + 1;
-        for (; c < end; ++c) {
-          if (is(tok(c), "(")) ++d;
-          if (is(tok(c), ")") && --d == 0) break;
-        }
-        aligns.push_back(join(j + 2, c - 1));
-        j = c;
-      } else {
-        rest.push_back(j);
-      }
+    // Replaces significant tokens [from, to] (inclusive) and whatever lies between them.
+    void replace(std::size_t from, std::size_t to, std::string text) {
+        edits_[sig_[from]] = Edit{sig_[to] + 1, std::move(text)};
     }
 
-    // Split the declarators at top-level commas (template argument commas stay inside).
-    std::vector<std::vector<std::size_t>> parts(1);
-    int paren = 0, angle = 0;
-    for (std::size_t j : rest) {
-      const std::string& s = tok(j).text;
-      if (s == "(" || s == "[" || s == "{") ++paren;
-      else if (s == ")" || s == "]" || s == "}") --paren;
-      else if (paren == 0 && s == "<") ++angle;
-      else if (paren == 0 && angle > 0 && (s == ">" || s == ">>" || s == ">>>"))
-        angle = std::max(0, angle - static_cast<int>(s.size()));
-      else if (paren == 0 && angle == 0 && s == "=") {
-        problem(j, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
-        return end;
-      }
-      if (paren == 0 && angle == 0 && s == ",") {
-        parts.emplace_back();
-        continue;
-      }
-      parts.back().push_back(j);
-    }
-
-    std::vector<std::size_t> base;  // type specifiers shared by all declarators
-    std::string out;
-    if (!aligns.empty() && !is_extern) {
-      out += "struct";
-      for (const std::string& a : aligns) out += " alignas(" + a + ")";
-    }
-    std::string align_struct;
-    for (std::size_t pi = 0; pi < parts.size(); ++pi) {
-      const std::vector<std::size_t>& part = parts[pi];
-      // The name is the identifier before the trailing array bounds.
-      std::size_t n = part.size();
-      while (n > 0 && is(tok(part[n - 1]), "]")) {
-        std::size_t o = match_back(part[n - 1]);
-        while (n > 0 && part[n - 1] != o) --n;
-        if (n == 0) break;
-        --n;
-      }
-      if (n == 0 || tok(part[n - 1]).kind != Kind::identifier) {
-        problem(k, "cannot parse this __shared__ declaration; write it as `__shared__ T name[N];`");
-        return end;
-      }
-      std::size_t name_at = n - 1;
-      if (pi == 0) {
-        // Pointer declarators (* const &) bind to the first name only.
-        std::size_t r = name_at;
-        bool has_ptr = false;
-        while (r > 0) {
-          const std::string& s = tok(part[r - 1]).text;
-          if (s == "*" || s == "&" || s == "&&") has_ptr = true;
-          else if (s != "const" && s != "volatile" && s != "__restrict__") break;
-          --r;
-        }
-        std::size_t first_ptr = name_at;
-        if (has_ptr) {
-          for (std::size_t j = r; j < name_at; ++j) {
-            const std::string& s = tok(part[j]).text;
-            if (s == "*" || s == "&" || s == "&&") {
-              first_ptr = j;
-              break;
+    std::string apply() const {
+        std::string out;
+        for (std::size_t i = 0; i < ts_.size();) {
+            auto e = edits_.find(i);
+            if (e == edits_.end()) {
+                out += ts_[i].text;
+                ++i;
+                continue;
             }
-          }
+            out += e->second.text;
+            for (std::size_t j = i; j < e->second.end && !e->second.has_own_newlines; ++j) {
+                for (int n = cxxlex::newline_count(ts_[j].text); n > 0; --n) out += in_macro_ ? " \\\n" : "\n";
+            }
+            i = e->second.end;
         }
-        base.assign(part.begin(), part.begin() + static_cast<std::ptrdiff_t>(first_ptr));
-        if (base.empty()) {
-          problem(k, "this __shared__ declaration has no type");
-          return end;
-        }
-      }
-      std::vector<std::size_t> type = pi == 0 ? std::vector<std::size_t>{} : base;
-      for (std::size_t j = 0; j < part.size(); ++j) {
-        if (j != name_at) type.push_back(part[j]);
-      }
-      const std::string name = tok(part[name_at]).text;
-      if (pi == 0 && !aligns.empty() && !is_extern) {
-        align_struct = "emu_align_" + name + "_";
-        out += " " + align_struct + " {}; ";
-      }
-      auto type_text = [&](std::size_t skip_from, std::size_t skip_to) {
+        return out;
+    }
+
+    std::string join(std::size_t from, std::size_t to) const {  // inclusive, one space between tokens
         std::string s;
-        for (std::size_t j = 0; j < type.size(); ++j) {
-          if (j >= skip_from && j <= skip_to) continue;
-          if (!s.empty()) s += ' ';
-          s += tok(type[j]).text;
+        for (std::size_t k = from; k <= to && k < sig_.size(); ++k) {
+            if (!s.empty()) s += ' ';
+            s += tok(k).text;
         }
         return s;
-      };
-      if (!out.empty() && out.back() != ' ') out += ' ';
-      if (ns_scope) out += "static ";
-      if (is_extern) {
-        // The first array bound of `T name[]` goes: the variable becomes a pointer to its elements.
-        std::size_t lb = type.size(), rb = type.size();
-        for (std::size_t j = 0; j < type.size(); ++j) {
-          if (is(tok(type[j]), "[")) {
-            lb = j;
-            rb = match_forward(type[j]);
-            for (std::size_t m = j; m < type.size(); ++m) {
-              if (type[m] == rb) {
-                rb = m;
-                break;
-              }
-            }
-            break;
-          }
+    }
+
+    // Like join, but spaced as people write it ("ns::k<256, float>"): the kernel's name in messages.
+    std::string compact(std::size_t from, std::size_t to) const {
+        std::string s;
+        auto wordy = [](const Token& t) {
+            return t.kind == Kind::identifier || t.kind == Kind::keyword || t.kind == Kind::number;
+        };
+        for (std::size_t k = from; k <= to && k < sig_.size(); ++k) {
+            if (k > from && ((wordy(tok(k - 1)) && wordy(tok(k))) || is(tok(k - 1), ","))) s += ' ';
+            s += tok(k).text;
         }
-        out += "auto* const " + name + " = ::emu::dynamic_shared<" + type_text(lb, rb) + ">();";
-      } else {
-        out += "auto& " + name + " = ::emu::shared_var<" + type_text(type.size(), type.size()) +
-               ">([]() -> ::emu::SharedSlot* { static ::emu::SharedSlot emu_slot_; return &emu_slot_; }(), \"" +
-               name + "\"" + (align_struct.empty() ? std::string() : ", alignof(" + align_struct + ")") + ");";
-      }
+        return s;
     }
-    replace(begin, end, out);
-    return end;
-  }
 
-  std::size_t match_forward(std::size_t k) const {  // k: significant index of an opening bracket
-    int depth = 0;
-    for (std::size_t j = k; j < sig_.size(); ++j) {
-      const std::string& s = tok(j).text;
-      if (s == "(" || s == "[" || s == "{") ++depth;
-      if ((s == ")" || s == "]" || s == "}") && --depth == 0) return j;
+    bool opens_namespace(std::size_t k) const {
+        std::size_t j = k;
+        while (j > 0 && (tok(j - 1).kind == Kind::identifier || is(tok(j - 1), "::"))) --j;
+        if (j > 0 && is(tok(j - 1), "namespace")) return true;
+        return k >= 2 && tok(k - 1).kind == Kind::string && is(tok(k - 2), "extern");
     }
-    return sig_.size();
-  }
 
-  // The rewritten file lives elsewhere (the build tree): `#include "x.h"` must still find x.h next to the .cu.
-  void absolute_include(std::size_t i) {
-    if (source_dir_.empty()) return;
-    const std::string& text = ts_[i].text;
-    std::size_t hash = text.find('#');
-    std::size_t d = text.find_first_not_of(" \t", hash + 1);
-    if (d == std::string::npos || text.compare(d, 7, "include") != 0) return;
-    std::size_t q1 = text.find('"', d + 7);
-    if (q1 == std::string::npos || text.find_first_not_of(" \t", d + 7) != q1) return;
-    std::size_t q2 = text.find('"', q1 + 1);
-    if (q2 == std::string::npos) return;
-    const std::filesystem::path rel = text.substr(q1 + 1, q2 - q1 - 1);
-    if (rel.is_absolute()) return;
-    std::error_code ec;
-    const std::filesystem::path full = std::filesystem::path(source_dir_) / rel;
-    if (!std::filesystem::exists(full, ec)) return;
-    const std::string abs = std::filesystem::absolute(full, ec).lexically_normal().string();
-    edits_[i] = Edit{i + 1, text.substr(0, q1 + 1) + escape(abs) + text.substr(q2), true};
-  }
+    // Index of the token that opens the bracket closed at k, or npos.
+    std::size_t match_back(std::size_t k) const {
+        int depth = 0;
+        for (std::size_t j = k + 1; j-- > 0;) {
+            const std::string& s = tok(j).text;
+            if (s == ")" || s == "]" || s == "}") ++depth;
+            if (s == "(" || s == "[" || s == "{") {
+                if (--depth == 0) return j;
+            }
+        }
+        return std::string::npos;
+    }
 
-  // A #define whose body launches a kernel or declares __shared__ memory is rewritten like code.
-  void rewrite_macro(std::size_t i) {
-    const std::string& text = ts_[i].text;
-    std::size_t hash = text.find('#');
-    std::size_t d = text.find_first_not_of(" \t", hash + 1);
-    if (d == std::string::npos || text.compare(d, 6, "define") != 0) return;
-    if (text.find("<<<") == std::string::npos && text.find("__shared__") == std::string::npos) return;
-    std::vector<Token> body = cxxlex::lex(std::string_view(text).substr(hash + 1));
-    Rewriter sub(std::move(body), true, problems_, ts_[i].line - 1);
-    edits_[i] = Edit{i + 1, text.substr(0, hash + 1) + sub.run(), true};
-  }
+    // k at a '>' (or '>>', '>>>') closing template arguments: index of the matching '<', or npos.
+    std::size_t match_angle_back(std::size_t k) const {
+        int depth = 0;
+        for (std::size_t j = k + 1; j-- > 0;) {
+            const std::string& s = tok(j).text;
+            if (s == ")" || s == "]") {
+                j = match_back(j);
+                if (j == std::string::npos) return j;
+                continue;
+            }
+            if (s == ">") depth += 1;
+            else if (s == ">>") depth += 2;
+            else if (s == ">>>") depth += 3;
+            else if (s == "<") {
+                if (--depth == 0) return j;
+            } else if (s == ";" || s == "{" || s == "}") {
+                return std::string::npos;
+            }
+        }
+        return std::string::npos;
+    }
+
+    // First token of the callee that ends at k: name, ns::name, name<args>, ns::template name<args>, (*fp).
+    std::size_t callee_begin(std::size_t k) const {
+        if (is(tok(k), ")")) return match_back(k);
+        std::size_t b = k;
+        if (is(tok(b), ">") || is(tok(b), ">>") || is(tok(b), ">>>")) {
+            b = match_angle_back(b);
+            if (b == std::string::npos || b == 0) return std::string::npos;
+            --b;
+        }
+        if (tok(b).kind != Kind::identifier) return std::string::npos;
+        while (b > 0) {
+            std::size_t p = b - 1;
+            if (is(tok(p), "template")) {
+                if (p == 0) break;
+                --p;
+            }
+            if (!is(tok(p), "::")) break;
+            b = p;  // a leading '::' belongs to the name
+            if (p == 0) break;
+            std::size_t q = p - 1;
+            if (is(tok(q), ">")) {
+                q = match_angle_back(q);
+                if (q == std::string::npos || q == 0) break;
+                --q;
+            }
+            if (tok(q).kind != Kind::identifier) break;
+            b = q;
+        }
+        return b;
+    }
+
+    void mark_user_code() {
+        user_.assign(sig_.size(), false);
+        if (!preprocessed_) return;
+        static const std::string kMarkerHeader = "emu/arg_read.hpp";
+        bool seen = false, user = false;
+        std::string root;  // the emulator's include directory, from where arg_read.hpp was found
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < ts_.size(); ++i) {
+            if (ts_[i].kind == Kind::preprocessor) {
+                // A line marker: `# 12 "file" 1 3`; flag 3 marks a system header.
+                const std::string& m = ts_[i].text;
+                const std::size_t q = m.find('"');
+                const std::size_t e = q == std::string::npos ? q : m.find('"', q + 1);
+                if (e == std::string::npos) continue;
+                const std::string name = m.substr(q + 1, e - q - 1);
+                const bool system = (" " + m.substr(e + 1) + " ").find(" 3 ") != std::string::npos;
+                if (name.size() >= kMarkerHeader.size() &&
+                    name.compare(name.size() - kMarkerHeader.size(), kMarkerHeader.size(), kMarkerHeader) == 0) {
+                    seen = true;
+                    root = name.substr(0, name.size() - kMarkerHeader.size());
+                }
+                user = seen && !system && !name.empty() && name[0] != '<' && (root.empty() || name.rfind(root, 0) != 0);
+                continue;
+            }
+            while (k < sig_.size() && sig_[k] < i) ++k;
+            if (k < sig_.size() && sig_[k] == i) user_[k] = user;
+        }
+    }
+
+    // The token before a '(' names something called: a function (not a keyword, a GNU builtin taking a designator or
+    // a type, or an attribute), a template instance (`f<T>(`, `static_cast<float>(`), or a functional cast to a
+    // built-in type (`float(`).
+    bool call_like(std::size_t k) const {
+        static const std::set<std::string> kTypes = {"float", "double", "int",  "unsigned",
+                                                     "long",  "short",  "char", "bool"};
+        static const std::set<std::string> kNotCalls = {
+            "__attribute__", "__declspec", "alignas", "_Pragma",     "asm",           "__asm__",   "__asm",
+            "__typeof__",    "__typeof",   "typeof",  "__alignof__", "__extension__", "__decltype"};
+        const Token& t = tok(k);
+        if (is(t, ">")) return true;
+        if (t.kind == Kind::keyword) return kTypes.count(t.text) != 0;
+        return t.kind == Kind::identifier && !kNotCalls.count(t.text) && t.text.rfind("__builtin", 0) != 0;
+    }
+
+    // Arguments of the call whose '(' is at `open` that are one element of an array or buffer (`x[i]`, `p->v[i][j]`,
+    // `s.rows[r]`) become `(::emu::detail::arg_probe(x[i]), x[i])` (include/emu/arg_read.hpp): g++ does not
+    // instrument a struct element copied straight into a by-value argument.
+    void wrap_element_args(std::size_t open) {
+        const std::size_t close = match_forward(open);
+        if (close >= sig_.size()) return;
+        std::size_t a = open + 1;
+        int depth = 0;
+        for (std::size_t j = open + 1; j <= close; ++j) {
+            const std::string& s = tok(j).text;
+            if (s == "(" || s == "[" || s == "{") ++depth;
+            else if ((s == ")" || s == "]" || s == "}") && j != close) --depth;
+            if (j == close || (depth == 0 && s == ",")) {
+                if (j > a) wrap_if_element(a, j - 1);
+                a = j + 1;
+            }
+        }
+    }
+
+    void wrap_if_element(std::size_t a, std::size_t b) {
+        std::size_t j = a;
+        if (tok(j).kind != Kind::identifier) return;
+        while (j + 2 <= b && (is(tok(j + 1), ".") || is(tok(j + 1), "->")) && tok(j + 2).kind == Kind::identifier)
+            j += 2;
+        if (j + 1 > b || !is(tok(j + 1), "[")) return;
+        ++j;
+        while (j <= b && is(tok(j), "[")) {
+            const std::size_t c = match_forward(j);
+            if (c > b || c == j + 1) return;  // unbalanced, or `T[]` (a declarator, not an element)
+            j = c + 1;
+        }
+        if (j != b + 1) return;
+        // The element is evaluated twice (probe, then the argument itself): only when that has no effect.
+        static const std::set<std::string> kEffects = {"(",  "++", "--", "=",   "+=",  "-=",  "*=",     "/=",   "%=",
+                                                       "&=", "|=", "^=", "<<=", ">>=", "new", "delete", "throw"};
+        for (std::size_t k = a; k <= b; ++k)
+            if (kEffects.count(tok(k).text)) return;
+        if (edits_.count(sig_[a]) || edits_.count(sig_[b])) return;
+        replace(a, a, "(::emu::detail::arg_probe(" + tok(a).text);
+        replace(b, b, tok(b).text + "), " + join(a, b) + ")");
+    }
+
+    // The __global__ at k begins a declaration: remembers the kernel when it is a definition of a function that is not
+    // a template (a template's instances have no address until used).
+    void note_kernel(std::size_t k) {
+        static const std::set<std::string> kBefore = {"static",   "inline",     "__forceinline__", "extern",
+                                                      "__host__", "__device__", "__noinline__"};
+        std::size_t b = k;
+        while (b > 0 && (kBefore.count(tok(b - 1).text) || tok(b - 1).kind == Kind::string)) --b;
+        if (b > 0 && (is(tok(b - 1), ">") || is(tok(b - 1), ">>") || is(tok(b - 1), "template"))) return;
+        static const std::set<std::string> kNotName = {"__attribute__", "__launch_bounds__", "alignas", "__declspec",
+                                                       "decltype"};
+        std::size_t open = std::string::npos;
+        for (std::size_t j = k + 1; j < sig_.size(); ++j) {
+            const std::string& s = tok(j).text;
+            if (s == ";" || s == "{" || s == "}" || s == "=" || s == "<") return;
+            if (s != "(") continue;
+            if (tok(j - 1).kind == Kind::identifier && !kNotName.count(tok(j - 1).text)) {
+                open = j;
+                break;
+            }
+            j = match_forward(j);  // an attribute's arguments
+            if (j >= sig_.size()) return;
+        }
+        if (open == std::string::npos) return;
+        std::size_t j = match_forward(open);
+        while (j < sig_.size() && ++j < sig_.size() && !is(tok(j), "{") && !is(tok(j), ";")) {
+            if (is(tok(j), "(")) j = match_forward(j);
+        }
+        if (j >= sig_.size() || !is(tok(j), "{")) return;  // a declaration only
+        const std::size_t close = match_forward(j);
+        if (close < sig_.size()) kernels_.emplace_back(tok(open - 1).text, close);
+    }
+
+    // After each kernel's definition, a registration run at static initialisation, so that
+    // cudaLaunchKernel((void*)kernel, …) finds a launcher that knows the parameter types. An overloaded name is left
+    // out (its address alone does not say which kernel): such a kernel must be passed typed.
+    void register_kernels() {
+        std::map<std::string, int> count;
+        for (const auto& [name, close] : kernels_) ++count[name];
+        int n = 0;
+        for (const auto& [name, close] : kernels_) {
+            if (count[name] != 1) continue;
+            replace(close, close,
+                    "} static const bool emu_kernel_registered_" + std::to_string(n++) +
+                        " [[maybe_unused]] = ::emu::detail::register_kernel(" + name + ");");
+        }
+    }
+
+    void launch(std::size_t open) {
+        if (open == 0) return problem(open, "'<<<' without a kernel before it");
+        std::size_t first = callee_begin(open - 1);
+        if (first == std::string::npos) {
+            return problem(open,
+                           "cannot find the kernel name before '<<<' (expected name, ns::name, name<args> or (*ptr))");
+        }
+        int depth = 0;
+        std::size_t close = std::string::npos;
+        for (std::size_t j = open + 1; j < sig_.size(); ++j) {
+            const std::string& s = tok(j).text;
+            if (s == "(" || s == "[" || s == "{") ++depth;
+            else if (s == ")" || s == "]" || s == "}") {
+                if (--depth < 0) break;
+            } else if (depth == 0 && s == ">>>") {
+                close = j;
+                break;
+            } else if (depth == 0 && s == ";") {
+                break;
+            }
+        }
+        if (close == std::string::npos) return problem(open, "'<<<' without a matching '>>>'");
+        if (!tok_is(close + 1, "(")) return problem(close, "expected the kernel's arguments '(…)' after '>>>'");
+        std::string callee = compact(first, open - 1);
+        replace(first, open - 1,
+                "::emu::launch(\"" + escape(callee) + "\", [&](auto&&... emu_a_) { " + callee + "(emu_a_...); }, ");
+        replace(open, open, "");
+        replace(close, close, ")");
+    }
+
+    // Rewrites the declaration around the __shared__ at k; returns the index of its closing ';' (or k).
+    std::size_t shared_decl(std::size_t k, bool ns_scope) {
+        static const std::set<std::string> kSpec = {"static", "extern", "volatile", "const", "__device__"};
+        std::size_t begin = k;
+        while (begin > 0) {
+            const Token& p = tok(begin - 1);
+            if (kSpec.count(p.text)) {
+                --begin;
+            } else if (is(p, ")")) {
+                std::size_t o = match_back(begin - 1);
+                if (o == std::string::npos || o == 0 || !(is(tok(o - 1), "__align__") || is(tok(o - 1), "alignas")))
+                    break;
+                begin = o - 1;
+            } else {
+                break;
+            }
+        }
+        std::size_t end = k;
+        int depth = 0;
+        while (end < sig_.size()) {
+            const std::string& s = tok(end).text;
+            if (s == "(" || s == "[" || s == "{") ++depth;
+            else if (s == ")" || s == "]" || s == "}") --depth;
+            if (depth < 0 || (depth == 0 && s == ";")) break;
+            ++end;
+        }
+        if (end >= sig_.size() || !is(tok(end), ";")) {
+            problem(k, "cannot find the ';' that ends this __shared__ declaration");
+            return k;
+        }
+
+        // Storage and alignment specifiers go; what remains is the type and the declarators.
+        bool is_extern = false;
+        std::vector<std::string> aligns;
+        std::vector<std::size_t> rest;
+        for (std::size_t j = begin; j < end; ++j) {
+            const std::string& s = tok(j).text;
+            if (s == "extern") is_extern = true;
+            else if (s == "static") continue;  // namespace-scope declarations are all made static below
+            else if (s == "__shared__" || s == "__device__") continue;
+            else if ((s == "__align__" || s == "alignas") && tok_is(j + 1, "(")) {
+                int d = 0;
+                std::size_t c = j + 1;
+                for (; c < end; ++c) {
+                    if (is(tok(c), "(")) ++d;
+                    if (is(tok(c), ")") && --d == 0) break;
+                }
+                aligns.push_back(join(j + 2, c - 1));
+                j = c;
+            } else {
+                rest.push_back(j);
+            }
+        }
+
+        // Split the declarators at top-level commas (template argument commas stay inside).
+        std::vector<std::vector<std::size_t>> parts(1);
+        int paren = 0, angle = 0;
+        for (std::size_t j : rest) {
+            const std::string& s = tok(j).text;
+            if (s == "(" || s == "[" || s == "{") ++paren;
+            else if (s == ")" || s == "]" || s == "}") --paren;
+            else if (paren == 0 && s == "<") ++angle;
+            else if (paren == 0 && angle > 0 && (s == ">" || s == ">>" || s == ">>>"))
+                angle = std::max(0, angle - static_cast<int>(s.size()));
+            else if (paren == 0 && angle == 0 && s == "=") {
+                problem(j, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
+                return end;
+            }
+            if (paren == 0 && angle == 0 && s == ",") {
+                parts.emplace_back();
+                continue;
+            }
+            parts.back().push_back(j);
+        }
+
+        std::vector<std::size_t> base;  // type specifiers shared by all declarators
+        std::string out;
+        if (!aligns.empty() && !is_extern) {
+            out += "struct";
+            for (const std::string& a : aligns) out += " alignas(" + a + ")";
+        }
+        std::string align_struct;
+        for (std::size_t pi = 0; pi < parts.size(); ++pi) {
+            const std::vector<std::size_t>& part = parts[pi];
+            // The name is the identifier before the trailing array bounds.
+            std::size_t n = part.size();
+            while (n > 0 && is(tok(part[n - 1]), "]")) {
+                std::size_t o = match_back(part[n - 1]);
+                while (n > 0 && part[n - 1] != o) --n;
+                if (n == 0) break;
+                --n;
+            }
+            if (n == 0 || tok(part[n - 1]).kind != Kind::identifier) {
+                problem(k, "cannot parse this __shared__ declaration; write it as `__shared__ T name[N];`");
+                return end;
+            }
+            std::size_t name_at = n - 1;
+            if (pi == 0) {
+                // Pointer declarators (* const &) bind to the first name only.
+                std::size_t r = name_at;
+                bool has_ptr = false;
+                while (r > 0) {
+                    const std::string& s = tok(part[r - 1]).text;
+                    if (s == "*" || s == "&" || s == "&&") has_ptr = true;
+                    else if (s != "const" && s != "volatile" && s != "__restrict__") break;
+                    --r;
+                }
+                std::size_t first_ptr = name_at;
+                if (has_ptr) {
+                    for (std::size_t j = r; j < name_at; ++j) {
+                        const std::string& s = tok(part[j]).text;
+                        if (s == "*" || s == "&" || s == "&&") {
+                            first_ptr = j;
+                            break;
+                        }
+                    }
+                }
+                base.assign(part.begin(), part.begin() + static_cast<std::ptrdiff_t>(first_ptr));
+                if (base.empty()) {
+                    problem(k, "this __shared__ declaration has no type");
+                    return end;
+                }
+            }
+            std::vector<std::size_t> type = pi == 0 ? std::vector<std::size_t>{} : base;
+            for (std::size_t j = 0; j < part.size(); ++j) {
+                if (j != name_at) type.push_back(part[j]);
+            }
+            const std::string name = tok(part[name_at]).text;
+            if (pi == 0 && !aligns.empty() && !is_extern) {
+                align_struct = "emu_align_" + name + "_";
+                out += " " + align_struct + " {}; ";
+            }
+            auto type_text = [&](std::size_t skip_from, std::size_t skip_to) {
+                std::string s;
+                for (std::size_t j = 0; j < type.size(); ++j) {
+                    if (j >= skip_from && j <= skip_to) continue;
+                    if (!s.empty()) s += ' ';
+                    s += tok(type[j]).text;
+                }
+                return s;
+            };
+            if (!out.empty() && out.back() != ' ') out += ' ';
+            if (ns_scope) out += "static ";
+            if (is_extern) {
+                // The first array bound of `T name[]` goes: the variable becomes a pointer to its elements.
+                std::size_t lb = type.size(), rb = type.size();
+                for (std::size_t j = 0; j < type.size(); ++j) {
+                    if (is(tok(type[j]), "[")) {
+                        lb = j;
+                        rb = match_forward(type[j]);
+                        for (std::size_t m = j; m < type.size(); ++m) {
+                            if (type[m] == rb) {
+                                rb = m;
+                                break;
+                            }
+                        }
+                        break;
+                    }
+                }
+                out += "auto* const " + name + " = ::emu::dynamic_shared<" + type_text(lb, rb) + ">();";
+            } else {
+                out += "auto& " + name + " = ::emu::shared_var<" + type_text(type.size(), type.size()) +
+                       ">([]() -> ::emu::SharedSlot* { static ::emu::SharedSlot emu_slot_; return &emu_slot_; }(), \"" +
+                       name + "\"" + (align_struct.empty() ? std::string() : ", alignof(" + align_struct + ")") + ");";
+            }
+        }
+        replace(begin, end, out);
+        return end;
+    }
+
+    std::size_t match_forward(std::size_t k) const {  // k: significant index of an opening bracket
+        int depth = 0;
+        for (std::size_t j = k; j < sig_.size(); ++j) {
+            const std::string& s = tok(j).text;
+            if (s == "(" || s == "[" || s == "{") ++depth;
+            if ((s == ")" || s == "]" || s == "}") && --depth == 0) return j;
+        }
+        return sig_.size();
+    }
+
+    // The rewritten file lives elsewhere (the build tree): `#include "x.h"` must still find x.h next to the .cu.
+    void absolute_include(std::size_t i) {
+        if (source_dir_.empty()) return;
+        const std::string& text = ts_[i].text;
+        std::size_t hash = text.find('#');
+        std::size_t d = text.find_first_not_of(" \t", hash + 1);
+        if (d == std::string::npos || text.compare(d, 7, "include") != 0) return;
+        std::size_t q1 = text.find('"', d + 7);
+        if (q1 == std::string::npos || text.find_first_not_of(" \t", d + 7) != q1) return;
+        std::size_t q2 = text.find('"', q1 + 1);
+        if (q2 == std::string::npos) return;
+        const std::filesystem::path rel = text.substr(q1 + 1, q2 - q1 - 1);
+        if (rel.is_absolute()) return;
+        std::error_code ec;
+        const std::filesystem::path full = std::filesystem::path(source_dir_) / rel;
+        if (!std::filesystem::exists(full, ec)) return;
+        const std::string abs = std::filesystem::absolute(full, ec).lexically_normal().string();
+        edits_[i] = Edit{i + 1, text.substr(0, q1 + 1) + escape(abs) + text.substr(q2), true};
+    }
+
+    // A #define whose body launches a kernel or declares __shared__ memory is rewritten like code.
+    void rewrite_macro(std::size_t i) {
+        const std::string& text = ts_[i].text;
+        std::size_t hash = text.find('#');
+        std::size_t d = text.find_first_not_of(" \t", hash + 1);
+        if (d == std::string::npos || text.compare(d, 6, "define") != 0) return;
+        if (text.find("<<<") == std::string::npos && text.find("__shared__") == std::string::npos) return;
+        std::vector<Token> body = cxxlex::lex(std::string_view(text).substr(hash + 1));
+        Rewriter sub(std::move(body), true, problems_, ts_[i].line - 1);
+        edits_[i] = Edit{i + 1, text.substr(0, hash + 1) + sub.run(), true};
+    }
 };
 
 }  // namespace
 
 Result rewrite_preprocessed(std::string_view preprocessed) {
-  Result r;
-  Rewriter rw(cxxlex::lex(preprocessed), false, &r.problems, 0, "", true);
-  r.text = rw.run();
-  const LineMap map(preprocessed);
-  for (Problem& p : r.problems) {
-    auto [file, line] = map.at(p.line);
-    p.file = file;
-    p.line = line;
-  }
-  return r;
+    Result r;
+    Rewriter rw(cxxlex::lex(preprocessed), false, &r.problems, 0, "", true);
+    r.text = rw.run();
+    const LineMap map(preprocessed);
+    for (Problem& p : r.problems) {
+        auto [file, line] = map.at(p.line);
+        p.file = file;
+        p.line = line;
+    }
+    return r;
 }
 
 Result rewrite(std::string_view source, const std::string& path, const std::string& source_dir) {
-  Result r;
-  Rewriter rw(cxxlex::lex(source), false, &r.problems, 0, source_dir);
-  std::string body = rw.run();
-  r.text = std::string("#include <") + kPreludeHeader + ">\n#line 1 \"" + escape(path) + "\"\n" + body;
-  return r;
+    Result r;
+    Rewriter rw(cxxlex::lex(source), false, &r.problems, 0, source_dir);
+    std::string body = rw.run();
+    r.text = std::string("#include <") + kPreludeHeader + ">\n#line 1 \"" + escape(path) + "\"\n" + body;
+    return r;
 }
 
 }  // namespace emu::rewrite

@@ -15,15 +15,15 @@
 namespace emu::rewrite {
 
 struct Problem {
-  int line;
-  int column;
-  std::string message;
-  std::string file;  // set by rewrite_preprocessed (from the line markers); rewrite() leaves it empty (its `path`)
+    int line;
+    int column;
+    std::string message;
+    std::string file;  // set by rewrite_preprocessed (from the line markers); rewrite() leaves it empty (its `path`)
 };
 
 struct Result {
-  std::string text;               // the rewritten source (complete even when problems were found)
-  std::vector<Problem> problems;  // constructs the rewriter could not handle; the build should fail on them
+    std::string text;               // the rewritten source (complete even when problems were found)
+    std::vector<Problem> problems;  // constructs the rewriter could not handle; the build should fail on them
 };
 
 // `path` is written into the #line directive (as given). When `source_dir` is not empty, `#include "x"` directives

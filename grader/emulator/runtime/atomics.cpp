@@ -16,18 +16,18 @@ namespace {
 
 template <class T, class Op>
 __attribute__((always_inline)) inline T rmw(T* address, const void* pc, Op op) {
-  emu::rt::on_atomic_access(address, sizeof(T), pc);
-  const T old = *address;
-  *address = op(old);
-  return old;
+    emu::rt::on_atomic_access(address, sizeof(T), pc);
+    const T old = *address;
+    *address = op(old);
+    return old;
 }
 
 }  // namespace
 
-#define EMU_ATOMIC(ret, name, T, expr)                                          \
-  __attribute__((noinline)) ret name(T* address, T val) {                       \
-    return rmw(address, EMU_ATOMIC_PC, [&]([[maybe_unused]] T old) -> T { return (expr); }); \
-  }
+#define EMU_ATOMIC(ret, name, T, expr)                                                           \
+    __attribute__((noinline)) ret name(T* address, T val) {                                      \
+        return rmw(address, EMU_ATOMIC_PC, [&]([[maybe_unused]] T old) -> T { return (expr); }); \
+    }
 
 EMU_ATOMIC(int, atomicAdd, int, static_cast<int>(static_cast<unsigned>(old) + static_cast<unsigned>(val)))
 EMU_ATOMIC(unsigned, atomicAdd, unsigned, old + val)
@@ -51,16 +51,16 @@ EMU_ATOMIC(unsigned long long, atomicMax, unsigned long long, val > old ? val : 
 // CUDA's wrapping increment and decrement.
 EMU_ATOMIC(unsigned, atomicInc, unsigned, old >= val ? 0u : old + 1)
 EMU_ATOMIC(unsigned, atomicDec, unsigned, (old == 0 || old > val) ? val : old - 1)
-EMU_ATOMIC(int, atomicAnd, int, old & val)
-EMU_ATOMIC(unsigned, atomicAnd, unsigned, old & val)
-EMU_ATOMIC(unsigned long long, atomicAnd, unsigned long long, old & val)
+EMU_ATOMIC(int, atomicAnd, int, old& val)
+EMU_ATOMIC(unsigned, atomicAnd, unsigned, old& val)
+EMU_ATOMIC(unsigned long long, atomicAnd, unsigned long long, old& val)
 EMU_ATOMIC(int, atomicOr, int, old | val)
 EMU_ATOMIC(unsigned, atomicOr, unsigned, old | val)
 EMU_ATOMIC(unsigned long long, atomicOr, unsigned long long, old | val)
 EMU_ATOMIC(int, atomicXor, int, old ^ val)
 EMU_ATOMIC(unsigned, atomicXor, unsigned, old ^ val)
 EMU_ATOMIC(unsigned long long, atomicXor, unsigned long long, old ^ val)
-EMU_ATOMIC(long long, atomicAnd, long long, old & val)
+EMU_ATOMIC(long long, atomicAnd, long long, old& val)
 EMU_ATOMIC(long long, atomicOr, long long, old | val)
 EMU_ATOMIC(long long, atomicXor, long long, old ^ val)
 // Half and bfloat16 adds round once per element, like the hardware's red.add.f16 / .bf16 (and .f16x2 per half).
@@ -69,10 +69,10 @@ EMU_ATOMIC(__half2, atomicAdd, __half2, __hadd2(old, val))
 EMU_ATOMIC(__nv_bfloat16, atomicAdd, __nv_bfloat16, __hadd(old, val))
 EMU_ATOMIC(__nv_bfloat162, atomicAdd, __nv_bfloat162, __hadd2(old, val))
 
-#define EMU_ATOMIC_CAS(T)                                                                  \
-  __attribute__((noinline)) T atomicCAS(T* address, T compare, T val) {                    \
-    return rmw(address, EMU_ATOMIC_PC, [&](T old) -> T { return old == compare ? val : old; }); \
-  }
+#define EMU_ATOMIC_CAS(T)                                                                           \
+    __attribute__((noinline)) T atomicCAS(T* address, T compare, T val) {                           \
+        return rmw(address, EMU_ATOMIC_PC, [&](T old) -> T { return old == compare ? val : old; }); \
+    }
 EMU_ATOMIC_CAS(int)
 EMU_ATOMIC_CAS(unsigned)
 EMU_ATOMIC_CAS(unsigned long long)

@@ -9,17 +9,17 @@
 
 extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* file, unsigned int line,
                                            const char* function) noexcept {
-  using namespace emu::rt;
-  if (!g_in_kernel) {
-    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, assertion);
-    std::fflush(stderr);
+    using namespace emu::rt;
+    if (!g_in_kernel) {
+        std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, assertion);
+        std::fflush(stderr);
+        std::abort();
+    }
+    const Thread& t = *g_engine.cur;
+    fail_launch("assert",
+                std::string(file) + ":" + std::to_string(line) + ": " + function + ": block: " + block_coords() +
+                    ", thread: " + thread_coords(t) + " Assertion `" + assertion + "` failed.\n    in kernel " +
+                    g_engine.name,
+                cudaErrorAssert);
     std::abort();
-  }
-  const Thread& t = *g_engine.cur;
-  fail_launch("assert",
-              std::string(file) + ":" + std::to_string(line) + ": " + function + ": block: " + block_coords() +
-                  ", thread: " + thread_coords(t) + " Assertion `" + assertion + "` failed.\n    in kernel " +
-                  g_engine.name,
-              cudaErrorAssert);
-  std::abort();
 }

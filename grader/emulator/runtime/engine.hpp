@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <emu/launch.hpp>   // LaunchConfig, KernelThunk (does not declare the built-in variables)
+#include <emu/launch.hpp>  // LaunchConfig, KernelThunk (does not declare the built-in variables)
 #include <emu/vector_types_compat.hpp>
 
 #include "exec.hpp"
@@ -26,70 +26,70 @@ enum class Coll : std::uint8_t { shfl, vote, syncwarp, activemask, reduce, match
 
 // What a blocked thread waits at.
 struct Wait {
-  Coll coll = Coll::syncwarp;
-  int op = 0;              // barrier op, shuffle mode or vote op
-  unsigned mask = 0;
-  int b = 0, c = 0, pred = 0;
-  unsigned size = 0;       // bytes moved by a shuffle
-  std::uint64_t value = 0;
-  const char* file = "";
-  int line = 0;
-  unsigned group_first = 0, group_count = 0;   // a multi-warp tile: linear thread ids [first, first + count)
-  const char* what = "";                        // a multi-warp tile's call, for diagnostics
+    Coll coll = Coll::syncwarp;
+    int op = 0;  // barrier op, shuffle mode or vote op
+    unsigned mask = 0;
+    int b = 0, c = 0, pred = 0;
+    unsigned size = 0;  // bytes moved by a shuffle
+    std::uint64_t value = 0;
+    const char* file = "";
+    int line = 0;
+    unsigned group_first = 0, group_count = 0;  // a multi-warp tile: linear thread ids [first, first + count)
+    const char* what = "";                      // a multi-warp tile's call, for diagnostics
 };
 
 // A copy queued by memcpy_async, made when its thread waits for its stage (async_copy.cpp).
 struct AsyncCopy {
-  void* dst;
-  const void* src;   // null: zero fill
-  std::size_t bytes;
-  const void* pc;    // the memcpy_async call
-  std::uint32_t stage;
+    void* dst;
+    const void* src;  // null: zero fill
+    std::size_t bytes;
+    const void* pc;  // the memcpy_async call
+    std::uint32_t stage;
 };
 
 struct Thread {
-  FiberContext ctx;
-  TState state = TState::runnable;
-  bool started = false;
-  ThreadInfo info;
-  Wait wait;
-  std::uint64_t result = 0;
-  std::vector<AsyncCopy> copies;                 // queued, oldest first
-  std::uint32_t committed = 0, released = 0;     // stages committed and released by a pipeline's consumer
+    FiberContext ctx;
+    TState state = TState::runnable;
+    bool started = false;
+    ThreadInfo info;
+    Wait wait;
+    std::uint64_t result = 0;
+    std::vector<AsyncCopy> copies;              // queued, oldest first
+    std::uint32_t committed = 0, released = 0;  // stages committed and released by a pipeline's consumer
 };
 
 // Makes the running thread's queued copies of stages up to `stage` (all: ~0u), in order (async_copy.cpp).
 void complete_async_copies(Thread& t, std::uint32_t stage);
 
 struct WarpState {
-  unsigned exists = 0;    // lanes that exist (a partial last warp has fewer)
-  unsigned exited = 0;
-  unsigned arrived = 0;   // lanes blocked at a warp collective
-  unsigned at_activemask = 0;   // lanes blocked in __activemask()
-  std::uint32_t epoch = 0;
+    unsigned exists = 0;  // lanes that exist (a partial last warp has fewer)
+    unsigned exited = 0;
+    unsigned arrived = 0;        // lanes blocked at a warp collective
+    unsigned at_activemask = 0;  // lanes blocked in __activemask()
+    std::uint32_t epoch = 0;
 };
 
 struct Engine {
-  // launch
-  const char* name = "";
-  emu::detail::KernelThunk thunk = nullptr;
-  void* body = nullptr;
-  Dim3 grid, block;
-  bool running = false;   // a launch is in progress
-  bool aborted = false;
-  bool cooperative = false;   // launched with cudaLaunchCooperativeKernel
-  int abort_error = 0;
-  // block
-  std::vector<Thread> threads;
-  std::vector<WarpState> warps;
-  std::vector<unsigned> order;
-  unsigned nthreads = 0, live = 0, runnable = 0, at_barrier = 0;
-  std::uint32_t block_epoch = 0;
-  std::uint64_t block_serial = 0;
-  std::uint64_t barrier_intervals = 0;
-  Thread* cur = nullptr;
-  unsigned pos = 0;        // index in `order` of the running thread during a pass
-  FiberContext sched_ctx;
+    // launch
+    const char* name = "";
+    emu::detail::KernelThunk thunk = nullptr;
+    void* body = nullptr;
+    Dim3 grid, block;
+    bool running = false;  // a launch is in progress
+    bool aborted = false;
+    bool cooperative = false;  // launched with cudaLaunchCooperativeKernel
+    int abort_error = 0;
+    // block
+    std::vector<Thread> threads;
+    std::vector<WarpState> warps;
+    std::vector<unsigned> order;
+    unsigned nthreads = 0, live = 0, runnable = 0, at_barrier = 0;
+    std::uint32_t block_epoch = 0;
+    std::uint64_t block_serial = 0;
+    std::uint64_t barrier_intervals = 0;
+    Thread* cur = nullptr;
+    unsigned pos = 0;  // index in `order` of the running thread during a pass
+    FiberContext sched_ctx;
 };
 
 extern Engine g_engine;
@@ -101,10 +101,10 @@ int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body,
 // The pieces of a block's execution (scheduler.cpp), for the cooperative driver too.
 // How a block's run ended: every thread exited, the launch failed, or every thread waits at grid.sync().
 enum class BlockEnd { finished, aborted, at_grid_sync };
-void init_threads(Engine& e);               // e.threads and e.warps for the launch's block shape
-void start_block(Engine& e, Dim3 index);    // a new block execution: fresh fibers for every thread
-BlockEnd drive_block(Engine& e);            // runs the block until it finishes, fails or waits at grid.sync()
-void complete_barrier(Engine& e);           // every live thread waits at one barrier: releases them
+void init_threads(Engine& e);             // e.threads and e.warps for the launch's block shape
+void start_block(Engine& e, Dim3 index);  // a new block execution: fresh fibers for every thread
+BlockEnd drive_block(Engine& e);          // runs the block until it finishes, fails or waits at grid.sync()
+void complete_barrier(Engine& e);         // every live thread waits at one barrier: releases them
 // Runs every block of a cooperative launch, parking each block at grid.sync() until all have arrived; reports a
 // block that exits while others wait there (grid_barrier.cpp).
 void run_cooperative_grid(Engine& e);
@@ -122,17 +122,17 @@ void try_complete_warp(unsigned warp, const Thread& t);
 // Explains a stall in which some thread waits at a multi-warp tile collective; false if none does
 // (tile_groups.cpp).
 bool diagnose_group_stall();
-const char* reduce_name(int op);   // "__reduce_add_sync" … (collectives.cpp)
+const char* reduce_name(int op);  // "__reduce_add_sync" … (collectives.cpp)
 
 // Gives the lanes waiting in __activemask() their answer once the whole block is blocked. Returns true if any ran.
 bool complete_activemasks();
 
 // Text helpers for diagnostics.
-std::string thread_coords(const Thread& t);   // "(x,y,z)"
-std::string block_coords();                   // "(x,y,z)" of the running block
-std::string thread_set(const std::vector<unsigned>& linear);   // "(0,0,0)-(31,0,0), (40,0,0)"
-std::string lane_set(unsigned lanes);                          // "0-15, 17"
-std::string wait_site(const Thread& t);                        // "__shfl_down_sync(mask 0xffffffff) at f.cu:12"
+std::string thread_coords(const Thread& t);                   // "(x,y,z)"
+std::string block_coords();                                   // "(x,y,z)" of the running block
+std::string thread_set(const std::vector<unsigned>& linear);  // "(0,0,0)-(31,0,0), (40,0,0)"
+std::string lane_set(unsigned lanes);                         // "0-15, 17"
+std::string wait_site(const Thread& t);                       // "__shfl_down_sync(mask 0xffffffff) at f.cu:12"
 
 // Reports a diagnostic about the running block and ends the launch with `cuda_error` (callable from a fiber or from
 // the scheduler).

@@ -8,7 +8,9 @@
 
 namespace emu::rt {
 
-struct Dim3 { unsigned x = 1, y = 1, z = 1; };
+struct Dim3 {
+    unsigned x = 1, y = 1, z = 1;
+};
 
 // ---- implemented by the execution engine (runtime/scheduler.cpp and friends) ---------------------------------
 
@@ -17,12 +19,12 @@ struct Dim3 { unsigned x = 1, y = 1, z = 1; };
 extern bool g_in_kernel;
 
 struct ThreadInfo {
-  Dim3 thread;            // threadIdx
-  Dim3 block;             // blockIdx
-  unsigned linear;        // linear thread index within the block
-  unsigned warp, lane;    // linear / 32, linear % 32
+    Dim3 thread;          // threadIdx
+    Dim3 block;           // blockIdx
+    unsigned linear;      // linear thread index within the block
+    unsigned warp, lane;  // linear / 32, linear % 32
 };
-const ThreadInfo& current_thread();   // valid only while g_in_kernel
+const ThreadInfo& current_thread();  // valid only while g_in_kernel
 
 // Ordering epochs. block_epoch(): number of __syncthreads (barriers) completed so far in the running block.
 // warp_epoch(w): number of __syncwarp (and other warp-wide memory-ordering collectives) completed by warp w.
@@ -31,10 +33,10 @@ uint32_t block_epoch();
 uint32_t warp_epoch(unsigned warp);
 uint64_t block_serial();
 Dim3 block_dim();
-Dim3 block_index();                  // blockIdx of the running block (valid from on_block_begin on)
+Dim3 block_index();  // blockIdx of the running block (valid from on_block_begin on)
 Dim3 grid_dim();
-const char* kernel_name();           // of the running launch
-bool launch_is_cooperative();        // the running launch may call grid.sync()
+const char* kernel_name();     // of the running launch
+bool launch_is_cooperative();  // the running launch may call grid.sync()
 
 // Ends the running launch at once (the GPU would trap): records the diagnostic, marks the launch failed with
 // `cuda_error` (a cudaError_t value, sticky like the real runtime), switches away from the current fiber and never
@@ -46,10 +48,10 @@ bool launch_is_cooperative();        // the running launch may call grid.sync()
 enum class Severity { error, warning };
 
 struct Diagnostic {
-  std::string kind;        // short id: "race", "divergent-barrier", "deadlock", "out-of-bounds", "misaligned",
-                           // "uninitialized-shared", "use-after-free", "shuffle-mask", "launch", …
-  std::string message;     // full multi-line text, compute-sanitizer style, with file:line and thread/block ids
-  Severity severity = Severity::error;
+    std::string kind;     // short id: "race", "divergent-barrier", "deadlock", "out-of-bounds", "misaligned",
+                          // "uninitialized-shared", "use-after-free", "shuffle-mask", "launch", …
+    std::string message;  // full multi-line text, compute-sanitizer style, with file:line and thread/block ids
+    Severity severity = Severity::error;
 };
 
 // Turns a code address (e.g. __builtin_return_address(0) in a hook) into "file.cu:LINE" (function name optional).
@@ -74,7 +76,7 @@ void on_warp_sync(unsigned warp);
 // checker's shadow of them are kept aside (on_block_suspend, after its last access) and put back at the same
 // addresses (on_block_resume, before its next one; the device-memory clock then starts a new block interval).
 struct SuspendedMemory {
-  std::vector<unsigned char> bytes, shadow;
+    std::vector<unsigned char> bytes, shadow;
 };
 void on_block_suspend(SuspendedMemory& out);
 void on_block_resume(const SuspendedMemory& in);
@@ -84,8 +86,8 @@ void on_grid_barrier();
 
 // Device allocations (cudaMalloc & co. are implemented on top of these).
 void* device_alloc(std::size_t bytes, bool host_accessible /* managed or pinned host memory */);
-bool device_free(void* p);                    // false: not a live allocation (runtime returns cudaErrorInvalidValue)
-bool device_range_ok(const void* p, std::size_t bytes);   // fully inside one live allocation (for cudaMemcpy)
+bool device_free(void* p);  // false: not a live allocation (runtime returns cudaErrorInvalidValue)
+bool device_range_ok(const void* p, std::size_t bytes);  // fully inside one live allocation (for cudaMemcpy)
 
 // Atomics on shared or global memory call this before touching memory, so that atomics do not race with each
 // other but do race with plain accesses in the same barrier interval.

@@ -21,38 +21,38 @@ namespace emu::rt {
 namespace {
 
 std::size_t page_size() {
-  static const std::size_t p = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  return p;
+    static const std::size_t p = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return p;
 }
 
 std::vector<FiberStack>& pool() {
-  static std::vector<FiberStack> stacks;
-  return stacks;
+    static std::vector<FiberStack> stacks;
+    return stacks;
 }
 
 // What fiber_poison knows about each stack: [floor, top) held only poison before the last thread started; that
 // thread changed words from `low` up at least, and blocked at `deepest`.
 struct PoisonState {
-  char* floor = nullptr;
-  char* low = nullptr;
-  char* deepest = nullptr;
+    char* floor = nullptr;
+    char* low = nullptr;
+    char* deepest = nullptr;
 };
 std::vector<PoisonState>& poison_states() {
-  static std::vector<PoisonState> states;
-  return states;
+    static std::vector<PoisonState> states;
+    return states;
 }
 
 constexpr std::size_t kPoisonInitial = 4096;  // a lesson kernel's thread uses about 2 KiB at -O0; a page is a fault
-constexpr std::size_t kPoisonMargin = 256;         // below the lowest changed word seen last time
+constexpr std::size_t kPoisonMargin = 256;    // below the lowest changed word seen last time
 
 // The lowest word in [from, to) that is no longer poison, or `to`.
 char* lowest_changed(char* from, char* to) {
-  auto* p = reinterpret_cast<std::uint64_t*>(from);
-  auto* end = reinterpret_cast<std::uint64_t*>(to);
-  constexpr std::uint64_t kWord = kStackPoison;
-  while (p + 4 <= end && ((p[0] ^ kWord) | (p[1] ^ kWord) | (p[2] ^ kWord) | (p[3] ^ kWord)) == 0) p += 4;
-  while (p < end && *p == kWord) ++p;
-  return reinterpret_cast<char*>(p);
+    auto* p = reinterpret_cast<std::uint64_t*>(from);
+    auto* end = reinterpret_cast<std::uint64_t*>(to);
+    constexpr std::uint64_t kWord = kStackPoison;
+    while (p + 4 <= end && ((p[0] ^ kWord) | (p[1] ^ kWord) | (p[2] ^ kWord) | (p[3] ^ kWord)) == 0) p += 4;
+    while (p < end && *p == kWord) ++p;
+    return reinterpret_cast<char*>(p);
 }
 
 // Both ends 8-byte aligned. The pattern repeats every 4 bytes, the size of glibc's wchar_t: wmemset is the C
@@ -60,71 +60,72 @@ char* lowest_changed(char* from, char* to) {
 // loop of 8-byte stores, 75 ns with wmemset).
 static_assert(sizeof(wchar_t) == 4 && (kStackPoison >> 32) == (kStackPoison & 0xffffffffu), "a 4-byte pattern");
 void fill_poison(char* from, char* to) {
-  std::wmemset(reinterpret_cast<wchar_t*>(from), static_cast<wchar_t>(kStackPoison & 0xffffffffu),
-               static_cast<std::size_t>(to - from) / 4);
+    std::wmemset(reinterpret_cast<wchar_t*>(from), static_cast<wchar_t>(kStackPoison & 0xffffffffu),
+                 static_cast<std::size_t>(to - from) / 4);
 }
 
 }  // namespace
 
 FiberStack fiber_stack(unsigned i) {
-  auto& stacks = pool();
-  if (i < stacks.size() && stacks[i].base) return stacks[i];
-  if (i >= stacks.size()) stacks.resize(i + 1);
-  // Stack tops 260 KiB apart would all fall into the same cache sets; staggering them by a few cache lines keeps
-  // the tops of a block's 256 or 1024 stacks from evicting each other at every switch.
-  const std::size_t stagger = (static_cast<std::size_t>(i) * 9 % 256) * 64;
-  const std::size_t guard = page_size();
-  // MAP_NORESERVE: 1024 threads x 256 KiB is reserved address space, only touched pages cost memory.
-  void* m = mmap(nullptr, kFiberStackBytes + guard, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (m == MAP_FAILED) {
-    std::perror("emu: mmap of a fiber stack failed");
-    std::abort();
-  }
-  char* base = static_cast<char*>(m) + guard;
-  if (mprotect(base, kFiberStackBytes, PROT_READ | PROT_WRITE) != 0) {
-    std::perror("emu: mprotect of a fiber stack failed");
-    std::abort();
-  }
-  stacks[i] = FiberStack{base, kFiberStackBytes - stagger};
-  return stacks[i];
+    auto& stacks = pool();
+    if (i < stacks.size() && stacks[i].base) return stacks[i];
+    if (i >= stacks.size()) stacks.resize(i + 1);
+    // Stack tops 260 KiB apart would all fall into the same cache sets; staggering them by a few cache lines keeps
+    // the tops of a block's 256 or 1024 stacks from evicting each other at every switch.
+    const std::size_t stagger = (static_cast<std::size_t>(i) * 9 % 256) * 64;
+    const std::size_t guard = page_size();
+    // MAP_NORESERVE: 1024 threads x 256 KiB is reserved address space, only touched pages cost memory.
+    void* m = mmap(nullptr, kFiberStackBytes + guard, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+        std::perror("emu: mmap of a fiber stack failed");
+        std::abort();
+    }
+    char* base = static_cast<char*>(m) + guard;
+    if (mprotect(base, kFiberStackBytes, PROT_READ | PROT_WRITE) != 0) {
+        std::perror("emu: mprotect of a fiber stack failed");
+        std::abort();
+    }
+    stacks[i] = FiberStack{base, kFiberStackBytes - stagger};
+    return stacks[i];
 }
 
 void fiber_poison(unsigned i) {
-  const FiberStack st = fiber_stack(i);
-  auto& states = poison_states();
-  if (states.size() <= i) states.resize(i + 1);
-  PoisonState& ps = states[i];
-  char* const top = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(st.base + st.size) & ~std::uintptr_t{63});
-  if (!ps.floor) {
-    ps.floor = top - std::min(kPoisonInitial, static_cast<std::size_t>(top - st.base));
-    fill_poison(ps.floor, top);
-    ps.low = ps.deepest = top;
-    return;
-  }
-  // Where the last thread changed the stack: scan up from a margin below the lowest word changed last time (or the
-  // deepest point this thread was seen at, if lower). The words below held poison and, unless a call went deeper
-  // than that without touching the word where the scan starts, still do.
-  char* start = std::min(ps.low, ps.deepest) - kPoisonMargin;
-  start = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(std::max(start, ps.floor)) & ~std::uintptr_t{7});
-  char* low = lowest_changed(start, top);
-  if (low < start + 64 && start > ps.floor) low = lowest_changed(ps.floor, top);  // changed right at the start
-  if (low < ps.floor + kPoisonMargin && ps.floor > st.base) {
-    // The thread came close to the poisoned floor: poison twice as deep for the next ones.
-    char* deeper = ps.floor - std::min(static_cast<std::size_t>(top - ps.floor),
-                                        static_cast<std::size_t>(ps.floor - st.base));
-    fill_poison(deeper, ps.floor);
-    ps.floor = deeper;
-  }
-  fill_poison(low, top);
-  ps.low = low;
-  ps.deepest = top;
+    const FiberStack st = fiber_stack(i);
+    auto& states = poison_states();
+    if (states.size() <= i) states.resize(i + 1);
+    PoisonState& ps = states[i];
+    char* const top =
+        reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(st.base + st.size) & ~std::uintptr_t{63});
+    if (!ps.floor) {
+        ps.floor = top - std::min(kPoisonInitial, static_cast<std::size_t>(top - st.base));
+        fill_poison(ps.floor, top);
+        ps.low = ps.deepest = top;
+        return;
+    }
+    // Where the last thread changed the stack: scan up from a margin below the lowest word changed last time (or the
+    // deepest point this thread was seen at, if lower). The words below held poison and, unless a call went deeper
+    // than that without touching the word where the scan starts, still do.
+    char* start = std::min(ps.low, ps.deepest) - kPoisonMargin;
+    start = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(std::max(start, ps.floor)) & ~std::uintptr_t{7});
+    char* low = lowest_changed(start, top);
+    if (low < start + 64 && start > ps.floor) low = lowest_changed(ps.floor, top);  // changed right at the start
+    if (low < ps.floor + kPoisonMargin && ps.floor > st.base) {
+        // The thread came close to the poisoned floor: poison twice as deep for the next ones.
+        char* deeper =
+            ps.floor - std::min(static_cast<std::size_t>(top - ps.floor), static_cast<std::size_t>(ps.floor - st.base));
+        fill_poison(deeper, ps.floor);
+        ps.floor = deeper;
+    }
+    fill_poison(low, top);
+    ps.low = low;
+    ps.deepest = top;
 }
 
 void fiber_note_depth(unsigned i, const void* sp) {
-  auto& states = poison_states();
-  if (i >= states.size()) return;
-  char* p = const_cast<char*>(static_cast<const char*>(sp));
-  if (p < states[i].deepest) states[i].deepest = p;
+    auto& states = poison_states();
+    if (i >= states.size()) return;
+    char* p = const_cast<char*>(static_cast<const char*>(sp));
+    if (p < states[i].deepest) states[i].deepest = p;
 }
 
 namespace {
@@ -132,44 +133,44 @@ namespace {
 // below the last frame). ucontext: the deepest point it was noted at, less room for the swapcontext frame below it.
 char* suspended_low(unsigned i, const FiberContext& ctx, const FiberStack& st) {
 #if defined(__x86_64__) && !defined(EMU_FIBER_UCONTEXT)
-  (void)i;
-  (void)st;
-  return static_cast<char*>(ctx.sp);
+    (void)i;
+    (void)st;
+    return static_cast<char*>(ctx.sp);
 #else
-  (void)ctx;
-  constexpr std::size_t kSwitchFrame = 4096;
-  char* deepest = i < poison_states().size() ? poison_states()[i].deepest : st.base;
-  return deepest - std::min(kSwitchFrame, static_cast<std::size_t>(deepest - st.base));
+    (void)ctx;
+    constexpr std::size_t kSwitchFrame = 4096;
+    char* deepest = i < poison_states().size() ? poison_states()[i].deepest : st.base;
+    return deepest - std::min(kSwitchFrame, static_cast<std::size_t>(deepest - st.base));
 #endif
 }
 }  // namespace
 
 void fiber_save_stack(unsigned i, const FiberContext& ctx, std::vector<char>& out) {
-  const FiberStack st = fiber_stack(i);
-  char* const top = st.base + st.size;
-  char* const low = suspended_low(i, ctx, st);
-  out.assign(low, top);
+    const FiberStack st = fiber_stack(i);
+    char* const top = st.base + st.size;
+    char* const low = suspended_low(i, ctx, st);
+    out.assign(low, top);
 }
 
 void fiber_restore_stack(unsigned i, const std::vector<char>& saved) {
-  const FiberStack st = fiber_stack(i);
-  char* const top = st.base + st.size;
-  std::copy(saved.begin(), saved.end(), top - saved.size());
-  // The restored bytes are no longer poison: the next fiber_poison of this stack scans from below them.
-  fiber_note_depth(i, top - saved.size());
+    const FiberStack st = fiber_stack(i);
+    char* const top = st.base + st.size;
+    std::copy(saved.begin(), saved.end(), top - saved.size());
+    // The restored bytes are no longer poison: the next fiber_poison of this stack scans from below them.
+    fiber_note_depth(i, top - saved.size());
 }
 
 bool fiber_guard_hit(const void* addr, unsigned* index) {
-  const char* a = static_cast<const char*>(addr);
-  const auto& stacks = pool();
-  for (unsigned i = 0; i < stacks.size(); ++i) {
-    const char* b = stacks[i].base;
-    if (b && a < b && a >= b - page_size()) {
-      if (index) *index = i;
-      return true;
+    const char* a = static_cast<const char*>(addr);
+    const auto& stacks = pool();
+    for (unsigned i = 0; i < stacks.size(); ++i) {
+        const char* b = stacks[i].base;
+        if (b && a < b && a >= b - page_size()) {
+            if (index) *index = i;
+            return true;
+        }
     }
-  }
-  return false;
+    return false;
 }
 
 #if defined(__x86_64__) && !defined(EMU_FIBER_UCONTEXT)
@@ -235,23 +236,23 @@ extern "C" void emu_fiber_switch_asm(void** from_sp, void* to_sp);
 extern "C" void emu_fiber_trampoline();
 
 void fiber_prepare(FiberContext& ctx, const FiberStack& st, FiberEntry entry, void* arg) {
-  auto top = reinterpret_cast<std::uintptr_t>(st.base + st.size) & ~std::uintptr_t{15};
-  auto* slot = reinterpret_cast<std::uint64_t*>(top);
-  // After the switch's final `ret` pops the trampoline address, rsp is top-16: 16-byte aligned, as a call expects.
-  slot[-2] = 0;
-  slot[-3] = reinterpret_cast<std::uint64_t>(&emu_fiber_trampoline);
-  slot[-4] = 0;                                           // rbp
-  slot[-5] = 0;                                           // rbx
-  slot[-6] = reinterpret_cast<std::uint64_t>(arg);        // r12
-  slot[-7] = reinterpret_cast<std::uint64_t>(entry);      // r13
-  slot[-8] = 0;                                           // r14
-  slot[-9] = 0;                                           // r15
-  std::uint32_t mxcsr;
-  std::uint16_t fcw;
-  asm volatile("stmxcsr %0" : "=m"(mxcsr));
-  asm volatile("fnstcw %0" : "=m"(fcw));
-  slot[-10] = mxcsr | (static_cast<std::uint64_t>(fcw) << 32);
-  ctx.sp = &slot[-10];
+    auto top = reinterpret_cast<std::uintptr_t>(st.base + st.size) & ~std::uintptr_t{15};
+    auto* slot = reinterpret_cast<std::uint64_t*>(top);
+    // After the switch's final `ret` pops the trampoline address, rsp is top-16: 16-byte aligned, as a call expects.
+    slot[-2] = 0;
+    slot[-3] = reinterpret_cast<std::uint64_t>(&emu_fiber_trampoline);
+    slot[-4] = 0;                                       // rbp
+    slot[-5] = 0;                                       // rbx
+    slot[-6] = reinterpret_cast<std::uint64_t>(arg);    // r12
+    slot[-7] = reinterpret_cast<std::uint64_t>(entry);  // r13
+    slot[-8] = 0;                                       // r14
+    slot[-9] = 0;                                       // r15
+    std::uint32_t mxcsr;
+    std::uint16_t fcw;
+    asm volatile("stmxcsr %0" : "=m"(mxcsr));
+    asm volatile("fnstcw %0" : "=m"(fcw));
+    slot[-10] = mxcsr | (static_cast<std::uint64_t>(fcw) << 32);
+    ctx.sp = &slot[-10];
 }
 
 void fiber_switch(FiberContext& from, const FiberContext& to) { emu_fiber_switch_asm(&from.sp, to.sp); }
@@ -260,39 +261,39 @@ void fiber_switch(FiberContext& from, const FiberContext& to) { emu_fiber_switch
 
 namespace {
 struct UcStart {
-  FiberEntry entry;
-  void* arg;
+    FiberEntry entry;
+    void* arg;
 };
 void uc_start(unsigned hi, unsigned lo) {
-  auto* s = reinterpret_cast<UcStart*>((static_cast<std::uintptr_t>(hi) << 32) | lo);
-  s->entry(s->arg);
-  std::abort();
+    auto* s = reinterpret_cast<UcStart*>((static_cast<std::uintptr_t>(hi) << 32) | lo);
+    s->entry(s->arg);
+    std::abort();
 }
 }  // namespace
 
 void fiber_prepare(FiberContext& ctx, const FiberStack& st, FiberEntry entry, void* arg) {
-  struct Box {
-    ucontext_t uc;
-    UcStart start;
-  };
-  auto* box = static_cast<Box*>(ctx.uc);
-  if (!box) {
-    box = new Box();
-    ctx.uc = box;
-  }
-  getcontext(&box->uc);
-  box->uc.uc_stack.ss_sp = st.base;
-  box->uc.uc_stack.ss_size = st.size;
-  box->uc.uc_link = nullptr;
-  box->start = UcStart{entry, arg};
-  auto p = reinterpret_cast<std::uintptr_t>(&box->start);
-  makecontext(&box->uc, reinterpret_cast<void (*)()>(&uc_start), 2, static_cast<unsigned>(p >> 32),
-              static_cast<unsigned>(p & 0xffffffffu));
+    struct Box {
+        ucontext_t uc;
+        UcStart start;
+    };
+    auto* box = static_cast<Box*>(ctx.uc);
+    if (!box) {
+        box = new Box();
+        ctx.uc = box;
+    }
+    getcontext(&box->uc);
+    box->uc.uc_stack.ss_sp = st.base;
+    box->uc.uc_stack.ss_size = st.size;
+    box->uc.uc_link = nullptr;
+    box->start = UcStart{entry, arg};
+    auto p = reinterpret_cast<std::uintptr_t>(&box->start);
+    makecontext(&box->uc, reinterpret_cast<void (*)()>(&uc_start), 2, static_cast<unsigned>(p >> 32),
+                static_cast<unsigned>(p & 0xffffffffu));
 }
 
 void fiber_switch(FiberContext& from, const FiberContext& to) {
-  if (!from.uc) from.uc = new ucontext_t();
-  swapcontext(static_cast<ucontext_t*>(from.uc), static_cast<ucontext_t*>(to.uc));
+    if (!from.uc) from.uc = new ucontext_t();
+    swapcontext(static_cast<ucontext_t*>(from.uc), static_cast<ucontext_t*>(to.uc));
 }
 
 #endif

@@ -10,9 +10,9 @@ namespace emu::rt {
 // Saved execution state (define EMU_FIBER_UCONTEXT to use the portable ucontext switch on x86-64 too). On x86-64 only the stack pointer: everything else the switch saves lives on that stack.
 struct FiberContext {
 #if defined(__x86_64__) && !defined(EMU_FIBER_UCONTEXT)
-  void* sp = nullptr;
+    void* sp = nullptr;
 #else
-  void* uc = nullptr;   // ucontext_t*, owned by the fiber pool
+    void* uc = nullptr;  // ucontext_t*, owned by the fiber pool
 #endif
 };
 
@@ -20,8 +20,8 @@ using FiberEntry = void (*)(void* arg);
 
 // A stack from the pool. `base` is the lowest usable byte; the guard page lies just below it.
 struct FiberStack {
-  char* base = nullptr;
-  std::size_t size = 0;
+    char* base = nullptr;
+    std::size_t size = 0;
 };
 
 constexpr std::size_t kFiberStackBytes = 256 * 1024;

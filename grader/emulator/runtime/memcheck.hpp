@@ -15,11 +15,11 @@ namespace emu::mc {
 
 // Access flags.
 enum : unsigned {
-  kWrite = 1,       // else a read
-  kAtomic = 2,      // an atomic operation (read-modify-write: checked as a write that also reads)
-  kNaturalAlign = 4, // the compiler assumed the address aligned to the access size (plain __tsan_readN/writeN)
-  kMaybeRead = 8     // a read only if the callee takes the value (emu_arg_read on a non-const element): never
-                     // reported as uninitialized, as the callee may take a reference and only write
+    kWrite = 1,         // else a read
+    kAtomic = 2,        // an atomic operation (read-modify-write: checked as a write that also reads)
+    kNaturalAlign = 4,  // the compiler assumed the address aligned to the access size (plain __tsan_readN/writeN)
+    kMaybeRead = 8      // a read only if the callee takes the value (emu_arg_read on a non-const element): never
+                        // reported as uninitialized, as the callee may take a reference and only write
 };
 
 // Address ranges that hooks check; everything else (fiber stacks, host heap, globals) is ignored.
@@ -35,11 +35,11 @@ extern bool g_waw_pending;
 void settle_waw();
 
 inline void access(const void* p, std::size_t size, unsigned flags, const void* pc) {
-  if (__builtin_expect(g_waw_pending, 0)) settle_waw();
-  if (__builtin_expect(prof::g_on, 0)) prof::on_access(p, size, flags, pc);  // the opt-in profiler (profile.hpp)
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
-  else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
+    if (__builtin_expect(g_waw_pending, 0)) settle_waw();
+    if (__builtin_expect(prof::g_on, 0)) prof::on_access(p, size, flags, pc);  // the opt-in profiler (profile.hpp)
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
+    else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
 }
 
 // Host code touching device memory that is not host-accessible: reported, then the program aborts.
@@ -52,19 +52,19 @@ extern std::uint64_t g_hook_calls;
 // Every block starts with its shared memory filled with this byte (uninitialized floats read as NaN).
 constexpr unsigned char kSharedGarbage = 0xff;
 struct SharedVarInfo {
-  const char* name;   // "smem", or "dynamic shared memory"
-  std::size_t offset; // of the variable's first byte in the arena
-  std::size_t size;
+    const char* name;    // "smem", or "dynamic shared memory"
+    std::size_t offset;  // of the variable's first byte in the arena
+    std::size_t size;
 };
 // The variable whose bytes (or redzone) hold arena offset `off`, or the nearest one before it; false if none.
 bool shared_var_at(std::size_t off, SharedVarInfo* out, bool* in_bounds);
 extern unsigned char* g_shared_addressable;  // one flag per arena byte: inside a variable of the running launch
 inline bool shared_addressable(std::size_t off, std::size_t size) {
-  if (off + size > g_arena_hi - g_arena_lo) return false;
-  for (std::size_t i = 0; i < size; ++i) {
-    if (!g_shared_addressable[off + i]) return false;
-  }
-  return true;
+    if (off + size > g_arena_hi - g_arena_lo) return false;
+    for (std::size_t i = 0; i < size; ++i) {
+        if (!g_shared_addressable[off + i]) return false;
+    }
+    return true;
 }
 // The arena ranges [offset, offset + size) the running block can address (namespace-scope, static and dynamic).
 std::vector<std::pair<std::size_t, std::size_t>> shared_live_ranges();
@@ -84,18 +84,18 @@ void device_launch_end();
 // ---- races (memcheck.cpp collects and reports them; memcheck.cpp and global_shadow.cpp find them) -----------
 enum class Hazard { raw, war, waw };
 struct Race {
-  Hazard hazard;
-  bool global;        // in device memory (addr is an address), else in the __shared__ arena (addr is an offset)
-  bool cross_block;   // the first access was made by another block of the same launch
-  const void* first_pc;
-  std::uint32_t first_thread;  // linear index in its block, or ~0u when unknown
-  rt::Dim3 first_block;        // when cross_block
-  bool first_atomic;
-  const void* pc;     // of the second access (the running thread's)
-  bool atomic;
-  bool same_warp;     // both accesses from one warp: a __syncwarp would have been enough
-  std::uintptr_t addr;
-  std::size_t size;
+    Hazard hazard;
+    bool global;       // in device memory (addr is an address), else in the __shared__ arena (addr is an offset)
+    bool cross_block;  // the first access was made by another block of the same launch
+    const void* first_pc;
+    std::uint32_t first_thread;  // linear index in its block, or ~0u when unknown
+    rt::Dim3 first_block;        // when cross_block
+    bool first_atomic;
+    const void* pc;  // of the second access (the running thread's)
+    bool atomic;
+    bool same_warp;  // both accesses from one warp: a __syncwarp would have been enough
+    std::uintptr_t addr;
+    std::size_t size;
 };
 // Records a hazard of the running thread's access.
 void note_race(const Race& r);
@@ -125,10 +125,10 @@ std::string global_location(std::uintptr_t addr, std::size_t size);
 void global_shadow_reset_all();
 
 // ---- message helpers (memcheck.cpp) -------------------------------------------------------------------------
-std::string thread_str(unsigned linear);             // "(x,y,z)" of a linear thread index in the running block
-std::string dim_str(const rt::Dim3& d);              // "(x,y,z)"
-std::string where(const void* pc);                   // "file.cu:LINE" of attribute(pc) (via rt::symbolize)
-const void* attribute(const void* pc);               // see memcheck.cpp
+std::string thread_str(unsigned linear);  // "(x,y,z)" of a linear thread index in the running block
+std::string dim_str(const rt::Dim3& d);   // "(x,y,z)"
+std::string where(const void* pc);        // "file.cu:LINE" of attribute(pc) (via rt::symbolize)
+const void* attribute(const void* pc);    // see memcheck.cpp
 // Reports `kind` with the standard header lines and aborts the launch with `cuda_error`.
 [[noreturn]] void fatal(const char* kind, const std::string& body, int cuda_error);
 

@@ -24,14 +24,14 @@ void on_launch_end();
 
 // ---- one warp-level memory request: the lanes of a warp that executed one access site the same time --------------
 struct Request {
-  const void* pc = nullptr;
-  bool shared = false, write = false, atomic = false;
-  unsigned size = 0;                 // bytes per lane
-  unsigned mask = 0;                 // lanes that took part
-  unsigned exists = 0;               // lanes of the warp that exist
-  unsigned interval = 0;             // barrier interval of the block (0 = before the first __syncthreads)
-  unsigned warp = 0;
-  std::uintptr_t addr[32] = {};      // per lane (a shared address is an offset in the arena)
+    const void* pc = nullptr;
+    bool shared = false, write = false, atomic = false;
+    unsigned size = 0;      // bytes per lane
+    unsigned mask = 0;      // lanes that took part
+    unsigned exists = 0;    // lanes of the warp that exist
+    unsigned interval = 0;  // barrier interval of the block (0 = before the first __syncthreads)
+    unsigned warp = 0;
+    std::uintptr_t addr[32] = {};  // per lane (a shared address is an offset in the arena)
 };
 
 // Sectors (32 bytes) a global request touches, and the fewest it could touch for its bytes.
@@ -48,10 +48,10 @@ unsigned shared_ideal_wavefronts(const Request& r);
 
 // ---- the L2 model (profile_l2.cpp) -----------------------------------------------------------------------------
 struct L2Totals {
-  std::uint64_t dram_read = 0, dram_write = 0;    // bytes between L2 and DRAM, modelled
-  std::uint64_t first_block_read = 0;             // of dram_read, the misses of the launch's first block: data
+    std::uint64_t dram_read = 0, dram_write = 0;  // bytes between L2 and DRAM, modelled
+    std::uint64_t first_block_read = 0;           // of dram_read, the misses of the launch's first block: data
                                                   // every block reads (a weight vector) comes from DRAM once
-  std::uint64_t footprint_read = 0, footprint_write = 0;  // distinct bytes loaded / stored: the problem's minimum
+    std::uint64_t footprint_read = 0, footprint_write = 0;  // distinct bytes loaded / stored: the problem's minimum
 };
 void l2_launch_begin(double concurrent_blocks, std::uint64_t capacity_bytes);
 void l2_first_block(std::uint64_t block_serial);
@@ -60,25 +60,25 @@ L2Totals l2_launch_end();
 
 // ---- occupancy and the prediction (profile_model.cpp) ------------------------------------------------------------
 struct Occupancy {
-  unsigned blocks_per_sm = 0;
-  double fraction = 0;               // resident warps / 64
-  std::string limit;                 // "threads", "registers", "shared memory", "blocks"
+    unsigned blocks_per_sm = 0;
+    double fraction = 0;  // resident warps / 64
+    std::string limit;    // "threads", "registers", "shared memory", "blocks"
 };
 // regs_per_thread == 0: unknown (not a limit).
 Occupancy occupancy(unsigned threads_per_block, unsigned regs_per_thread, std::size_t shared_per_block);
 
 struct PredictInput {
-  double blocks = 0;                 // of the predicted launch
-  double concurrent_blocks = 0;      // resident on the whole chip at once
-  double dram_bytes = 0;             // between L2 and DRAM (the L2 model)
-  double sector_bytes = 0;           // requested by the SMs from L2 (every sector of every global request)
-  double l1_wavefronts = 0;          // global requests' 128-byte lines + shared-memory wavefronts
-  double warps_per_sm = 0;           // resident on each SM (0: unknown, not a limit)
-  double load_phases = 0;            // a block's dependent round trips to memory (barrier intervals with loads)
+    double blocks = 0;             // of the predicted launch
+    double concurrent_blocks = 0;  // resident on the whole chip at once
+    double dram_bytes = 0;         // between L2 and DRAM (the L2 model)
+    double sector_bytes = 0;       // requested by the SMs from L2 (every sector of every global request)
+    double l1_wavefronts = 0;      // global requests' 128-byte lines + shared-memory wavefronts
+    double warps_per_sm = 0;       // resident on each SM (0: unknown, not a limit)
+    double load_phases = 0;        // a block's dependent round trips to memory (barrier intervals with loads)
 };
 struct Prediction {
-  double us = 0, dram_us = 0, l2_us = 0, l1_us = 0, floor_us = 0, fixed_us = 0, waves = 0, tbs = 0;
-  const char* bound = "";            // which term dominates
+    double us = 0, dram_us = 0, l2_us = 0, l1_us = 0, floor_us = 0, fixed_us = 0, waves = 0, tbs = 0;
+    const char* bound = "";  // which term dominates
 };
 Prediction predict(const PredictInput& in, double useful_bytes);
 // The model's constants, printed with every report.
@@ -86,35 +86,35 @@ std::string model_description();
 
 // ---- per-launch results (profile_counters.cpp fills them, profile_report.cpp writes them) ----------------------
 struct LineStat {
-  std::string where;                 // file.cu:LINE
-  bool shared = false, write = false;
-  std::uint64_t requests = 0, sectors = 0, ideal = 0, wavefronts = 0, ideal_wavefronts = 0, bytes = 0;
+    std::string where;  // file.cu:LINE
+    bool shared = false, write = false;
+    std::uint64_t requests = 0, sectors = 0, ideal = 0, wavefronts = 0, ideal_wavefronts = 0, bytes = 0;
 };
 struct LaunchStats {
-  std::string kernel, label;
-  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  std::uint64_t blocks = 0, threads_per_block = 0;
-  std::size_t dynamic_shared = 0, static_shared_seen = 0;
-  std::uint64_t ld_requests = 0, ld_sectors = 0, ld_bytes = 0, ld_ideal = 0, ld_lines = 0;
-  std::uint64_t st_requests = 0, st_sectors = 0, st_bytes = 0, st_ideal = 0, st_lines = 0;
-  std::uint64_t atom_requests = 0;
-  std::uint64_t sh_ld_requests = 0, sh_st_requests = 0, sh_wavefronts = 0, sh_ideal_wavefronts = 0;
-  std::uint64_t barriers = 0, shuffles = 0, votes = 0, syncwarps = 0, partial_requests = 0;
-  unsigned load_phases = 0;          // barrier intervals of the first block with global loads: dependent round trips
-  L2Totals l2;
-  double concurrent_blocks = 0;
-  unsigned regs = 0;                 // 0: unknown
-  std::size_t ptxas_smem = 0;
-  bool ptxas_known = false;
-  double predict_blocks = 0;         // grid the prediction is for (emu_profile_shape), else this grid
-  double min_bytes = 0;              // the problem's minimum as the program states it, else the footprint
-  std::vector<LineStat> lines;
-  std::vector<Request> trace;        // warp 0 of the first block, in program order
+    std::string kernel, label;
+    unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    std::uint64_t blocks = 0, threads_per_block = 0;
+    std::size_t dynamic_shared = 0, static_shared_seen = 0;
+    std::uint64_t ld_requests = 0, ld_sectors = 0, ld_bytes = 0, ld_ideal = 0, ld_lines = 0;
+    std::uint64_t st_requests = 0, st_sectors = 0, st_bytes = 0, st_ideal = 0, st_lines = 0;
+    std::uint64_t atom_requests = 0;
+    std::uint64_t sh_ld_requests = 0, sh_st_requests = 0, sh_wavefronts = 0, sh_ideal_wavefronts = 0;
+    std::uint64_t barriers = 0, shuffles = 0, votes = 0, syncwarps = 0, partial_requests = 0;
+    unsigned load_phases = 0;  // barrier intervals of the first block with global loads: dependent round trips
+    L2Totals l2;
+    double concurrent_blocks = 0;
+    unsigned regs = 0;  // 0: unknown
+    std::size_t ptxas_smem = 0;
+    bool ptxas_known = false;
+    double predict_blocks = 0;  // grid the prediction is for (emu_profile_shape), else this grid
+    double min_bytes = 0;       // the problem's minimum as the program states it, else the footprint
+    std::vector<LineStat> lines;
+    std::vector<Request> trace;  // warp 0 of the first block, in program order
 };
-void write_launch(const LaunchStats& s);  // profile_report.cpp
-std::string render_trace_text(const LaunchStats& s);   // profile_picture.cpp
+void write_launch(const LaunchStats& s);              // profile_report.cpp
+std::string render_trace_text(const LaunchStats& s);  // profile_picture.cpp
 std::string render_trace_svg(const LaunchStats& s);
-std::string profile_dir();         // where reports go (EMU_PROFILE)
+std::string profile_dir();  // where reports go (EMU_PROFILE)
 // "rmsnorm.cu:74": the file's name without its folder (reports stay readable and the same on every checkout).
 std::string site(const void* attributed_pc);
 

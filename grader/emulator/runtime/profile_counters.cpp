@@ -28,10 +28,10 @@ namespace {
 std::string g_dir;
 
 bool start() {
-  const char* d = std::getenv("EMU_PROFILE");
-  if (!d || !*d) return false;
-  g_dir = d;
-  return true;
+    const char* d = std::getenv("EMU_PROFILE");
+    if (!d || !*d) return false;
+    g_dir = d;
+    return true;
 }
 
 }  // namespace
@@ -40,38 +40,38 @@ bool g_on = start();
 std::string profile_dir() { return g_dir; }
 
 std::string site(const void* pc) {
-  const std::string w = mc::where(pc);
-  const auto slash = w.rfind('/');
-  return slash == std::string::npos ? w : w.substr(slash + 1);
+    const std::string w = mc::where(pc);
+    const auto slash = w.rfind('/');
+    return slash == std::string::npos ? w : w.substr(slash + 1);
 }
 
 unsigned request_sectors(const Request& r) {
-  std::uint64_t s[32 * 4];
-  unsigned n = 0;
-  for (unsigned l = 0; l < 32; ++l) {
-    if (!(r.mask >> l & 1u)) continue;
-    const std::uint64_t first = r.addr[l] / 32, last = (r.addr[l] + r.size - 1) / 32;
-    for (std::uint64_t x = first; x <= last && n < 32 * 4; ++x) s[n++] = x;
-  }
-  std::sort(s, s + n);
-  return static_cast<unsigned>(std::unique(s, s + n) - s);
+    std::uint64_t s[32 * 4];
+    unsigned n = 0;
+    for (unsigned l = 0; l < 32; ++l) {
+        if (!(r.mask >> l & 1u)) continue;
+        const std::uint64_t first = r.addr[l] / 32, last = (r.addr[l] + r.size - 1) / 32;
+        for (std::uint64_t x = first; x <= last && n < 32 * 4; ++x) s[n++] = x;
+    }
+    std::sort(s, s + n);
+    return static_cast<unsigned>(std::unique(s, s + n) - s);
 }
 
 unsigned request_lines(const Request& r) {
-  std::uint64_t s[32 * 2];
-  unsigned n = 0;
-  for (unsigned l = 0; l < 32; ++l) {
-    if (!(r.mask >> l & 1u)) continue;
-    const std::uint64_t first = r.addr[l] / 128, last = (r.addr[l] + r.size - 1) / 128;
-    for (std::uint64_t x = first; x <= last && n < 32 * 2; ++x) s[n++] = x;
-  }
-  std::sort(s, s + n);
-  return static_cast<unsigned>(std::unique(s, s + n) - s);
+    std::uint64_t s[32 * 2];
+    unsigned n = 0;
+    for (unsigned l = 0; l < 32; ++l) {
+        if (!(r.mask >> l & 1u)) continue;
+        const std::uint64_t first = r.addr[l] / 128, last = (r.addr[l] + r.size - 1) / 128;
+        for (std::uint64_t x = first; x <= last && n < 32 * 2; ++x) s[n++] = x;
+    }
+    std::sort(s, s + n);
+    return static_cast<unsigned>(std::unique(s, s + n) - s);
 }
 
 unsigned ideal_sectors(const Request& r) {
-  const unsigned bytes = static_cast<unsigned>(__builtin_popcount(r.mask)) * r.size;
-  return (bytes + 31) / 32;
+    const unsigned bytes = static_cast<unsigned>(__builtin_popcount(r.mask)) * r.size;
+    return (bytes + 31) / 32;
 }
 
 namespace {
@@ -84,293 +84,296 @@ unsigned phase_mask(unsigned first, unsigned per) { return per == 32 ? ~0u : ((1
 }  // namespace
 
 unsigned shared_wavefronts(const Request& r) {
-  const unsigned per = phase_lanes(r.size);
-  unsigned total = 0;
-  for (unsigned p = 0; p < 32; p += per) {
-    if (!(r.mask & phase_mask(p, per))) continue;
-    // Distinct 4-byte words per bank in this phase; the wavefronts needed are the largest count. Lanes naming the
-    // same word are served by one (a broadcast).
-    std::uintptr_t words[32][32];
-    unsigned count[32] = {};
-    for (unsigned l = p; l < p + per; ++l) {
-      if (!(r.mask >> l & 1u)) continue;
-      for (std::uintptr_t w = r.addr[l] / 4; w <= (r.addr[l] + r.size - 1) / 4; ++w) {
-        const unsigned b = w % 32;
-        bool seen = false;
-        for (unsigned i = 0; i < count[b]; ++i) seen |= words[b][i] == w;
-        if (!seen && count[b] < 32) words[b][count[b]++] = w;
-      }
+    const unsigned per = phase_lanes(r.size);
+    unsigned total = 0;
+    for (unsigned p = 0; p < 32; p += per) {
+        if (!(r.mask & phase_mask(p, per))) continue;
+        // Distinct 4-byte words per bank in this phase; the wavefronts needed are the largest count. Lanes naming the
+        // same word are served by one (a broadcast).
+        std::uintptr_t words[32][32];
+        unsigned count[32] = {};
+        for (unsigned l = p; l < p + per; ++l) {
+            if (!(r.mask >> l & 1u)) continue;
+            for (std::uintptr_t w = r.addr[l] / 4; w <= (r.addr[l] + r.size - 1) / 4; ++w) {
+                const unsigned b = w % 32;
+                bool seen = false;
+                for (unsigned i = 0; i < count[b]; ++i) seen |= words[b][i] == w;
+                if (!seen && count[b] < 32) words[b][count[b]++] = w;
+            }
+        }
+        total += *std::max_element(count, count + 32);
     }
-    total += *std::max_element(count, count + 32);
-  }
-  return total;
+    return total;
 }
 
 unsigned shared_ideal_wavefronts(const Request& r) {
-  const unsigned per = phase_lanes(r.size);
-  unsigned n = 0;
-  for (unsigned p = 0; p < 32; p += per) n += (r.mask & phase_mask(p, per)) != 0;
-  return n;
+    const unsigned per = phase_lanes(r.size);
+    unsigned n = 0;
+    for (unsigned p = 0; p < 32; p += per) n += (r.mask & phase_mask(p, per)) != 0;
+    return n;
 }
 
 namespace {
 
 struct Key {
-  const void* pc;
-  std::uint32_t warp, occ;
-  bool operator==(const Key& o) const { return pc == o.pc && warp == o.warp && occ == o.occ; }
+    const void* pc;
+    std::uint32_t warp, occ;
+    bool operator==(const Key& o) const { return pc == o.pc && warp == o.warp && occ == o.occ; }
 };
 struct KeyHash {
-  std::size_t operator()(const Key& k) const {
-    return std::hash<const void*>()(k.pc) ^ (std::size_t(k.warp) * 0x9e3779b97f4a7c15ull) ^ (std::size_t(k.occ) << 20);
-  }
+    std::size_t operator()(const Key& k) const {
+        return std::hash<const void*>()(k.pc) ^ (std::size_t(k.warp) * 0x9e3779b97f4a7c15ull) ^
+               (std::size_t(k.occ) << 20);
+    }
 };
 
 struct State {
-  LaunchStats s;
-  std::unordered_map<Key, std::uint32_t, KeyHash> open;                 // requests of the current barrier interval
-  std::vector<Request> pending;                                         // in the order they were first made
-  std::vector<std::vector<std::pair<const void*, std::uint32_t>>> occ;  // per thread: site -> times reached
-  struct LastLoad {
-    std::uintptr_t addr = 0;
-    std::size_t size = 0;
-  };
-  std::vector<LastLoad> last_load;                                      // per thread, since its last store
-  std::unordered_map<const void*, const void*> attributed;  // raw pc -> itself, or nullptr: library code, walk
-  std::unordered_map<const void*, std::size_t> line_of;     // attributed pc -> index in s.lines
-  bool first_block = false;
-  unsigned last_load_phase = 0;  // 1 + the last barrier interval of the first block counted in load_phases
-  std::uint64_t serial = 0;   // of the block whose requests are open
-  unsigned interval = 0;
-  // the next launch's description (emu::profile_shape)
-  std::string next_label;
-  double next_scale = 0, next_min = 0;
-  // registers and shared memory by kernel, from nvcc -Xptxas -v (EMU_PROFILE_PTXAS: lines "kernel regs smem")
-  std::unordered_map<std::string, std::pair<unsigned, std::size_t>> ptxas;
-  bool ptxas_loaded = false;
+    LaunchStats s;
+    std::unordered_map<Key, std::uint32_t, KeyHash> open;                 // requests of the current barrier interval
+    std::vector<Request> pending;                                         // in the order they were first made
+    std::vector<std::vector<std::pair<const void*, std::uint32_t>>> occ;  // per thread: site -> times reached
+    struct LastLoad {
+        std::uintptr_t addr = 0;
+        std::size_t size = 0;
+    };
+    std::vector<LastLoad> last_load;                          // per thread, since its last store
+    std::unordered_map<const void*, const void*> attributed;  // raw pc -> itself, or nullptr: library code, walk
+    std::unordered_map<const void*, std::size_t> line_of;     // attributed pc -> index in s.lines
+    bool first_block = false;
+    unsigned last_load_phase = 0;  // 1 + the last barrier interval of the first block counted in load_phases
+    std::uint64_t serial = 0;      // of the block whose requests are open
+    unsigned interval = 0;
+    // the next launch's description (emu::profile_shape)
+    std::string next_label;
+    double next_scale = 0, next_min = 0;
+    // registers and shared memory by kernel, from nvcc -Xptxas -v (EMU_PROFILE_PTXAS: lines "kernel regs smem")
+    std::unordered_map<std::string, std::pair<unsigned, std::size_t>> ptxas;
+    bool ptxas_loaded = false;
 };
 
 State& st() {
-  static State* s = new State;  // never destroyed: a launch may run from a static destructor
-  return *s;
+    static State* s = new State;  // never destroyed: a launch may run from a static destructor
+    return *s;
 }
 
 // EMU_PROFILE_PTXAS names a file of lines "regs<TAB>smem<TAB>demangled kernel name" (workbook profile writes it from
 // nvcc -Xptxas -v). Template instances of one kernel share a key (kernel_key): the largest counts are kept.
 void load_ptxas(State& S) {
-  S.ptxas_loaded = true;
-  const char* f = std::getenv("EMU_PROFILE_PTXAS");
-  if (!f) return;
-  std::ifstream in(f);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto t1 = line.find('\t'), t2 = line.find('\t', t1 == std::string::npos ? t1 : t1 + 1);
-    if (t1 == std::string::npos || t2 == std::string::npos) continue;
-    const unsigned regs = static_cast<unsigned>(std::strtoul(line.c_str(), nullptr, 10));
-    const std::size_t smem = std::strtoull(line.c_str() + t1 + 1, nullptr, 10);
-    auto& e = S.ptxas[rt::kernel_key(line.substr(t2 + 1))];
-    e.first = std::max(e.first, regs);
-    e.second = std::max(e.second, smem);
-  }
+    S.ptxas_loaded = true;
+    const char* f = std::getenv("EMU_PROFILE_PTXAS");
+    if (!f) return;
+    std::ifstream in(f);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto t1 = line.find('\t'), t2 = line.find('\t', t1 == std::string::npos ? t1 : t1 + 1);
+        if (t1 == std::string::npos || t2 == std::string::npos) continue;
+        const unsigned regs = static_cast<unsigned>(std::strtoul(line.c_str(), nullptr, 10));
+        const std::size_t smem = std::strtoull(line.c_str() + t1 + 1, nullptr, 10);
+        auto& e = S.ptxas[rt::kernel_key(line.substr(t2 + 1))];
+        e.first = std::max(e.first, regs);
+        e.second = std::max(e.second, smem);
+    }
 }
 
 // Attribution walks the live stack (memcheck.cpp); remember which sites are the student's own, to walk only for
 // accesses made inside the emulator's headers.
 const void* attribute_pc(State& S, const void* pc) {
-  auto it = S.attributed.find(pc);
-  if (it != S.attributed.end()) return it->second ? it->second : mc::attribute(pc);
-  const void* a = mc::attribute(pc);
-  S.attributed.emplace(pc, a == pc ? pc : nullptr);
-  return a;
+    auto it = S.attributed.find(pc);
+    if (it != S.attributed.end()) return it->second ? it->second : mc::attribute(pc);
+    const void* a = mc::attribute(pc);
+    S.attributed.emplace(pc, a == pc ? pc : nullptr);
+    return a;
 }
 
 LineStat& line_stat(State& S, const Request& r) {
-  auto it = S.line_of.find(r.pc);
-  if (it == S.line_of.end()) {
-    LineStat ls;
-    ls.where = site(r.pc);
-    ls.shared = r.shared;
-    ls.write = r.write || r.atomic;
-    // Several code addresses of one line (unrolled loops): one entry per line, kind and direction.
-    std::size_t idx = S.s.lines.size();
-    for (std::size_t i = 0; i < S.s.lines.size(); ++i)
-      if (S.s.lines[i].where == ls.where && S.s.lines[i].shared == ls.shared && S.s.lines[i].write == ls.write) idx = i;
-    if (idx == S.s.lines.size()) S.s.lines.push_back(ls);
-    it = S.line_of.emplace(r.pc, idx).first;
-  }
-  return S.s.lines[it->second];
+    auto it = S.line_of.find(r.pc);
+    if (it == S.line_of.end()) {
+        LineStat ls;
+        ls.where = site(r.pc);
+        ls.shared = r.shared;
+        ls.write = r.write || r.atomic;
+        // Several code addresses of one line (unrolled loops): one entry per line, kind and direction.
+        std::size_t idx = S.s.lines.size();
+        for (std::size_t i = 0; i < S.s.lines.size(); ++i)
+            if (S.s.lines[i].where == ls.where && S.s.lines[i].shared == ls.shared && S.s.lines[i].write == ls.write)
+                idx = i;
+        if (idx == S.s.lines.size()) S.s.lines.push_back(ls);
+        it = S.line_of.emplace(r.pc, idx).first;
+    }
+    return S.s.lines[it->second];
 }
 
 void count_global(State& S, const Request& r, std::uint64_t serial) {
-  LaunchStats& s = S.s;
-  const std::uint64_t bytes = std::uint64_t(__builtin_popcount(r.mask)) * r.size;
-  const unsigned sec = request_sectors(r), ideal = ideal_sectors(r), lines = request_lines(r);
-  LineStat& ls = line_stat(S, r);
-  ++ls.requests, ls.bytes += bytes, ls.sectors += sec, ls.ideal += ideal;
-  if (r.atomic) ++s.atom_requests;
-  else if (r.write) ++s.st_requests, s.st_sectors += sec, s.st_bytes += bytes, s.st_ideal += ideal, s.st_lines += lines;
-  else ++s.ld_requests, s.ld_sectors += sec, s.ld_bytes += bytes, s.ld_ideal += ideal, s.ld_lines += lines;
-  // The L2 sees each sector once per request, with the bytes the lanes used in it.
-  std::uint64_t ids[32 * 4];
-  std::uint32_t masks[32 * 4];
-  unsigned n = 0;
-  for (unsigned l = 0; l < 32; ++l) {
-    if (!(r.mask >> l & 1u)) continue;
-    for (std::uintptr_t a = r.addr[l]; a < r.addr[l] + r.size;) {
-      const std::uint64_t id = a / 32;
-      const std::uintptr_t end = std::min<std::uintptr_t>(r.addr[l] + r.size, (id + 1) * 32);
-      std::uint32_t m = 0;
-      for (std::uintptr_t b = a; b < end; ++b) m |= 1u << (b % 32);
-      unsigned i = 0;
-      while (i < n && ids[i] != id) ++i;
-      if (i == n && n < 32 * 4) ids[n] = id, masks[n++] = 0;
-      if (i < n) masks[i] |= m;
-      a = end;
+    LaunchStats& s = S.s;
+    const std::uint64_t bytes = std::uint64_t(__builtin_popcount(r.mask)) * r.size;
+    const unsigned sec = request_sectors(r), ideal = ideal_sectors(r), lines = request_lines(r);
+    LineStat& ls = line_stat(S, r);
+    ++ls.requests, ls.bytes += bytes, ls.sectors += sec, ls.ideal += ideal;
+    if (r.atomic) ++s.atom_requests;
+    else if (r.write)
+        ++s.st_requests, s.st_sectors += sec, s.st_bytes += bytes, s.st_ideal += ideal, s.st_lines += lines;
+    else ++s.ld_requests, s.ld_sectors += sec, s.ld_bytes += bytes, s.ld_ideal += ideal, s.ld_lines += lines;
+    // The L2 sees each sector once per request, with the bytes the lanes used in it.
+    std::uint64_t ids[32 * 4];
+    std::uint32_t masks[32 * 4];
+    unsigned n = 0;
+    for (unsigned l = 0; l < 32; ++l) {
+        if (!(r.mask >> l & 1u)) continue;
+        for (std::uintptr_t a = r.addr[l]; a < r.addr[l] + r.size;) {
+            const std::uint64_t id = a / 32;
+            const std::uintptr_t end = std::min<std::uintptr_t>(r.addr[l] + r.size, (id + 1) * 32);
+            std::uint32_t m = 0;
+            for (std::uintptr_t b = a; b < end; ++b) m |= 1u << (b % 32);
+            unsigned i = 0;
+            while (i < n && ids[i] != id) ++i;
+            if (i == n && n < 32 * 4) ids[n] = id, masks[n++] = 0;
+            if (i < n) masks[i] |= m;
+            a = end;
+        }
     }
-  }
-  for (unsigned i = 0; i < n; ++i) l2_sector(ids[i], r.write || r.atomic, masks[i], serial);
+    for (unsigned i = 0; i < n; ++i) l2_sector(ids[i], r.write || r.atomic, masks[i], serial);
 }
 
 void count_shared(State& S, const Request& r) {
-  LaunchStats& s = S.s;
-  const unsigned w = shared_wavefronts(r), ideal = shared_ideal_wavefronts(r);
-  LineStat& ls = line_stat(S, r);
-  ++ls.requests, ls.bytes += std::uint64_t(__builtin_popcount(r.mask)) * r.size;
-  ls.wavefronts += w, ls.ideal_wavefronts += ideal;
-  (r.write ? s.sh_st_requests : s.sh_ld_requests)++;
-  s.sh_wavefronts += w;
-  s.sh_ideal_wavefronts += ideal;
-  for (unsigned l = 0; l < 32; ++l)
-    if ((r.mask >> l & 1u) && r.addr[l] >= (64u << 10) && r.addr[l] < (256u << 10))
-      s.static_shared_seen = std::max<std::size_t>(s.static_shared_seen, r.addr[l] + r.size - (64u << 10));
+    LaunchStats& s = S.s;
+    const unsigned w = shared_wavefronts(r), ideal = shared_ideal_wavefronts(r);
+    LineStat& ls = line_stat(S, r);
+    ++ls.requests, ls.bytes += std::uint64_t(__builtin_popcount(r.mask)) * r.size;
+    ls.wavefronts += w, ls.ideal_wavefronts += ideal;
+    (r.write ? s.sh_st_requests : s.sh_ld_requests)++;
+    s.sh_wavefronts += w;
+    s.sh_ideal_wavefronts += ideal;
+    for (unsigned l = 0; l < 32; ++l)
+        if ((r.mask >> l & 1u) && r.addr[l] >= (64u << 10) && r.addr[l] < (256u << 10))
+            s.static_shared_seen = std::max<std::size_t>(s.static_shared_seen, r.addr[l] + r.size - (64u << 10));
 }
 
 // Ends the open requests (a barrier, the end of a block): counts them, feeds the L2, keeps warp 0's for the picture.
 void flush(State& S) {
-  const std::uint64_t serial = S.serial;
-  for (const Request& r : S.pending) {
-    if ((r.mask & r.exists) != r.exists) ++S.s.partial_requests;
-    if (r.shared) count_shared(S, r);
-    else count_global(S, r, serial);
-    if (S.first_block && r.warp == 0 && S.s.trace.size() < 1024) S.s.trace.push_back(r);
-    // A barrier interval of the first block that loads from global memory is one round trip to memory that the
-    // block must wait for before it can go on (the time model's latency floor per wave).
-    if (S.first_block && !r.shared && !r.write && !r.atomic && r.interval + 1 != S.last_load_phase)
-      ++S.s.load_phases, S.last_load_phase = r.interval + 1;
-  }
-  S.pending.clear();
-  S.open.clear();
-  for (auto& v : S.occ) v.clear();
-  for (auto& l : S.last_load) l = {};
+    const std::uint64_t serial = S.serial;
+    for (const Request& r : S.pending) {
+        if ((r.mask & r.exists) != r.exists) ++S.s.partial_requests;
+        if (r.shared) count_shared(S, r);
+        else count_global(S, r, serial);
+        if (S.first_block && r.warp == 0 && S.s.trace.size() < 1024) S.s.trace.push_back(r);
+        // A barrier interval of the first block that loads from global memory is one round trip to memory that the
+        // block must wait for before it can go on (the time model's latency floor per wave).
+        if (S.first_block && !r.shared && !r.write && !r.atomic && r.interval + 1 != S.last_load_phase)
+            ++S.s.load_phases, S.last_load_phase = r.interval + 1;
+    }
+    S.pending.clear();
+    S.open.clear();
+    for (auto& v : S.occ) v.clear();
+    for (auto& l : S.last_load) l = {};
 }
 
 }  // namespace
 
 void on_access(const void* p, std::size_t size, unsigned flags, const void* pc) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  const bool shared = a - mc::g_arena_lo < mc::g_arena_hi - mc::g_arena_lo;
-  if (!shared && !(a - mc::g_heap_lo < mc::g_heap_hi - mc::g_heap_lo)) return;
-  State& S = st();
-  const rt::ThreadInfo& t = rt::current_thread();
-  // g++ at -O0 loads `row[c] * row[c]` twice; nvcc loads once and keeps the value in a register. A load of the
-  // bytes this thread loaded last, with no store of its own in between, is such a second load: not a request.
-  State::LastLoad& last = S.last_load[t.linear];
-  if (flags & (mc::kWrite | mc::kAtomic)) {
-    last = {};
-  } else {
-    if (last.addr == a && last.size == size) return;
-    last = {a, size};
-  }
-  auto& mine = S.occ[t.linear];
-  std::uint32_t k = 0;
-  auto e = std::find_if(mine.begin(), mine.end(), [pc](const auto& x) { return x.first == pc; });
-  if (e == mine.end()) mine.emplace_back(pc, 1);
-  else k = e->second++;
-  const Key key{pc, t.warp, k};
-  auto it = S.open.find(key);
-  if (it == S.open.end() || (S.pending[it->second].mask >> t.lane & 1u)) {
-    Request r;
-    r.pc = attribute_pc(S, pc);
-    r.shared = shared;
-    r.write = flags & mc::kWrite;
-    r.atomic = flags & mc::kAtomic;
-    r.size = static_cast<unsigned>(size);
-    const rt::WarpState& ws = rt::g_engine.warps[t.warp];
-    r.exists = ws.exists & ~ws.exited;
-    r.interval = S.interval;
-    r.warp = t.warp;
-    S.pending.push_back(r);
-    it = S.open.insert_or_assign(key, static_cast<std::uint32_t>(S.pending.size() - 1)).first;
-  }
-  Request& r = S.pending[it->second];
-  r.mask |= 1u << t.lane;
-  r.size = std::max(r.size, static_cast<unsigned>(size));
-  r.addr[t.lane] = shared ? a - mc::g_arena_lo : a;
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    const bool shared = a - mc::g_arena_lo < mc::g_arena_hi - mc::g_arena_lo;
+    if (!shared && !(a - mc::g_heap_lo < mc::g_heap_hi - mc::g_heap_lo)) return;
+    State& S = st();
+    const rt::ThreadInfo& t = rt::current_thread();
+    // g++ at -O0 loads `row[c] * row[c]` twice; nvcc loads once and keeps the value in a register. A load of the
+    // bytes this thread loaded last, with no store of its own in between, is such a second load: not a request.
+    State::LastLoad& last = S.last_load[t.linear];
+    if (flags & (mc::kWrite | mc::kAtomic)) {
+        last = {};
+    } else {
+        if (last.addr == a && last.size == size) return;
+        last = {a, size};
+    }
+    auto& mine = S.occ[t.linear];
+    std::uint32_t k = 0;
+    auto e = std::find_if(mine.begin(), mine.end(), [pc](const auto& x) { return x.first == pc; });
+    if (e == mine.end()) mine.emplace_back(pc, 1);
+    else k = e->second++;
+    const Key key{pc, t.warp, k};
+    auto it = S.open.find(key);
+    if (it == S.open.end() || (S.pending[it->second].mask >> t.lane & 1u)) {
+        Request r;
+        r.pc = attribute_pc(S, pc);
+        r.shared = shared;
+        r.write = flags & mc::kWrite;
+        r.atomic = flags & mc::kAtomic;
+        r.size = static_cast<unsigned>(size);
+        const rt::WarpState& ws = rt::g_engine.warps[t.warp];
+        r.exists = ws.exists & ~ws.exited;
+        r.interval = S.interval;
+        r.warp = t.warp;
+        S.pending.push_back(r);
+        it = S.open.insert_or_assign(key, static_cast<std::uint32_t>(S.pending.size() - 1)).first;
+    }
+    Request& r = S.pending[it->second];
+    r.mask |= 1u << t.lane;
+    r.size = std::max(r.size, static_cast<unsigned>(size));
+    r.addr[t.lane] = shared ? a - mc::g_arena_lo : a;
 }
 
 void on_launch_begin(std::size_t dynamic_shared_bytes) {
-  State& S = st();
-  if (!S.ptxas_loaded) load_ptxas(S);
-  LaunchStats s;
-  s.kernel = rt::kernel_name();
-  const rt::Dim3 g = rt::grid_dim(), b = rt::block_dim();
-  s.grid[0] = g.x, s.grid[1] = g.y, s.grid[2] = g.z;
-  s.block[0] = b.x, s.block[1] = b.y, s.block[2] = b.z;
-  s.threads_per_block = std::uint64_t(b.x) * b.y * b.z;
-  s.dynamic_shared = dynamic_shared_bytes;
-  s.label = S.next_label;
-  const double grid_blocks = double(g.x) * g.y * g.z;
-  s.predict_blocks = S.next_scale > 0 ? S.next_scale * grid_blocks : grid_blocks;
-  s.min_bytes = S.next_min;
-  S.next_label.clear();
-  S.next_scale = S.next_min = 0;
-  const auto it = S.ptxas.find(rt::kernel_key(s.kernel));
-  if (it != S.ptxas.end()) s.regs = it->second.first, s.ptxas_smem = it->second.second, s.ptxas_known = true;
-  // Blocks resident on the chip at once in the predicted launch: the L2 is shared by that many rows in flight.
-  const Occupancy o = occupancy(static_cast<unsigned>(s.threads_per_block), s.regs,
-                                s.ptxas_smem + dynamic_shared_bytes);
-  s.concurrent_blocks = std::min(s.predict_blocks, 132.0 * o.blocks_per_sm);
-  const char* mib = std::getenv("EMU_PROFILE_L2_MIB");
-  const std::uint64_t l2 = std::uint64_t(mib ? std::atof(mib) : 50.0) * (1ull << 20);
-  l2_launch_begin(s.concurrent_blocks, l2);
-  S.s = std::move(s);
-  S.occ.assign(S.s.threads_per_block, {});
-  S.last_load.assign(S.s.threads_per_block, {});
-  S.pending.clear();
-  S.open.clear();
-  S.line_of.clear();
-  S.interval = 0;
-  S.first_block = false;
-  S.last_load_phase = 0;
+    State& S = st();
+    if (!S.ptxas_loaded) load_ptxas(S);
+    LaunchStats s;
+    s.kernel = rt::kernel_name();
+    const rt::Dim3 g = rt::grid_dim(), b = rt::block_dim();
+    s.grid[0] = g.x, s.grid[1] = g.y, s.grid[2] = g.z;
+    s.block[0] = b.x, s.block[1] = b.y, s.block[2] = b.z;
+    s.threads_per_block = std::uint64_t(b.x) * b.y * b.z;
+    s.dynamic_shared = dynamic_shared_bytes;
+    s.label = S.next_label;
+    const double grid_blocks = double(g.x) * g.y * g.z;
+    s.predict_blocks = S.next_scale > 0 ? S.next_scale * grid_blocks : grid_blocks;
+    s.min_bytes = S.next_min;
+    S.next_label.clear();
+    S.next_scale = S.next_min = 0;
+    const auto it = S.ptxas.find(rt::kernel_key(s.kernel));
+    if (it != S.ptxas.end()) s.regs = it->second.first, s.ptxas_smem = it->second.second, s.ptxas_known = true;
+    // Blocks resident on the chip at once in the predicted launch: the L2 is shared by that many rows in flight.
+    const Occupancy o =
+        occupancy(static_cast<unsigned>(s.threads_per_block), s.regs, s.ptxas_smem + dynamic_shared_bytes);
+    s.concurrent_blocks = std::min(s.predict_blocks, 132.0 * o.blocks_per_sm);
+    const char* mib = std::getenv("EMU_PROFILE_L2_MIB");
+    const std::uint64_t l2 = std::uint64_t(mib ? std::atof(mib) : 50.0) * (1ull << 20);
+    l2_launch_begin(s.concurrent_blocks, l2);
+    S.s = std::move(s);
+    S.occ.assign(S.s.threads_per_block, {});
+    S.last_load.assign(S.s.threads_per_block, {});
+    S.pending.clear();
+    S.open.clear();
+    S.line_of.clear();
+    S.interval = 0;
+    S.first_block = false;
+    S.last_load_phase = 0;
 }
 
 void on_block_begin() {
-  State& S = st();
-  flush(S);
-  S.serial = rt::block_serial();
-  S.first_block = S.s.blocks == 0;
-  if (S.first_block) l2_first_block(S.serial);
-  ++S.s.blocks;
-  S.interval = 0;
+    State& S = st();
+    flush(S);
+    S.serial = rt::block_serial();
+    S.first_block = S.s.blocks == 0;
+    if (S.first_block) l2_first_block(S.serial);
+    ++S.s.blocks;
+    S.interval = 0;
 }
 
 void on_barrier() {
-  State& S = st();
-  ++S.s.barriers;
-  flush(S);
-  ++S.interval;
+    State& S = st();
+    ++S.s.barriers;
+    flush(S);
+    ++S.interval;
 }
 
 void on_collective(Coll kind) {
-  LaunchStats& s = st().s;
-  (kind == Coll::shfl ? s.shuffles : kind == Coll::vote ? s.votes : s.syncwarps)++;
+    LaunchStats& s = st().s;
+    (kind == Coll::shfl ? s.shuffles : kind == Coll::vote ? s.votes : s.syncwarps)++;
 }
 
 void on_launch_end() {
-  State& S = st();
-  flush(S);
-  S.s.l2 = l2_launch_end();
-  write_launch(S.s);
+    State& S = st();
+    flush(S);
+    S.s.l2 = l2_launch_end();
+    write_launch(S.s);
 }
 
 }  // namespace emu::prof
@@ -380,10 +383,10 @@ namespace emu {
 bool profiling() { return prof::g_on; }
 
 void profile_shape(const char* label, double scale, double min_bytes) {
-  auto& S = prof::st();
-  S.next_label = label ? label : "";
-  S.next_scale = scale;
-  S.next_min = min_bytes;
+    auto& S = prof::st();
+    S.next_label = label ? label : "";
+    S.next_scale = scale;
+    S.next_min = min_bytes;
 }
 
 }  // namespace emu

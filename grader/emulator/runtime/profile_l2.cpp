@@ -19,77 +19,77 @@ namespace emu::prof {
 namespace {
 
 struct Sector {
-  std::uint64_t last = 0;        // traffic clock at the last use
-  std::uint64_t block = 0;       // block execution that used it last
-  std::uint32_t read = 0, written = 0;  // byte masks, for the footprint
-  bool dirty = false;
+    std::uint64_t last = 0;               // traffic clock at the last use
+    std::uint64_t block = 0;              // block execution that used it last
+    std::uint32_t read = 0, written = 0;  // byte masks, for the footprint
+    bool dirty = false;
 };
 
 struct Model {
-  std::unordered_map<std::uint64_t, Sector> sectors;
-  std::uint64_t clock = 0;       // bytes of sector traffic so far in this launch
-  double concurrent = 1;
-  double capacity = 50.0 * (1 << 20);
-  std::uint64_t first_block = 0;
-  L2Totals t;
+    std::unordered_map<std::uint64_t, Sector> sectors;
+    std::uint64_t clock = 0;  // bytes of sector traffic so far in this launch
+    double concurrent = 1;
+    double capacity = 50.0 * (1 << 20);
+    std::uint64_t first_block = 0;
+    L2Totals t;
 };
 
 Model& model() {
-  static Model* m = new Model;
-  return *m;
+    static Model* m = new Model;
+    return *m;
 }
 
 }  // namespace
 
 void l2_launch_begin(double concurrent_blocks, std::uint64_t capacity_bytes) {
-  Model& m = model();
-  m.sectors.clear();
-  m.clock = 0;
-  m.concurrent = concurrent_blocks < 1 ? 1 : concurrent_blocks;
-  m.capacity = static_cast<double>(capacity_bytes);
-  m.t = L2Totals{};
+    Model& m = model();
+    m.sectors.clear();
+    m.clock = 0;
+    m.concurrent = concurrent_blocks < 1 ? 1 : concurrent_blocks;
+    m.capacity = static_cast<double>(capacity_bytes);
+    m.t = L2Totals{};
 }
 
 void l2_sector(std::uint64_t id, bool write, std::uint32_t byte_mask, std::uint64_t block_serial) {
-  Model& m = model();
-  auto [it, fresh] = m.sectors.try_emplace(id);
-  Sector& s = it->second;
-  bool hit = false;
-  if (!fresh) {
-    const double d = static_cast<double>(m.clock - s.last);
-    hit = (s.block == block_serial ? d * m.concurrent : d) < m.capacity;
-  }
-  if (!hit && s.dirty) {
-    m.t.dram_write += 32;   // written back when it was evicted
-    s.dirty = false;
-  }
-  if (write) {
-    s.dirty = true;
-    s.written |= byte_mask;
-  } else {
-    if (!hit) {
-      m.t.dram_read += 32;
-      if (block_serial == m.first_block) m.t.first_block_read += 32;
+    Model& m = model();
+    auto [it, fresh] = m.sectors.try_emplace(id);
+    Sector& s = it->second;
+    bool hit = false;
+    if (!fresh) {
+        const double d = static_cast<double>(m.clock - s.last);
+        hit = (s.block == block_serial ? d * m.concurrent : d) < m.capacity;
     }
-    s.read |= byte_mask;
-  }
-  s.last = m.clock;
-  s.block = block_serial;
-  m.clock += 32;
+    if (!hit && s.dirty) {
+        m.t.dram_write += 32;  // written back when it was evicted
+        s.dirty = false;
+    }
+    if (write) {
+        s.dirty = true;
+        s.written |= byte_mask;
+    } else {
+        if (!hit) {
+            m.t.dram_read += 32;
+            if (block_serial == m.first_block) m.t.first_block_read += 32;
+        }
+        s.read |= byte_mask;
+    }
+    s.last = m.clock;
+    s.block = block_serial;
+    m.clock += 32;
 }
 
 void l2_first_block(std::uint64_t block_serial) { model().first_block = block_serial; }
 
 L2Totals l2_launch_end() {
-  Model& m = model();
-  for (auto& [id, s] : m.sectors) {
-    if (s.dirty) m.t.dram_write += 32;
-    m.t.footprint_read += static_cast<unsigned>(__builtin_popcount(s.read));
-    m.t.footprint_write += static_cast<unsigned>(__builtin_popcount(s.written));
-  }
-  L2Totals t = m.t;
-  m.sectors.clear();
-  return t;
+    Model& m = model();
+    for (auto& [id, s] : m.sectors) {
+        if (s.dirty) m.t.dram_write += 32;
+        m.t.footprint_read += static_cast<unsigned>(__builtin_popcount(s.read));
+        m.t.footprint_write += static_cast<unsigned>(__builtin_popcount(s.written));
+    }
+    L2Totals t = m.t;
+    m.sectors.clear();
+    return t;
 }
 
 }  // namespace emu::prof

@@ -42,53 +42,53 @@ constexpr std::size_t kSharedPerSM = 228 * 1024, kSharedReservedPerBlock = 1024;
 }  // namespace
 
 Occupancy occupancy(unsigned threads, unsigned regs, std::size_t shared) {
-  Occupancy o;
-  const unsigned warps = std::max(1u, (threads + 31) / 32);
-  unsigned by = kBlocksPerSM;
-  o.limit = "blocks";
-  auto take = [&](unsigned n, const char* why) {
-    if (n < by) by = n, o.limit = why;
-  };
-  take(kWarpsPerSM / warps, "threads");
-  if (regs) {
-    const unsigned per_warp = (regs * 32 + kRegGranule - 1) / kRegGranule * kRegGranule;
-    take(kRegsPerSM / (per_warp * warps), "registers");
-  }
-  take(static_cast<unsigned>(kSharedPerSM / (shared + kSharedReservedPerBlock)), "shared memory");
-  o.blocks_per_sm = by;
-  o.fraction = double(by * warps) / kWarpsPerSM;
-  return o;
+    Occupancy o;
+    const unsigned warps = std::max(1u, (threads + 31) / 32);
+    unsigned by = kBlocksPerSM;
+    o.limit = "blocks";
+    auto take = [&](unsigned n, const char* why) {
+        if (n < by) by = n, o.limit = why;
+    };
+    take(kWarpsPerSM / warps, "threads");
+    if (regs) {
+        const unsigned per_warp = (regs * 32 + kRegGranule - 1) / kRegGranule * kRegGranule;
+        take(kRegsPerSM / (per_warp * warps), "registers");
+    }
+    take(static_cast<unsigned>(kSharedPerSM / (shared + kSharedReservedPerBlock)), "shared memory");
+    o.blocks_per_sm = by;
+    o.fraction = double(by * warps) / kWarpsPerSM;
+    return o;
 }
 
 Prediction predict(const PredictInput& in, double useful_bytes) {
-  Prediction p;
-  p.dram_us = in.dram_bytes / kDramBps * 1e6;
-  if (in.warps_per_sm > 0 && in.warps_per_sm < kStreamingWarps) p.dram_us *= kStreamingWarps / in.warps_per_sm;
-  p.l2_us = in.sector_bytes / kL2Bps * 1e6;
-  p.l1_us = in.l1_wavefronts * kL1Clocks / (kSMs * kClockHz) * 1e6;
-  p.waves = in.concurrent_blocks > 0 ? in.blocks / in.concurrent_blocks : 1;
-  p.floor_us = p.waves * (kWaveUs + kRoundTripUs * in.load_phases);
-  p.fixed_us = kFixedUs;
-  const double slowest = std::max({p.floor_us, p.dram_us, p.l2_us, p.l1_us});
-  p.bound = slowest == p.dram_us  ? "DRAM"
-            : slowest == p.l2_us  ? "L2"
-            : slowest == p.l1_us  ? "L1 data path"
-                                  : "latency (round trips per wave)";
-  p.us = p.fixed_us + slowest;
-  p.tbs = useful_bytes / (p.us * 1e-6) / 1e12;
-  return p;
+    Prediction p;
+    p.dram_us = in.dram_bytes / kDramBps * 1e6;
+    if (in.warps_per_sm > 0 && in.warps_per_sm < kStreamingWarps) p.dram_us *= kStreamingWarps / in.warps_per_sm;
+    p.l2_us = in.sector_bytes / kL2Bps * 1e6;
+    p.l1_us = in.l1_wavefronts * kL1Clocks / (kSMs * kClockHz) * 1e6;
+    p.waves = in.concurrent_blocks > 0 ? in.blocks / in.concurrent_blocks : 1;
+    p.floor_us = p.waves * (kWaveUs + kRoundTripUs * in.load_phases);
+    p.fixed_us = kFixedUs;
+    const double slowest = std::max({p.floor_us, p.dram_us, p.l2_us, p.l1_us});
+    p.bound = slowest == p.dram_us ? "DRAM"
+              : slowest == p.l2_us ? "L2"
+              : slowest == p.l1_us ? "L1 data path"
+                                   : "latency (round trips per wave)";
+    p.us = p.fixed_us + slowest;
+    p.tbs = useful_bytes / (p.us * 1e-6) / 1e12;
+    return p;
 }
 
 std::string model_description() {
-  char buf[768];
-  std::snprintf(buf, sizeof buf,
-                "predicted time = %.2f us + max(waves x (%.2f us + round trips x %.2f us), DRAM bytes / %.2f TB/s "
-                "[copy, measured on the H200] x max(1, %.1f / resident warps per SM), sector bytes / %.1f TB/s [L2], "
-                "(global lines + shared wavefronts) x %.2f clocks / (132 SMs x 1.98 GHz) [L1]); constants fitted on "
-                "a training set of H200 runs; DRAM bytes from the L2 model (LRU by reuse distance, 50 MiB); waves = "
-                "blocks / blocks resident at once",
-                kFixedUs, kWaveUs, kRoundTripUs, kDramBps / 1e12, kStreamingWarps, kL2Bps / 1e12, kL1Clocks);
-  return buf;
+    char buf[768];
+    std::snprintf(buf, sizeof buf,
+                  "predicted time = %.2f us + max(waves x (%.2f us + round trips x %.2f us), DRAM bytes / %.2f TB/s "
+                  "[copy, measured on the H200] x max(1, %.1f / resident warps per SM), sector bytes / %.1f TB/s [L2], "
+                  "(global lines + shared wavefronts) x %.2f clocks / (132 SMs x 1.98 GHz) [L1]); constants fitted on "
+                  "a training set of H200 runs; DRAM bytes from the L2 model (LRU by reuse distance, 50 MiB); waves = "
+                  "blocks / blocks resident at once",
+                  kFixedUs, kWaveUs, kRoundTripUs, kDramBps / 1e12, kStreamingWarps, kL2Bps / 1e12, kL1Clocks);
+    return buf;
 }
 
 }  // namespace emu::prof

@@ -18,159 +18,169 @@ namespace {
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
 std::string json_str(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    o += c;
-  }
-  return o + "\"";
+    std::string o = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) continue;
+        o += c;
+    }
+    return o + "\"";
 }
 
 struct Derived {
-  double min_bytes, dram, sector_bytes, scale;
-  Occupancy occ;
-  PredictInput in;
-  Prediction pred;
+    double min_bytes, dram, sector_bytes, scale;
+    Occupancy occ;
+    PredictInput in;
+    Prediction pred;
 };
 
 Derived derive(const LaunchStats& s) {
-  Derived d;
-  const double footprint = double(s.l2.footprint_read + s.l2.footprint_write);
-  d.scale = ratio(s.predict_blocks, double(s.blocks));
-  d.min_bytes = s.min_bytes > 0 ? s.min_bytes : footprint * d.scale;
-  // The first block's misses include what every block shares (the weight vector), fetched once; the others' misses
-  // are what each block of the full-size launch fetches.
-  const double first = double(s.l2.first_block_read), rest = double(s.l2.dram_read) - first;
-  const double rest_scale = s.blocks > 1 ? (s.predict_blocks - 1) / double(s.blocks - 1) : 0;
-  d.dram = (s.blocks > 1 ? first + rest * rest_scale : first * d.scale) + double(s.l2.dram_write) * d.scale;
-  d.sector_bytes = double(s.ld_sectors + s.st_sectors) * 32 * d.scale;
-  d.occ = occupancy(static_cast<unsigned>(s.threads_per_block), s.regs, s.ptxas_smem + s.dynamic_shared);
-  PredictInput in;
-  in.blocks = s.predict_blocks;
-  in.concurrent_blocks = s.concurrent_blocks;
-  in.dram_bytes = d.dram;
-  in.sector_bytes = d.sector_bytes;
-  // Atomics are served in L2, not L1's data path: one line each is their L1 cost.
-  in.l1_wavefronts = double(s.ld_lines + s.st_lines + s.atom_requests + s.sh_wavefronts) * d.scale;
-  in.warps_per_sm = s.concurrent_blocks / 132.0 * double((s.threads_per_block + 31) / 32);
-  in.load_phases = s.load_phases;
-  d.in = in;
-  d.pred = predict(in, d.min_bytes);
-  return d;
+    Derived d;
+    const double footprint = double(s.l2.footprint_read + s.l2.footprint_write);
+    d.scale = ratio(s.predict_blocks, double(s.blocks));
+    d.min_bytes = s.min_bytes > 0 ? s.min_bytes : footprint * d.scale;
+    // The first block's misses include what every block shares (the weight vector), fetched once; the others' misses
+    // are what each block of the full-size launch fetches.
+    const double first = double(s.l2.first_block_read), rest = double(s.l2.dram_read) - first;
+    const double rest_scale = s.blocks > 1 ? (s.predict_blocks - 1) / double(s.blocks - 1) : 0;
+    d.dram = (s.blocks > 1 ? first + rest * rest_scale : first * d.scale) + double(s.l2.dram_write) * d.scale;
+    d.sector_bytes = double(s.ld_sectors + s.st_sectors) * 32 * d.scale;
+    d.occ = occupancy(static_cast<unsigned>(s.threads_per_block), s.regs, s.ptxas_smem + s.dynamic_shared);
+    PredictInput in;
+    in.blocks = s.predict_blocks;
+    in.concurrent_blocks = s.concurrent_blocks;
+    in.dram_bytes = d.dram;
+    in.sector_bytes = d.sector_bytes;
+    // Atomics are served in L2, not L1's data path: one line each is their L1 cost.
+    in.l1_wavefronts = double(s.ld_lines + s.st_lines + s.atom_requests + s.sh_wavefronts) * d.scale;
+    in.warps_per_sm = s.concurrent_blocks / 132.0 * double((s.threads_per_block + 31) / 32);
+    in.load_phases = s.load_phases;
+    d.in = in;
+    d.pred = predict(in, d.min_bytes);
+    return d;
 }
 
 std::string json(const LaunchStats& s, const Derived& d) {
-  std::ostringstream o;
-  o.precision(6);
-  o << "{\"kernel\":" << json_str(s.kernel) << ",\"label\":" << json_str(s.label) << ",\"grid\":[" << s.grid[0] << ","
-    << s.grid[1] << "," << s.grid[2] << "],\"block\":[" << s.block[0] << "," << s.block[1] << "," << s.block[2]
-    << "],\"blocks\":" << s.blocks << ",\"predict_blocks\":" << s.predict_blocks
-    << ",\"ld_requests\":" << s.ld_requests << ",\"ld_sectors\":" << s.ld_sectors << ",\"ld_bytes\":" << s.ld_bytes
-    << ",\"ld_lines\":" << s.ld_lines << ",\"st_requests\":" << s.st_requests << ",\"st_sectors\":" << s.st_sectors
-    << ",\"st_lines\":" << s.st_lines << ",\"st_bytes\":" << s.st_bytes
-    << ",\"atom_requests\":" << s.atom_requests << ",\"sh_ld_requests\":" << s.sh_ld_requests
-    << ",\"sh_st_requests\":" << s.sh_st_requests << ",\"sh_wavefronts\":" << s.sh_wavefronts
-    << ",\"sh_ideal_wavefronts\":" << s.sh_ideal_wavefronts << ",\"sh_bank_conflicts\":"
-    << (s.sh_wavefronts - s.sh_ideal_wavefronts) << ",\"barriers\":" << s.barriers << ",\"shuffles\":" << s.shuffles
-    << ",\"votes\":" << s.votes << ",\"syncwarps\":" << s.syncwarps << ",\"partial_requests\":" << s.partial_requests
-    << ",\"dram_read\":" << s.l2.dram_read << ",\"dram_write\":" << s.l2.dram_write
-    << ",\"footprint_read\":" << s.l2.footprint_read << ",\"footprint_write\":" << s.l2.footprint_write
-    << ",\"regs\":" << s.regs << ",\"concurrent_blocks\":" << s.concurrent_blocks
-    << ",\"occupancy\":" << d.occ.fraction << ",\"min_bytes\":" << d.min_bytes << ",\"predicted_dram_bytes\":" << d.dram
-    << ",\"traffic_ratio\":" << ratio(d.dram, d.min_bytes) << ",\"sector_ratio\":" << ratio(d.sector_bytes, d.min_bytes)
-    << ",\"predicted_us\":" << d.pred.us << ",\"predicted_tbs\":" << d.pred.tbs << ",\"bound\":" << json_str(d.pred.bound)
-    // The model's inputs, as predict() saw them (benchmarks/profile-variants/fit_model.py fits its constants on them).
-    << ",\"model\":{\"dram_bytes\":" << d.in.dram_bytes << ",\"sector_bytes\":" << d.in.sector_bytes
-    << ",\"l1_wavefronts\":" << d.in.l1_wavefronts << ",\"blocks\":" << d.in.blocks << ",\"concurrent_blocks\":"
-    << d.in.concurrent_blocks << ",\"warps_per_sm\":" << d.in.warps_per_sm << ",\"load_phases\":" << d.in.load_phases << "}"
-    << "}";
-  return o.str();
+    std::ostringstream o;
+    o.precision(6);
+    o << "{\"kernel\":" << json_str(s.kernel) << ",\"label\":" << json_str(s.label) << ",\"grid\":[" << s.grid[0] << ","
+      << s.grid[1] << "," << s.grid[2] << "],\"block\":[" << s.block[0] << "," << s.block[1] << "," << s.block[2]
+      << "],\"blocks\":" << s.blocks << ",\"predict_blocks\":" << s.predict_blocks
+      << ",\"ld_requests\":" << s.ld_requests << ",\"ld_sectors\":" << s.ld_sectors << ",\"ld_bytes\":" << s.ld_bytes
+      << ",\"ld_lines\":" << s.ld_lines << ",\"st_requests\":" << s.st_requests << ",\"st_sectors\":" << s.st_sectors
+      << ",\"st_lines\":" << s.st_lines << ",\"st_bytes\":" << s.st_bytes << ",\"atom_requests\":" << s.atom_requests
+      << ",\"sh_ld_requests\":" << s.sh_ld_requests << ",\"sh_st_requests\":" << s.sh_st_requests
+      << ",\"sh_wavefronts\":" << s.sh_wavefronts << ",\"sh_ideal_wavefronts\":" << s.sh_ideal_wavefronts
+      << ",\"sh_bank_conflicts\":" << (s.sh_wavefronts - s.sh_ideal_wavefronts) << ",\"barriers\":" << s.barriers
+      << ",\"shuffles\":" << s.shuffles << ",\"votes\":" << s.votes << ",\"syncwarps\":" << s.syncwarps
+      << ",\"partial_requests\":" << s.partial_requests << ",\"dram_read\":" << s.l2.dram_read
+      << ",\"dram_write\":" << s.l2.dram_write << ",\"footprint_read\":" << s.l2.footprint_read
+      << ",\"footprint_write\":" << s.l2.footprint_write << ",\"regs\":" << s.regs
+      << ",\"concurrent_blocks\":" << s.concurrent_blocks << ",\"occupancy\":" << d.occ.fraction
+      << ",\"min_bytes\":" << d.min_bytes << ",\"predicted_dram_bytes\":" << d.dram
+      << ",\"traffic_ratio\":" << ratio(d.dram, d.min_bytes)
+      << ",\"sector_ratio\":" << ratio(d.sector_bytes, d.min_bytes) << ",\"predicted_us\":" << d.pred.us
+      << ",\"predicted_tbs\":" << d.pred.tbs << ",\"bound\":"
+      << json_str(d.pred.bound)
+      // The model's inputs, as predict() saw them (benchmarks/profile-variants/fit_model.py fits its constants on them).
+      << ",\"model\":{\"dram_bytes\":" << d.in.dram_bytes << ",\"sector_bytes\":" << d.in.sector_bytes
+      << ",\"l1_wavefronts\":" << d.in.l1_wavefronts << ",\"blocks\":" << d.in.blocks
+      << ",\"concurrent_blocks\":" << d.in.concurrent_blocks << ",\"warps_per_sm\":" << d.in.warps_per_sm
+      << ",\"load_phases\":" << d.in.load_phases << "}"
+      << "}";
+    return o.str();
 }
 
 std::string text(const LaunchStats& s, const Derived& d) {
-  std::ostringstream o;
-  char b[512];
-  auto line = [&](const char* fmt, auto... a) {
-    std::snprintf(b, sizeof b, fmt, a...);
-    o << b << "\n";
-  };
-  o << "== " << s.kernel << (s.label.empty() ? "" : "  [" + s.label + "]") << "\n";
-  line("   emulated: grid (%u,%u,%u) x block (%u,%u,%u), %" PRIu64 " blocks; scaled to %.0f blocks for the prediction",
-       s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2], s.blocks, s.predict_blocks);
-  line("   global loads   %10" PRIu64 " requests  %12" PRIu64 " bytes  %6.2f sectors/request (ideal %.2f)", s.ld_requests,
-       s.ld_bytes, ratio(s.ld_sectors, s.ld_requests), ratio(s.ld_ideal, s.ld_requests));
-  line("   global stores  %10" PRIu64 " requests  %12" PRIu64 " bytes  %6.2f sectors/request (ideal %.2f)", s.st_requests,
-       s.st_bytes, ratio(s.st_sectors, s.st_requests), ratio(s.st_ideal, s.st_requests));
-  if (s.atom_requests) line("   global atomics %10" PRIu64 " requests", s.atom_requests);
-  line("   DRAM (L2 model, predicted): %.4g bytes = %.2fx the minimum %.4g (%s); no-reuse bound (every sector "
-       "requested from DRAM): %.2fx", d.dram, ratio(d.dram, d.min_bytes), d.min_bytes,
-       s.min_bytes > 0 ? "stated by the program" : "bytes the launch touched", ratio(d.sector_bytes, d.min_bytes));
-  line("   shared memory  %10" PRIu64 " loads %" PRIu64 " stores, %.2f wavefronts/request, %.2f bank conflicts/request",
-       s.sh_ld_requests, s.sh_st_requests, ratio(s.sh_wavefronts, s.sh_ld_requests + s.sh_st_requests),
-       ratio(s.sh_wavefronts - s.sh_ideal_wavefronts, s.sh_ld_requests + s.sh_st_requests));
-  const double warps = double(s.blocks) * double((s.threads_per_block + 31) / 32);
-  line("   sync           %.2f barriers/block, %.2f shuffles + %.2f votes + %.2f __syncwarp per warp, %" PRIu64
-       " requests made by part of a warp (divergence)",
-       ratio(s.barriers, s.blocks), ratio(s.shuffles, warps), ratio(s.votes, warps), ratio(s.syncwarps, warps),
-       s.partial_requests);
-  const std::string regs = s.ptxas_known ? std::to_string(s.regs) + " (nvcc -Xptxas -v)"
-                                         : "unknown (no nvcc -Xptxas -v table: EMU_PROFILE_PTXAS)";
-  line("   occupancy      %u blocks/SM, %.0f%% of 64 warps, limited by %s; registers/thread %s; shared %zu B/block",
-       d.occ.blocks_per_sm, d.occ.fraction * 100, d.occ.limit.c_str(), regs.c_str(),
-       s.ptxas_known ? s.ptxas_smem + s.dynamic_shared : s.static_shared_seen + s.dynamic_shared);
-  line("   PREDICTED H200 (a model, not a measurement): %.1f us, %.2f TB/s of useful bytes, bound by %s "
-       "(DRAM %.1f, L2 %.1f, L1 %.1f, latency floor %.1f, fixed %.1f us; %.1f waves)",
-       d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.l1_us, d.pred.floor_us, d.pred.fixed_us,
-       d.pred.waves);
-  if (s.ld_requests + s.st_requests + s.atom_requests == 0)
-    o << "   WARNING: no global memory access was seen. The prediction is meaningless.\n";
-  else if (s.st_requests + s.atom_requests == 0)
-    o << "   WARNING: loads but no global store were seen. The emulator misses a store of a value a call returns "
-         "(y[p] = make_float2(...), y[i] = __float2bfloat16(v)); store through a local (T o = ...; y[i] = o;) to have "
-         "it counted "
-         "(docs/emulator.md, Profiler: limits). The DRAM bytes and the prediction leave the stores out.\n";
-  o << "   per line:\n";
-  for (const LineStat& l : s.lines) {
-    if (l.shared)
-      line("     %-40s shared %-5s %8" PRIu64 " requests  %5.2f wavefronts/request (ideal %.2f)", l.where.c_str(),
-           l.write ? "store" : "load", l.requests, ratio(l.wavefronts, l.requests), ratio(l.ideal_wavefronts, l.requests));
-    else
-      line("     %-40s global %-5s %8" PRIu64 " requests  %5.2f sectors/request (ideal %.2f)", l.where.c_str(),
-           l.write ? "store" : "load", l.requests, ratio(l.sectors, l.requests), ratio(l.ideal, l.requests));
-  }
-  return o.str();
+    std::ostringstream o;
+    char b[512];
+    auto line = [&](const char* fmt, auto... a) {
+        std::snprintf(b, sizeof b, fmt, a...);
+        o << b << "\n";
+    };
+    o << "== " << s.kernel << (s.label.empty() ? "" : "  [" + s.label + "]") << "\n";
+    line("   emulated: grid (%u,%u,%u) x block (%u,%u,%u), %" PRIu64
+         " blocks; scaled to %.0f blocks for the prediction",
+         s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2], s.blocks, s.predict_blocks);
+    line("   global loads   %10" PRIu64 " requests  %12" PRIu64 " bytes  %6.2f sectors/request (ideal %.2f)",
+         s.ld_requests, s.ld_bytes, ratio(s.ld_sectors, s.ld_requests), ratio(s.ld_ideal, s.ld_requests));
+    line("   global stores  %10" PRIu64 " requests  %12" PRIu64 " bytes  %6.2f sectors/request (ideal %.2f)",
+         s.st_requests, s.st_bytes, ratio(s.st_sectors, s.st_requests), ratio(s.st_ideal, s.st_requests));
+    if (s.atom_requests) line("   global atomics %10" PRIu64 " requests", s.atom_requests);
+    line(
+        "   DRAM (L2 model, predicted): %.4g bytes = %.2fx the minimum %.4g (%s); no-reuse bound (every sector "
+        "requested from DRAM): %.2fx",
+        d.dram, ratio(d.dram, d.min_bytes), d.min_bytes,
+        s.min_bytes > 0 ? "stated by the program" : "bytes the launch touched", ratio(d.sector_bytes, d.min_bytes));
+    line("   shared memory  %10" PRIu64 " loads %" PRIu64
+         " stores, %.2f wavefronts/request, %.2f bank conflicts/request",
+         s.sh_ld_requests, s.sh_st_requests, ratio(s.sh_wavefronts, s.sh_ld_requests + s.sh_st_requests),
+         ratio(s.sh_wavefronts - s.sh_ideal_wavefronts, s.sh_ld_requests + s.sh_st_requests));
+    const double warps = double(s.blocks) * double((s.threads_per_block + 31) / 32);
+    line("   sync           %.2f barriers/block, %.2f shuffles + %.2f votes + %.2f __syncwarp per warp, %" PRIu64
+         " requests made by part of a warp (divergence)",
+         ratio(s.barriers, s.blocks), ratio(s.shuffles, warps), ratio(s.votes, warps), ratio(s.syncwarps, warps),
+         s.partial_requests);
+    const std::string regs = s.ptxas_known ? std::to_string(s.regs) + " (nvcc -Xptxas -v)"
+                                           : "unknown (no nvcc -Xptxas -v table: EMU_PROFILE_PTXAS)";
+    line("   occupancy      %u blocks/SM, %.0f%% of 64 warps, limited by %s; registers/thread %s; shared %zu B/block",
+         d.occ.blocks_per_sm, d.occ.fraction * 100, d.occ.limit.c_str(), regs.c_str(),
+         s.ptxas_known ? s.ptxas_smem + s.dynamic_shared : s.static_shared_seen + s.dynamic_shared);
+    line(
+        "   PREDICTED H200 (a model, not a measurement): %.1f us, %.2f TB/s of useful bytes, bound by %s "
+        "(DRAM %.1f, L2 %.1f, L1 %.1f, latency floor %.1f, fixed %.1f us; %.1f waves)",
+        d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.l1_us, d.pred.floor_us,
+        d.pred.fixed_us, d.pred.waves);
+    if (s.ld_requests + s.st_requests + s.atom_requests == 0)
+        o << "   WARNING: no global memory access was seen. The prediction is meaningless.\n";
+    else if (s.st_requests + s.atom_requests == 0)
+        o << "   WARNING: loads but no global store were seen. The emulator misses a store of a value a call returns "
+             "(y[p] = make_float2(...), y[i] = __float2bfloat16(v)); store through a local (T o = ...; y[i] = o;) to "
+             "have "
+             "it counted "
+             "(docs/emulator.md, Profiler: limits). The DRAM bytes and the prediction leave the stores out.\n";
+    o << "   per line:\n";
+    for (const LineStat& l : s.lines) {
+        if (l.shared)
+            line("     %-40s shared %-5s %8" PRIu64 " requests  %5.2f wavefronts/request (ideal %.2f)", l.where.c_str(),
+                 l.write ? "store" : "load", l.requests, ratio(l.wavefronts, l.requests),
+                 ratio(l.ideal_wavefronts, l.requests));
+        else
+            line("     %-40s global %-5s %8" PRIu64 " requests  %5.2f sectors/request (ideal %.2f)", l.where.c_str(),
+                 l.write ? "store" : "load", l.requests, ratio(l.sectors, l.requests), ratio(l.ideal, l.requests));
+    }
+    return o.str();
 }
 
 }  // namespace
 
 void write_launch(const LaunchStats& s) {
-  static std::set<std::string> drawn;
-  static unsigned pictures = 0;
-  // warp-<kernel>-<label>.svg, in letters, digits, '-' and '_' (several processes write into one folder).
-  auto file_name = [&] {
-    std::string n = "warp-" + s.kernel + (s.label.empty() ? "" : "-" + s.label);
-    for (char& c : n)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
-    return n + ".svg";
-  };
-  const std::string dir = profile_dir();
-  const Derived d = derive(s);
-  std::ofstream(dir + "/profile.jsonl", std::ios::app) << json(s, d) << "\n";
-  std::string t = text(s, d);
-  if (drawn.insert(s.kernel + "|" + s.label).second && !s.trace.empty() && pictures < 32) {
-    ++pictures;
-    const std::string svg = dir + "/" + file_name();
-    std::ofstream(svg) << render_trace_svg(s);
-    t += render_trace_text(s) + "   picture: " + svg + "\n";
-  }
-  // The model is stated once, at the top of the report (several processes may append to one report).
-  const std::string path = dir + "/report.txt";
-  const bool fresh = std::ifstream(path).peek() == std::ifstream::traits_type::eof();
-  std::ofstream(path, std::ios::app) << (fresh ? "Emulator profile. Counts are the emulator's; " + model_description() +
-                                                     ": a PREDICTION, not a measurement.\n\n"
-                                               : std::string())
-                                     << t << "\n";
+    static std::set<std::string> drawn;
+    static unsigned pictures = 0;
+    // warp-<kernel>-<label>.svg, in letters, digits, '-' and '_' (several processes write into one folder).
+    auto file_name = [&] {
+        std::string n = "warp-" + s.kernel + (s.label.empty() ? "" : "-" + s.label);
+        for (char& c : n)
+            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+        return n + ".svg";
+    };
+    const std::string dir = profile_dir();
+    const Derived d = derive(s);
+    std::ofstream(dir + "/profile.jsonl", std::ios::app) << json(s, d) << "\n";
+    std::string t = text(s, d);
+    if (drawn.insert(s.kernel + "|" + s.label).second && !s.trace.empty() && pictures < 32) {
+        ++pictures;
+        const std::string svg = dir + "/" + file_name();
+        std::ofstream(svg) << render_trace_svg(s);
+        t += render_trace_text(s) + "   picture: " + svg + "\n";
+    }
+    // The model is stated once, at the top of the report (several processes may append to one report).
+    const std::string path = dir + "/report.txt";
+    const bool fresh = std::ifstream(path).peek() == std::ifstream::traits_type::eof();
+    std::ofstream(path, std::ios::app) << (fresh ? "Emulator profile. Counts are the emulator's; " +
+                                                       model_description() + ": a PREDICTION, not a measurement.\n\n"
+                                                 : std::string())
+                                       << t << "\n";
 }
 
 }  // namespace emu::prof

@@ -16,12 +16,12 @@
 namespace wb::remote {
 
 struct Config {
-  std::string worker;             // the worker executable; empty: this judge runs no student code (listing)
-  std::string backend = "emu";    // "emu" or "gpu": which device the worker drives
-  sandbox::Options sandbox;
-  double call_timeout_s = 20;     // one call: copy in, launch, synchronize, copy out
-  std::uint64_t rss_limit_mb = 0; // resident memory of the worker, polled while it runs; 0: none
-  std::string sanitize_tool;      // set when sandbox.wrapper is compute-sanitizer: its findings go into the report
+    std::string worker;           // the worker executable; empty: this judge runs no student code (listing)
+    std::string backend = "emu";  // "emu" or "gpu": which device the worker drives
+    sandbox::Options sandbox;
+    double call_timeout_s = 20;      // one call: copy in, launch, synchronize, copy out
+    std::uint64_t rss_limit_mb = 0;  // resident memory of the worker, polled while it runs; 0: none
+    std::string sanitize_tool;       // set when sandbox.wrapper is compute-sanitizer: its findings go into the report
 };
 void configure(Config config);
 const Config& config();
@@ -30,26 +30,26 @@ const Config& config();
 // cudaMalloc); the worker mirrors it on the device around every call.
 class Buffer {
  public:
-  explicit Buffer(std::size_t size);
-  ~Buffer();
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  unsigned char* data() const { return data_; }
-  std::size_t size() const { return size_; }
+    explicit Buffer(std::size_t size);
+    ~Buffer();
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    unsigned char* data() const { return data_; }
+    std::size_t size() const { return size_; }
 
  private:
-  std::uint64_t id_;
-  std::size_t offset_, size_;
-  unsigned char* data_;
+    std::uint64_t id_;
+    std::size_t offset_, size_;
+    unsigned char* data_;
 };
 
 // What one call came to. `failure` is set when the worker did not answer (crashed, hung, exited, broke the
 // protocol): one sentence, then the last lines of its output.
 struct CallResult {
-  bool answered = false;
-  wire::Reply reply;
-  std::string failure;
-  bool timed_out = false;
+    bool answered = false;
+    wire::Reply reply;
+    std::string failure;
+    bool timed_out = false;
 };
 const CallResult& last_call();
 
@@ -59,8 +59,8 @@ wire::Arg scalar_arg(wire::ArgTag tag, std::uint64_t bits);
 
 // A timed call (wire::Request): `repeats` timed runs after the checked one, and a copy of `copy_bytes` timed as often.
 struct Timing {
-  std::uint32_t repeats = 0;
-  std::uint64_t copy_bytes = 0;
+    std::uint32_t repeats = 0;
+    std::uint64_t copy_bytes = 0;
 };
 
 // Runs `entry` in the worker (started on first use) and records the result in last_call().

@@ -19,42 +19,42 @@
 namespace wb::sandbox {
 
 struct Options {
-  std::string backend = "emu";        // "emu" or "gpu" (the GPU's device files and writable opens are allowed)
-  std::string mode = "auto";          // "bwrap", "none" or "auto" (bwrap when it works here); "off": no
-                                      // confinement at all, only to measure the solutions' coverage
-  std::string why_none;               // with "none": why (shown in the report); default: turned off by the user
-  std::string bwrap = "bwrap";        // the bubblewrap executable
-  double cpu_limit_s = 0;             // RLIMIT_CPU; 0: none
-  unsigned long long as_limit_mb = 0; // RLIMIT_AS; 0: none
-  unsigned long long fsize_limit_mb = 16;
-  std::vector<std::string> env;       // KEY=VALUE: the worker's whole environment
-  std::vector<std::string> hide;      // folders replaced by an empty tmpfs inside the namespace
-  // Diagnosis only (wb-sandbox-run --trap): a refused syscall raises SIGSYS instead of failing with an errno, so a
-  // program's handler can name every call the filter refuses it.
-  bool trap = false;
-  std::vector<std::string> allow;     // diagnosis only (wb-sandbox-run --allow NAME): syscalls left out of the filter
-  bool landlock = true;               // diagnosis only (wb-sandbox-run --no-landlock)
-  // A program the worker runs under, with its arguments: compute-sanitizer, for SANITIZE=1 on a GPU. It starts the
-  // worker as its child and talks to it over a local socket, so process creation, exec and connect stay in the
-  // filter; that is allowed only inside bubblewrap's namespaces (the socket's peer can then only be in the same
-  // sandbox), and the worker forbids all three to itself once its main begins (forbid_new_processes). What such a run
-  // reports is advice: the points come from the run without it.
-  std::vector<std::string> wrapper;
+    std::string backend = "emu";         // "emu" or "gpu" (the GPU's device files and writable opens are allowed)
+    std::string mode = "auto";           // "bwrap", "none" or "auto" (bwrap when it works here); "off": no
+                                         // confinement at all, only to measure the solutions' coverage
+    std::string why_none;                // with "none": why (shown in the report); default: turned off by the user
+    std::string bwrap = "bwrap";         // the bubblewrap executable
+    double cpu_limit_s = 0;              // RLIMIT_CPU; 0: none
+    unsigned long long as_limit_mb = 0;  // RLIMIT_AS; 0: none
+    unsigned long long fsize_limit_mb = 16;
+    std::vector<std::string> env;   // KEY=VALUE: the worker's whole environment
+    std::vector<std::string> hide;  // folders replaced by an empty tmpfs inside the namespace
+    // Diagnosis only (wb-sandbox-run --trap): a refused syscall raises SIGSYS instead of failing with an errno, so a
+    // program's handler can name every call the filter refuses it.
+    bool trap = false;
+    std::vector<std::string> allow;  // diagnosis only (wb-sandbox-run --allow NAME): syscalls left out of the filter
+    bool landlock = true;            // diagnosis only (wb-sandbox-run --no-landlock)
+    // A program the worker runs under, with its arguments: compute-sanitizer, for SANITIZE=1 on a GPU. It starts the
+    // worker as its child and talks to it over a local socket, so process creation, exec and connect stay in the
+    // filter; that is allowed only inside bubblewrap's namespaces (the socket's peer can then only be in the same
+    // sandbox), and the worker forbids all three to itself once its main begins (forbid_new_processes). What such a run
+    // reports is advice: the points come from the run without it.
+    std::vector<std::string> wrapper;
 };
 
 // The layers in force for one started worker, for the result file and the report.
 struct Layers {
-  std::string namespaces;  // "bubblewrap" or "none (why)"
-  std::string seccomp;     // "on" or "off (why)"
-  std::string filesystem;  // "read-only" / "read-only (seccomp)" / "not isolated"
-  std::string rlimits = "on";
+    std::string namespaces;  // "bubblewrap" or "none (why)"
+    std::string seccomp;     // "on" or "off (why)"
+    std::string filesystem;  // "read-only" / "read-only (seccomp)" / "not isolated"
+    std::string rlimits = "on";
 };
 
 struct Started {
-  int pid = -1;            // the process the judge waits for (bwrap, or the worker itself)
-  int worker_pid = -1;     // the worker's own pid outside any namespace, when known (-1 otherwise)
-  Layers layers;
-  std::string error;       // non-empty: nothing was started
+    int pid = -1;         // the process the judge waits for (bwrap, or the worker itself)
+    int worker_pid = -1;  // the worker's own pid outside any namespace, when known (-1 otherwise)
+    Layers layers;
+    std::string error;  // non-empty: nothing was started
 };
 
 // Starts `argv` (argv[0] the worker executable) confined as above. `keep_fds` are passed to the worker as the

@@ -14,12 +14,13 @@
 namespace wb::remote {
 
 struct SanitizerReport {
-  bool started = false;               // compute-sanitizer's banner was seen
-  bool finished = false;              // its summary line was seen
-  int errors = 0;                     // from the summary line
-  std::string summary;                // the summary line, without the prefix
-  std::vector<std::string> findings;  // each: the report's lines joined by '\n', prefix removed, at most `max_findings`
-  int findings_left_out = 0;
+    bool started = false;   // compute-sanitizer's banner was seen
+    bool finished = false;  // its summary line was seen
+    int errors = 0;         // from the summary line
+    std::string summary;    // the summary line, without the prefix
+    std::vector<std::string>
+        findings;  // each: the report's lines joined by '\n', prefix removed, at most `max_findings`
+    int findings_left_out = 0;
 };
 
 SanitizerReport parse_sanitizer_output(const std::string& output, std::size_t max_findings = 10);

@@ -25,16 +25,16 @@ enum class Kind : std::uint8_t { call = 1, finish = 2, reply = 3 };
 enum class ArgTag : std::uint8_t { null_pointer = 0, pointer = 1, i32 = 2, i64 = 3, f32 = 4, f64 = 5, stream = 6 };
 
 struct Arg {
-  ArgTag tag = ArgTag::null_pointer;
-  std::uint64_t buffer = 0;  // pointer: buffer id
-  std::uint64_t offset = 0;  // pointer: byte offset from the buffer's start
-  std::uint64_t bits = 0;    // scalars: the value's bytes (little-endian, zero-extended)
+    ArgTag tag = ArgTag::null_pointer;
+    std::uint64_t buffer = 0;  // pointer: buffer id
+    std::uint64_t offset = 0;  // pointer: byte offset from the buffer's start
+    std::uint64_t bits = 0;    // scalars: the value's bytes (little-endian, zero-extended)
 };
 
 struct BufferRef {
-  std::uint64_t id = 0;
-  std::uint64_t arena_offset = 0;  // where its bytes lie in the arena
-  std::uint64_t size = 0;
+    std::uint64_t id = 0;
+    std::uint64_t arena_offset = 0;  // where its bytes lie in the arena
+    std::uint64_t size = 0;
 };
 
 // Judge -> worker. `call`: copy every listed buffer to the device, run `entry`, synchronize, copy every buffer back.
@@ -43,27 +43,27 @@ struct BufferRef {
 // timed with CUDA events, and so does a device-to-device copy of `copy_bytes` (the roofline, measured in the same
 // process); the buffers are copied back after the last run, so the outputs checked are the last run's.
 struct Request {
-  Kind kind = Kind::call;
-  std::string entry;
-  std::uint64_t arena_size = 0;
-  std::vector<BufferRef> buffers;
-  std::vector<Arg> args;
-  std::uint32_t timed_repeats = 0;
-  std::uint64_t copy_bytes = 0;
+    Kind kind = Kind::call;
+    std::string entry;
+    std::uint64_t arena_size = 0;
+    std::vector<BufferRef> buffers;
+    std::vector<Arg> args;
+    std::uint32_t timed_repeats = 0;
+    std::uint64_t copy_bytes = 0;
 };
 
 // Worker -> judge, one per request. Empty strings mean "nothing to report".
 struct Reply {
-  bool defined = true;         // the submission defines the entry point with the declared signature
-  std::string exception;       // the launcher threw: its message
-  std::string launch_error;    // cudaGetLastError() after the launcher returned
-  std::string run_error;       // cudaDeviceSynchronize() after it
-  std::string copy_error;      // copying buffers to or from the device failed
-  std::vector<std::string> diagnostics;  // the emulator's reports (races, bounds, barriers, ...)
-  // A timed call: milliseconds of each timed run of the entry and of the copy, or why there are none. Measured by the
-  // student's own process, so a judge reports them as advice and never scores them.
-  std::vector<float> kernel_ms, copy_ms;
-  std::string timing_error;
+    bool defined = true;                   // the submission defines the entry point with the declared signature
+    std::string exception;                 // the launcher threw: its message
+    std::string launch_error;              // cudaGetLastError() after the launcher returned
+    std::string run_error;                 // cudaDeviceSynchronize() after it
+    std::string copy_error;                // copying buffers to or from the device failed
+    std::vector<std::string> diagnostics;  // the emulator's reports (races, bounds, barriers, ...)
+    // A timed call: milliseconds of each timed run of the entry and of the copy, or why there are none. Measured by the
+    // student's own process, so a judge reports them as advice and never scores them.
+    std::vector<float> kernel_ms, copy_ms;
+    std::string timing_error;
 };
 
 std::string encode(const Request& r);

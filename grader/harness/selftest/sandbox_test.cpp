@@ -28,57 +28,57 @@ namespace {
 
 // One line "name result" per attempt: "refused:<errno name>" or "allowed".
 void report(const char* name, long rc) {
-  std::printf("%s %s\n", name, rc < 0 ? (std::string("refused:") + strerrorname_np(errno)).c_str() : "allowed");
+    std::printf("%s %s\n", name, rc < 0 ? (std::string("refused:") + strerrorname_np(errno)).c_str() : "allowed");
 }
 
 int probe(const std::string& outside_file, const std::string& judge_pid) {
-  std::string why;
-  if (!wb::sandbox::forbid_new_processes(&why)) std::printf("forbid_new_processes failed: %s\n", why.c_str());
-  const pid_t child = ::fork();
-  if (child == 0) _exit(0);
-  report("fork", child);
-  report("socket_inet", ::socket(AF_INET, SOCK_STREAM, 0));
-  report("socket_unix", ::socket(AF_UNIX, SOCK_STREAM, 0));
-  report("connect", ::connect(0, nullptr, 0));
-  report("ptrace", ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr));
-  report("kill_everyone", ::kill(-1, 0));
-  report("kill_judge", ::kill(std::atoi(judge_pid.c_str()), 0));
-  report("unshare_user", ::unshare(CLONE_NEWUSER));
-  report("io_uring", ::syscall(SYS_io_uring_setup, 1, nullptr));
-  report("clone3", ::syscall(SYS_clone3, nullptr, 0));
-  report("write_outside", ::open(outside_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
-  report("read_judge_environ", ::open(("/proc/" + judge_pid + "/environ").c_str(), O_RDONLY));
-  const char* argv[] = {"/bin/true", nullptr};
-  report("exec", ::execve(argv[0], const_cast<char* const*>(argv), nullptr));
-  {
-    // Threads stay allowed: the CUDA runtime and the emulator's watchdog need them.
-    std::thread t([] {});
-    t.join();
-    report("thread", 0);
-  }
-  std::fflush(stdout);
-  return 0;
+    std::string why;
+    if (!wb::sandbox::forbid_new_processes(&why)) std::printf("forbid_new_processes failed: %s\n", why.c_str());
+    const pid_t child = ::fork();
+    if (child == 0) _exit(0);
+    report("fork", child);
+    report("socket_inet", ::socket(AF_INET, SOCK_STREAM, 0));
+    report("socket_unix", ::socket(AF_UNIX, SOCK_STREAM, 0));
+    report("connect", ::connect(0, nullptr, 0));
+    report("ptrace", ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr));
+    report("kill_everyone", ::kill(-1, 0));
+    report("kill_judge", ::kill(std::atoi(judge_pid.c_str()), 0));
+    report("unshare_user", ::unshare(CLONE_NEWUSER));
+    report("io_uring", ::syscall(SYS_io_uring_setup, 1, nullptr));
+    report("clone3", ::syscall(SYS_clone3, nullptr, 0));
+    report("write_outside", ::open(outside_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
+    report("read_judge_environ", ::open(("/proc/" + judge_pid + "/environ").c_str(), O_RDONLY));
+    const char* argv[] = {"/bin/true", nullptr};
+    report("exec", ::execve(argv[0], const_cast<char* const*>(argv), nullptr));
+    {
+        // Threads stay allowed: the CUDA runtime and the emulator's watchdog need them.
+        std::thread t([] {});
+        t.join();
+        report("thread", 0);
+    }
+    std::fflush(stdout);
+    return 0;
 }
 
 std::map<std::string, std::string> parse(const std::string& text) {
-  std::map<std::string, std::string> m;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const std::size_t end = text.find('\n', pos);
-    const std::string line = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    const std::size_t sp = line.find(' ');
-    if (sp != std::string::npos) m[line.substr(0, sp)] = line.substr(sp + 1);
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  return m;
+    std::map<std::string, std::string> m;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t end = text.find('\n', pos);
+        const std::string line = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+        const std::size_t sp = line.find(' ');
+        if (sp != std::string::npos) m[line.substr(0, sp)] = line.substr(sp + 1);
+        if (end == std::string::npos) break;
+        pos = end + 1;
+    }
+    return m;
 }
 
 int failures = 0;
 
 void expect(bool ok, const std::string& mode, const std::string& what, const std::string& got) {
-  std::printf("%s %s: %s (%s)\n", ok ? "ok  " : "FAIL", mode.c_str(), what.c_str(), got.c_str());
-  if (!ok) ++failures;
+    std::printf("%s %s: %s (%s)\n", ok ? "ok  " : "FAIL", mode.c_str(), what.c_str(), got.c_str());
+    if (!ok) ++failures;
 }
 
 // A wrapper that starts the worker as its child, the way compute-sanitizer does (SANITIZE=1).
@@ -86,76 +86,78 @@ const std::vector<std::string> kForkingWrapper = {"/bin/sh", "-c", "\"$@\"; exit
 
 void run_mode(const char* self, const std::string& mode, const std::string& backend = "emu",
               const std::vector<std::string>& wrapper = {}) {
-  const std::string outside = "/tmp/wb-sandbox-test-canary-" + std::to_string(::getpid());
-  ::unlink(outside.c_str());
-  wb::sandbox::Options o;
-  o.backend = backend;
-  o.mode = mode;
-  o.env = {"PATH=/usr/bin:/bin"};
-  o.wrapper = wrapper;
-  const int out = ::memfd_create("probe-output", 0);
-  auto s = wb::sandbox::start(o, {self, "--probe", outside, std::to_string(::getpid())}, {}, out);
-  if (!s.error.empty()) {
-    expect(false, mode, "start", s.error);
-    return;
-  }
-  int status = 0;
-  ::waitpid(s.pid, &status, 0);
-  std::string text(1 << 16, '\0');
-  const ssize_t n = ::pread(out, text.data(), text.size(), 0);
-  text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-  const auto r = parse(text);
-  auto refused = [&](const char* k) { return r.count(k) && r.at(k).rfind("refused", 0) == 0; };
-  auto got = [&](const char* k) { return r.count(k) ? r.at(k) : std::string("no answer"); };
-  const std::string label = mode + "/" + backend + (wrapper.empty() ? "" : "/wrapped");
-  const bool ran = WIFEXITED(status) && WEXITSTATUS(status) == 0 && r.count("thread");
-  expect(ran, label, "the probe ran to its end", ran ? "exit 0" : "exit " + std::to_string(WEXITSTATUS(status)) + ", output:\n" + text);
-  for (const char* k : {"fork", "socket_inet", "socket_unix", "ptrace", "unshare_user", "io_uring", "exec", "connect"})
-    expect(refused(k) || (backend == "gpu" && std::string(k) == "socket_unix"), label, std::string(k) + " is refused", got(k));
-  expect(got("clone3") == "refused:ENOSYS", label, "clone3 answers ENOSYS (so the C library uses clone)", got("clone3"));
-  // Signals: without namespaces seccomp refuses any kill but to itself; inside a PID namespace nothing else is seen.
-  expect(mode == "bwrap" || refused("kill_everyone"), label, "kill(-1) is refused", got("kill_everyone"));
-  expect(refused("kill_judge"), label, "the judge cannot be signalled", got("kill_judge"));
-  expect(refused("read_judge_environ"), label, "the judge's /proc files cannot be read", got("read_judge_environ"));
-  // On gpu without namespaces nothing confines the filesystem (the CUDA driver does not start under Landlock): the
-  // report must say so instead.
-  if (backend == "gpu" && mode == "none")
-    expect(s.layers.filesystem.rfind("not isolated", 0) == 0, label, "the report says the filesystem is not isolated",
-           s.layers.filesystem);
-  else
-    expect(::access(outside.c_str(), F_OK) != 0, label, "nothing was written outside", outside);
-  expect(wrapper.empty() ? s.layers.seccomp == "on" : s.layers.seccomp.rfind("on, with process creation", 0) == 0,
-         label, "seccomp is reported on", s.layers.seccomp);
-  ::unlink(outside.c_str());
-  ::close(out);
+    const std::string outside = "/tmp/wb-sandbox-test-canary-" + std::to_string(::getpid());
+    ::unlink(outside.c_str());
+    wb::sandbox::Options o;
+    o.backend = backend;
+    o.mode = mode;
+    o.env = {"PATH=/usr/bin:/bin"};
+    o.wrapper = wrapper;
+    const int out = ::memfd_create("probe-output", 0);
+    auto s = wb::sandbox::start(o, {self, "--probe", outside, std::to_string(::getpid())}, {}, out);
+    if (!s.error.empty()) {
+        expect(false, mode, "start", s.error);
+        return;
+    }
+    int status = 0;
+    ::waitpid(s.pid, &status, 0);
+    std::string text(1 << 16, '\0');
+    const ssize_t n = ::pread(out, text.data(), text.size(), 0);
+    text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    const auto r = parse(text);
+    auto refused = [&](const char* k) { return r.count(k) && r.at(k).rfind("refused", 0) == 0; };
+    auto got = [&](const char* k) { return r.count(k) ? r.at(k) : std::string("no answer"); };
+    const std::string label = mode + "/" + backend + (wrapper.empty() ? "" : "/wrapped");
+    const bool ran = WIFEXITED(status) && WEXITSTATUS(status) == 0 && r.count("thread");
+    expect(ran, label, "the probe ran to its end",
+           ran ? "exit 0" : "exit " + std::to_string(WEXITSTATUS(status)) + ", output:\n" + text);
+    for (const char* k :
+         {"fork", "socket_inet", "socket_unix", "ptrace", "unshare_user", "io_uring", "exec", "connect"})
+        expect(refused(k) || (backend == "gpu" && std::string(k) == "socket_unix"), label,
+               std::string(k) + " is refused", got(k));
+    expect(got("clone3") == "refused:ENOSYS", label, "clone3 answers ENOSYS (so the C library uses clone)",
+           got("clone3"));
+    // Signals: without namespaces seccomp refuses any kill but to itself; inside a PID namespace nothing else is seen.
+    expect(mode == "bwrap" || refused("kill_everyone"), label, "kill(-1) is refused", got("kill_everyone"));
+    expect(refused("kill_judge"), label, "the judge cannot be signalled", got("kill_judge"));
+    expect(refused("read_judge_environ"), label, "the judge's /proc files cannot be read", got("read_judge_environ"));
+    // On gpu without namespaces nothing confines the filesystem (the CUDA driver does not start under Landlock): the
+    // report must say so instead.
+    if (backend == "gpu" && mode == "none")
+        expect(s.layers.filesystem.rfind("not isolated", 0) == 0, label,
+               "the report says the filesystem is not isolated", s.layers.filesystem);
+    else expect(::access(outside.c_str(), F_OK) != 0, label, "nothing was written outside", outside);
+    expect(wrapper.empty() ? s.layers.seccomp == "on" : s.layers.seccomp.rfind("on, with process creation", 0) == 0,
+           label, "seccomp is reported on", s.layers.seccomp);
+    ::unlink(outside.c_str());
+    ::close(out);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 4 && std::strcmp(argv[1], "--probe") == 0) return probe(argv[2], argv[3]);
-  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // as the judge does
-  run_mode(argv[0], "none");
-  // On gpu seccomp lets files be written (the driver opens its devices read-write).
-  run_mode(argv[0], "none", "gpu");
-  std::string why;
-  if (wb::sandbox::bwrap_usable("bwrap", &why)) {
-    run_mode(argv[0], "bwrap");
-    run_mode(argv[0], "bwrap", "gpu");
-    // Under a wrapper that forks and execs the worker, the worker still cannot start a process or a program.
-    run_mode(argv[0], "bwrap", "gpu", kForkingWrapper);
-  }
-  else std::printf("skip bwrap: %s\n", why.c_str());
-  {
-    // A wrapper needs the namespaces: without them it is refused, with a sentence.
-    wb::sandbox::Options o;
-    o.backend = "gpu";
-    o.mode = "none";
-    o.wrapper = kForkingWrapper;
-    const auto s = wb::sandbox::start(o, {argv[0], "--probe", "/nonexistent", "0"}, {}, STDOUT_FILENO);
-    expect(s.pid < 0 && s.error.find("only inside bubblewrap") != std::string::npos, "none/gpu/wrapped",
-           "a wrapper without namespaces is refused", s.error.empty() ? "started" : s.error);
-  }
-  std::printf("%s\n", failures ? "sandbox self-test FAILED" : "sandbox self-test passed");
-  return failures ? 1 : 0;
+    if (argc == 4 && std::strcmp(argv[1], "--probe") == 0) return probe(argv[2], argv[3]);
+    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // as the judge does
+    run_mode(argv[0], "none");
+    // On gpu seccomp lets files be written (the driver opens its devices read-write).
+    run_mode(argv[0], "none", "gpu");
+    std::string why;
+    if (wb::sandbox::bwrap_usable("bwrap", &why)) {
+        run_mode(argv[0], "bwrap");
+        run_mode(argv[0], "bwrap", "gpu");
+        // Under a wrapper that forks and execs the worker, the worker still cannot start a process or a program.
+        run_mode(argv[0], "bwrap", "gpu", kForkingWrapper);
+    } else std::printf("skip bwrap: %s\n", why.c_str());
+    {
+        // A wrapper needs the namespaces: without them it is refused, with a sentence.
+        wb::sandbox::Options o;
+        o.backend = "gpu";
+        o.mode = "none";
+        o.wrapper = kForkingWrapper;
+        const auto s = wb::sandbox::start(o, {argv[0], "--probe", "/nonexistent", "0"}, {}, STDOUT_FILENO);
+        expect(s.pid < 0 && s.error.find("only inside bubblewrap") != std::string::npos, "none/gpu/wrapped",
+               "a wrapper without namespaces is refused", s.error.empty() ? "started" : s.error);
+    }
+    std::printf("%s\n", failures ? "sandbox self-test FAILED" : "sandbox self-test passed");
+    return failures ? 1 : 0;
 }

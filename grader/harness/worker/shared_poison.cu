@@ -33,8 +33,7 @@ cudaError_t poison_shared_memory() {
         cudaError_t e = cudaGetDevice(&dev);
         if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
         if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (e == cudaSuccess)
-            e = cudaFuncSetAttribute(fill_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+        if (e == cudaSuccess) e = cudaFuncSetAttribute(fill_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
         // The whole unified L1/shared array as shared memory, so the fill reaches every byte a later block can get.
         if (e == cudaSuccess)
             e = cudaFuncSetAttribute(fill_shared, cudaFuncAttributePreferredSharedMemoryCarveout,

@@ -5,12 +5,12 @@
 
 namespace {
 void run(const wb04::F32Case& c) {
-  wb04::run_f32_case(
-      "launch_rmsnorm",
-      [](const float* in, const float* w, float* out, int M, int N, float eps) {
-        WB_CALL(launch_rmsnorm, in, w, out, M, N, eps, cudaStream_t{});
-      },
-      c);
+    wb04::run_f32_case(
+        "launch_rmsnorm",
+        [](const float* in, const float* w, float* out, int M, int N, float eps) {
+            WB_CALL(launch_rmsnorm, in, w, out, M, N, eps, cudaStream_t{});
+        },
+        c);
 }
 }  // namespace
 

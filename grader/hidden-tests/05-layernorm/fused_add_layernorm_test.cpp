@@ -9,21 +9,21 @@
 namespace {
 
 void run(int M, int N, std::string probe, wb05::Fill fill = wb05::normal_inputs(), float eps = 1e-5f) {
-  wb05::HalfCase c;
-  c.type = wb05::Half::bf16;
-  c.M = M;
-  c.N = N;
-  c.eps = eps;
-  c.probe = std::move(probe);
-  c.fill = std::move(fill);
-  wb05::run_fused_case(
-      "launch_fused_add_layernorm",
-      [](const void* in, void* res, const void* w, const void* b, void* out, int m, int n, float e) {
-        WB_CALL(launch_fused_add_layernorm, static_cast<const __nv_bfloat16*>(in), static_cast<__nv_bfloat16*>(res),
-                static_cast<const __nv_bfloat16*>(w), static_cast<const __nv_bfloat16*>(b),
-                static_cast<__nv_bfloat16*>(out), m, n, e, cudaStream_t{});
-      },
-      c);
+    wb05::HalfCase c;
+    c.type = wb05::Half::bf16;
+    c.M = M;
+    c.N = N;
+    c.eps = eps;
+    c.probe = std::move(probe);
+    c.fill = std::move(fill);
+    wb05::run_fused_case(
+        "launch_fused_add_layernorm",
+        [](const void* in, void* res, const void* w, const void* b, void* out, int m, int n, float e) {
+            WB_CALL(launch_fused_add_layernorm, static_cast<const __nv_bfloat16*>(in), static_cast<__nv_bfloat16*>(res),
+                    static_cast<const __nv_bfloat16*>(w), static_cast<const __nv_bfloat16*>(b),
+                    static_cast<__nv_bfloat16*>(out), m, n, e, cudaStream_t{});
+        },
+        c);
 }
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

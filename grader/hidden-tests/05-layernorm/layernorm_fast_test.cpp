@@ -9,28 +9,28 @@
 namespace {
 
 struct Offsets {
-  int in = 0, out = 0, w = 0, b = 0;
+    int in = 0, out = 0, w = 0, b = 0;
 };
 
 void run(int M, int N, Offsets o, std::string probe, wb05::Fill fill = wb05::normal_inputs(), float eps = 1e-5f) {
-  wb05::HalfCase c;
-  c.type = wb05::Half::bf16;
-  c.M = M;
-  c.N = N;
-  c.eps = eps;
-  c.in_offset = o.in;
-  c.out_offset = o.out;
-  c.w_offset = o.w;
-  c.b_offset = o.b;
-  c.probe = std::move(probe);
-  c.fill = std::move(fill);
-  wb05::run_half_case(
-      "launch_layernorm_fast",
-      [](const void* in, const void* w, const void* b, void* out, int m, int n, float e) {
-        WB_CALL(launch_layernorm_fast, static_cast<const __nv_bfloat16*>(in), static_cast<const __nv_bfloat16*>(w),
-                static_cast<const __nv_bfloat16*>(b), static_cast<__nv_bfloat16*>(out), m, n, e, cudaStream_t{});
-      },
-      c);
+    wb05::HalfCase c;
+    c.type = wb05::Half::bf16;
+    c.M = M;
+    c.N = N;
+    c.eps = eps;
+    c.in_offset = o.in;
+    c.out_offset = o.out;
+    c.w_offset = o.w;
+    c.b_offset = o.b;
+    c.probe = std::move(probe);
+    c.fill = std::move(fill);
+    wb05::run_half_case(
+        "launch_layernorm_fast",
+        [](const void* in, const void* w, const void* b, void* out, int m, int n, float e) {
+            WB_CALL(launch_layernorm_fast, static_cast<const __nv_bfloat16*>(in), static_cast<const __nv_bfloat16*>(w),
+                    static_cast<const __nv_bfloat16*>(b), static_cast<__nv_bfloat16*>(out), m, n, e, cudaStream_t{});
+        },
+        c);
 }
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

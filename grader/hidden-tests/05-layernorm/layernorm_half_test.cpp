@@ -10,30 +10,31 @@ namespace {
 using wb05::Half;
 
 void run(Half t, int M, int N, std::string probe, wb05::Fill fill = wb05::normal_inputs(), float eps = 1e-5f) {
-  wb05::HalfCase c;
-  c.type = t;
-  c.M = M;
-  c.N = N;
-  c.eps = eps;
-  c.probe = std::move(probe);
-  c.fill = std::move(fill);
-  if (t == Half::bf16) {
-    wb05::run_half_case(
-        "launch_layernorm_bf16",
-        [](const void* in, const void* w, const void* b, void* out, int m, int n, float e) {
-          WB_CALL(launch_layernorm_bf16, static_cast<const __nv_bfloat16*>(in), static_cast<const __nv_bfloat16*>(w),
-                  static_cast<const __nv_bfloat16*>(b), static_cast<__nv_bfloat16*>(out), m, n, e, cudaStream_t{});
-        },
-        c);
-  } else {
-    wb05::run_half_case(
-        "launch_layernorm_fp16",
-        [](const void* in, const void* w, const void* b, void* out, int m, int n, float e) {
-          WB_CALL(launch_layernorm_fp16, static_cast<const __half*>(in), static_cast<const __half*>(w),
-                  static_cast<const __half*>(b), static_cast<__half*>(out), m, n, e, cudaStream_t{});
-        },
-        c);
-  }
+    wb05::HalfCase c;
+    c.type = t;
+    c.M = M;
+    c.N = N;
+    c.eps = eps;
+    c.probe = std::move(probe);
+    c.fill = std::move(fill);
+    if (t == Half::bf16) {
+        wb05::run_half_case(
+            "launch_layernorm_bf16",
+            [](const void* in, const void* w, const void* b, void* out, int m, int n, float e) {
+                WB_CALL(launch_layernorm_bf16, static_cast<const __nv_bfloat16*>(in),
+                        static_cast<const __nv_bfloat16*>(w), static_cast<const __nv_bfloat16*>(b),
+                        static_cast<__nv_bfloat16*>(out), m, n, e, cudaStream_t{});
+            },
+            c);
+    } else {
+        wb05::run_half_case(
+            "launch_layernorm_fp16",
+            [](const void* in, const void* w, const void* b, void* out, int m, int n, float e) {
+                WB_CALL(launch_layernorm_fp16, static_cast<const __half*>(in), static_cast<const __half*>(w),
+                        static_cast<const __half*>(b), static_cast<__half*>(out), m, n, e, cudaStream_t{});
+            },
+            c);
+    }
 }
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

@@ -16,10 +16,10 @@ namespace wb::testkit {
 remote::Timing bandwidth_timing(std::uint64_t bytes_moved, std::uint32_t repeats = 30);
 
 struct Bandwidth {
-  bool measured = false;
-  std::string why_not;  // when not measured: one sentence
-  double kernel_ms = 0, copy_ms = 0;  // medians
-  double kernel_tb_per_s = 0, copy_tb_per_s = 0, fraction_of_copy = 0;
+    bool measured = false;
+    std::string why_not;                // when not measured: one sentence
+    double kernel_ms = 0, copy_ms = 0;  // medians
+    double kernel_tb_per_s = 0, copy_tb_per_s = 0, fraction_of_copy = 0;
 };
 
 // The last call's times (remote::last_call()), for an operation that moves `bytes_moved`.

@@ -27,23 +27,23 @@ constexpr std::size_t kGuard = 256;
 // One cudaMalloc: [before | payload | after]. data() points at the payload; before = guard + deliberate misalignment.
 class DeviceBuffer {
  public:
-  DeviceBuffer(std::size_t before, std::size_t payload, std::size_t after);
-  ~DeviceBuffer();
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    DeviceBuffer(std::size_t before, std::size_t payload, std::size_t after);
+    ~DeviceBuffer();
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
-  void* data() const { return mem_->data() + before_; }
-  std::size_t before() const { return before_; }
-  std::size_t payload() const { return payload_; }
-  std::size_t total() const { return before_ + payload_ + after_; }
+    void* data() const { return mem_->data() + before_; }
+    std::size_t before() const { return before_; }
+    std::size_t payload() const { return payload_; }
+    std::size_t total() const { return before_ + payload_ + after_; }
 
-  void fill(std::uint8_t byte);                             // the whole allocation
-  void upload(const void* src, std::size_t bytes);          // to the payload
-  std::vector<std::uint8_t> download() const;               // the whole allocation
+    void fill(std::uint8_t byte);                     // the whole allocation
+    void upload(const void* src, std::size_t bytes);  // to the payload
+    std::vector<std::uint8_t> download() const;       // the whole allocation
 
  private:
-  std::unique_ptr<wb::remote::Buffer> mem_;
-  std::size_t before_, payload_, after_;
+    std::unique_ptr<wb::remote::Buffer> mem_;
+    std::size_t before_, payload_, after_;
 };
 
 // Fails the test (and stops it) unless the worker ran the call: the entry point exists, did not throw, launched
@@ -52,8 +52,8 @@ void check_after_launch(const std::string& entry);
 
 template <class Launch>
 void launch_and_check(const std::string& entry, Launch&& launch) {
-  launch();  // a WB_CALL: runs in the worker, its outcome is remote::last_call()
-  check_after_launch(entry);
+    launch();  // a WB_CALL: runs in the worker, its outcome is remote::last_call()
+    check_after_launch(entry);
 }
 
 // Records the comparison as one assertion: passed, or failed with the report (the test goes on to its other checks).
@@ -66,24 +66,25 @@ template <class Writable>
 void expect_untouched(const CaseInfo& info, const std::string& name, const DeviceBuffer& buf,
                       const std::vector<std::uint8_t>& bytes, std::uint8_t poison, Writable&& writable,
                       std::size_t row_bytes_stride) {
-  Untouched u;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    const bool in_payload = i >= buf.before() && i < buf.before() + buf.payload();
-    if (in_payload && writable(i - buf.before())) continue;
-    if (bytes[i] == poison) continue;
-    if (u.changed++ == 0) {
-      u.first_offset = i;
-      if (i < buf.before())
-        u.first_where = std::to_string(buf.before() - i) + " byte(s) before its first element";
-      else if (!in_payload)
-        u.first_where = std::to_string(i - buf.before() - buf.payload() + 1) + " byte(s) after its last element";
-      else
-        u.first_where = "row " + std::to_string((i - buf.before()) / row_bytes_stride) +
-                        ", in the gap between the row's last element and the next row (byte " +
-                        std::to_string((i - buf.before()) % row_bytes_stride) + " of the row)";
+    Untouched u;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        const bool in_payload = i >= buf.before() && i < buf.before() + buf.payload();
+        if (in_payload && writable(i - buf.before())) continue;
+        if (bytes[i] == poison) continue;
+        if (u.changed++ == 0) {
+            u.first_offset = i;
+            if (i < buf.before())
+                u.first_where = std::to_string(buf.before() - i) + " byte(s) before its first element";
+            else if (!in_payload)
+                u.first_where =
+                    std::to_string(i - buf.before() - buf.payload() + 1) + " byte(s) after its last element";
+            else
+                u.first_where = "row " + std::to_string((i - buf.before()) / row_bytes_stride) +
+                                ", in the gap between the row's last element and the next row (byte " +
+                                std::to_string((i - buf.before()) % row_bytes_stride) + " of the row)";
+        }
     }
-  }
-  expect_report(u.changed == 0, u.changed == 0 ? std::string() : untouched_report(info, name, u));
+    expect_report(u.changed == 0, u.changed == 0 ? std::string() : untouched_report(info, name, u));
 }
 
 // A read-only buffer must come back byte for byte as it was uploaded.

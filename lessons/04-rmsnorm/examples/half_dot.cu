@@ -12,14 +12,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CUDA_CHECK(expr)                                                                             \
-    do {                                                                                             \
-        cudaError_t status_ = (expr);                                                                \
-        if (status_ != cudaSuccess) {                                                                \
-            std::printf("FAIL: %s returned %s (%s:%d)\n", #expr, cudaGetErrorString(status_), __FILE__, \
-                        __LINE__);                                                                   \
-            std::exit(1);                                                                            \
-        }                                                                                            \
+#define CUDA_CHECK(expr)                                                                                           \
+    do {                                                                                                           \
+        cudaError_t status_ = (expr);                                                                              \
+        if (status_ != cudaSuccess) {                                                                              \
+            std::printf("FAIL: %s returned %s (%s:%d)\n", #expr, cudaGetErrorString(status_), __FILE__, __LINE__); \
+            std::exit(1);                                                                                          \
+        }                                                                                                          \
     } while (0)
 
 namespace {

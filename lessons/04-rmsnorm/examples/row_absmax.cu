@@ -12,14 +12,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CUDA_CHECK(expr)                                                                             \
-    do {                                                                                             \
-        cudaError_t status_ = (expr);                                                                \
-        if (status_ != cudaSuccess) {                                                                \
-            std::printf("FAIL: %s returned %s (%s:%d)\n", #expr, cudaGetErrorString(status_), __FILE__, \
-                        __LINE__);                                                                   \
-            std::exit(1);                                                                            \
-        }                                                                                            \
+#define CUDA_CHECK(expr)                                                                                           \
+    do {                                                                                                           \
+        cudaError_t status_ = (expr);                                                                              \
+        if (status_ != cudaSuccess) {                                                                              \
+            std::printf("FAIL: %s returned %s (%s:%d)\n", #expr, cudaGetErrorString(status_), __FILE__, __LINE__); \
+            std::exit(1);                                                                                          \
+        }                                                                                                          \
     } while (0)
 
 namespace {
@@ -66,7 +65,7 @@ __global__ void absmax_scale(const float* x, float* y, float* row_max, int M, in
         for (int w = 1; w < BLOCK / 32; ++w) all = fmaxf(all, per_warp[w]);
         block_max = all;
     }
-    __syncthreads();  // block_max is written before any thread reads it
+    __syncthreads();                                                 // block_max is written before any thread reads it
     const float scale = block_max > 0.0f ? 1.0f / block_max : 0.0f;  // an all-zero row stays zero
     // ANCHOR_END: combine
 
@@ -105,10 +104,12 @@ bool run_case(int M, int N, unsigned seed) {
         float want_max = 0.0f;
         for (int c = 0; c < N; ++c) want_max = std::fmax(want_max, std::fabs(x[static_cast<std::size_t>(r) * N + c]));
         const float scale = want_max > 0.0f ? 1.0f / want_max : 0.0f;
-        if (row_max[r] != want_max && bad++ < 3) std::printf("  row %d: max %.9g, want %.9g\n", r, row_max[r], want_max);
+        if (row_max[r] != want_max && bad++ < 3)
+            std::printf("  row %d: max %.9g, want %.9g\n", r, row_max[r], want_max);
         for (int c = 0; c < N; ++c) {
             const std::size_t i = static_cast<std::size_t>(r) * N + c;
-            if (y[i] != x[i] * scale && bad++ < 3) std::printf("  row %d col %d: %.9g, want %.9g\n", r, c, y[i], x[i] * scale);
+            if (y[i] != x[i] * scale && bad++ < 3)
+                std::printf("  row %d col %d: %.9g, want %.9g\n", r, c, y[i], x[i] * scale);
         }
     }
     std::printf("%s M=%d N=%d\n", bad == 0 ? "ok  " : "FAIL", M, N);

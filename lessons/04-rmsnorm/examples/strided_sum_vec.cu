@@ -14,14 +14,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CUDA_CHECK(expr)                                                                             \
-    do {                                                                                             \
-        cudaError_t status_ = (expr);                                                                \
-        if (status_ != cudaSuccess) {                                                                \
-            std::printf("FAIL: %s returned %s (%s:%d)\n", #expr, cudaGetErrorString(status_), __FILE__, \
-                        __LINE__);                                                                   \
-            std::exit(1);                                                                            \
-        }                                                                                            \
+#define CUDA_CHECK(expr)                                                                                           \
+    do {                                                                                                           \
+        cudaError_t status_ = (expr);                                                                              \
+        if (status_ != cudaSuccess) {                                                                              \
+            std::printf("FAIL: %s returned %s (%s:%d)\n", #expr, cudaGetErrorString(status_), __FILE__, __LINE__); \
+            std::exit(1);                                                                                          \
+        }                                                                                                          \
     } while (0)
 
 namespace {
@@ -102,7 +101,8 @@ bool run_case(int M, int N, long long stride) {
     CUDA_CHECK(cudaFree(dsums));
     int bad = 0;
     for (int r = 0; r < M; ++r)
-        if (static_cast<double>(got[r]) != want[r] && bad++ < 3) std::printf("  row %d: %.0f, want %.0f\n", r, got[r], want[r]);
+        if (static_cast<double>(got[r]) != want[r] && bad++ < 3)
+            std::printf("  row %d: %.0f, want %.0f\n", r, got[r], want[r]);
     std::printf("%s M=%d N=%d stride=%lld\n", bad == 0 ? "ok  " : "FAIL", M, N, stride);
     return bad == 0;
 }

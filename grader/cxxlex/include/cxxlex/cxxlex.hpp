@@ -17,40 +17,40 @@
 namespace cxxlex {
 
 enum class Kind {
-  identifier,    // names, including CUDA's __global__, __shared__ …
-  keyword,       // C++17 keywords and alternative operator spellings (and, or, not …)
-  number,        // a preprocessing number: 42, 0x1F, 1.5e-3f, 1'000'000
-  string,        // "…", u8"…", L"…", R"d(…)d", with any user-defined suffix
-  character,     // 'a', u'a', L'\n'
-  punct,         // operators and punctuators, longest match; <<< and >>> are single tokens when enabled; digraphs
-                 // (<% %> <: :> %: %:%:) are single tokens spelled as written
-  preprocessor,  // a whole directive from '#' (or '%:') to the end of its logical line (continuations and comments
-                 // inside)
-  comment,       // // … or /* … */
-  whitespace,    // blanks, tabs, and backslash-newline continuations outside tokens
-  newline,       // one '\n' (or "\r\n")
-  other,         // a byte that starts no token (stray '\\', '@', '$', non-ASCII outside literals)
+    identifier,    // names, including CUDA's __global__, __shared__ …
+    keyword,       // C++17 keywords and alternative operator spellings (and, or, not …)
+    number,        // a preprocessing number: 42, 0x1F, 1.5e-3f, 1'000'000
+    string,        // "…", u8"…", L"…", R"d(…)d", with any user-defined suffix
+    character,     // 'a', u'a', L'\n'
+    punct,         // operators and punctuators, longest match; <<< and >>> are single tokens when enabled; digraphs
+                   // (<% %> <: :> %: %:%:) are single tokens spelled as written
+    preprocessor,  // a whole directive from '#' (or '%:') to the end of its logical line (continuations and comments
+                   // inside)
+    comment,       // // … or /* … */
+    whitespace,    // blanks, tabs, and backslash-newline continuations outside tokens
+    newline,       // one '\n' (or "\r\n")
+    other,         // a byte that starts no token (stray '\\', '@', '$', non-ASCII outside literals)
 };
 
 const char* kind_name(Kind k);
 
 struct Token {
-  Kind kind;
-  std::string text;
-  int line;             // 1-based line of the first byte
-  int column;           // 1-based byte column of the first byte
-  std::size_t offset;   // byte offset of the first byte
-  std::size_t length;   // bytes of the input the token covers: text.size(), except with Options::spliced
+    Kind kind;
+    std::string text;
+    int line;            // 1-based line of the first byte
+    int column;          // 1-based byte column of the first byte
+    std::size_t offset;  // byte offset of the first byte
+    std::size_t length;  // bytes of the input the token covers: text.size(), except with Options::spliced
 };
 
 struct Options {
-  // CUDA launch brackets: lex "<<<" and ">>>" as single tokens. Whether a ">>>" closes a launch or three template
-  // argument lists is left to the caller, which knows whether a "<<<" is open.
-  bool cuda_launch_brackets = true;
-  // Translation phase 2 as GCC performs it (and so nvcc, whose front end GCC's preprocessor feeds): a backslash
-  // followed by optional blanks and a newline joins two lines wherever it stands, except inside a raw string
-  // literal, where the standard reverts it. Trigraphs are not replaced: GCC and nvcc ignore them in C++17.
-  bool spliced = false;
+    // CUDA launch brackets: lex "<<<" and ">>>" as single tokens. Whether a ">>>" closes a launch or three template
+    // argument lists is left to the caller, which knows whether a "<<<" is open.
+    bool cuda_launch_brackets = true;
+    // Translation phase 2 as GCC performs it (and so nvcc, whose front end GCC's preprocessor feeds): a backslash
+    // followed by optional blanks and a newline joins two lines wherever it stands, except inside a raw string
+    // literal, where the standard reverts it. Trigraphs are not replaced: GCC and nvcc ignore them in C++17.
+    bool spliced = false;
 };
 
 // Never fails: unterminated comments or literals end at the end of the input.

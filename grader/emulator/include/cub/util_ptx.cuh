@@ -10,26 +10,22 @@ namespace cub {
 
 // Row-major linear id of the calling thread within its block (x fastest), as CUB's RowMajorTid.
 inline int RowMajorTid(int block_dim_x, int block_dim_y, int block_dim_z) {
-  return ((block_dim_z == 1) ? 0 : (int(threadIdx.z) * block_dim_x * block_dim_y)) +
-         ((block_dim_y == 1) ? 0 : (int(threadIdx.y) * block_dim_x)) + int(threadIdx.x);
+    return ((block_dim_z == 1) ? 0 : (int(threadIdx.z) * block_dim_x * block_dim_y)) +
+           ((block_dim_y == 1) ? 0 : (int(threadIdx.y) * block_dim_x)) + int(threadIdx.x);
 }
 // Hardware lane and warp of the calling thread: warps are consecutive runs of 32 linear thread ids.
-inline unsigned int LaneId() {
-  return unsigned(RowMajorTid(int(blockDim.x), int(blockDim.y), int(blockDim.z))) % 32u;
-}
-inline unsigned int WarpId() {
-  return unsigned(RowMajorTid(int(blockDim.x), int(blockDim.y), int(blockDim.z))) / 32u;
-}
+inline unsigned int LaneId() { return unsigned(RowMajorTid(int(blockDim.x), int(blockDim.y), int(blockDim.z))) % 32u; }
+inline unsigned int WarpId() { return unsigned(RowMajorTid(int(blockDim.x), int(blockDim.y), int(blockDim.z))) / 32u; }
 
 namespace detail {
 
 // Lanes of the calling thread's hardware warp that exist: a block whose size is not a multiple of 32 has a last
 // warp with fewer lanes, and a shuffle mask must not name lanes that are not there.
 inline unsigned int existing_lanes_mask() {
-  const unsigned block_threads = blockDim.x * blockDim.y * blockDim.z;
-  const unsigned base = WarpId() * 32u;
-  const unsigned n = block_threads - base >= 32u ? 32u : block_threads - base;
-  return n == 32u ? 0xffffffffu : ((1u << n) - 1u);
+    const unsigned block_threads = blockDim.x * blockDim.y * blockDim.z;
+    const unsigned base = WarpId() * 32u;
+    const unsigned n = block_threads - base >= 32u ? 32u : block_threads - base;
+    return n == 32u ? 0xffffffffu : ((1u << n) - 1u);
 }
 
 // shfl.sync.down of any trivially copyable T, moved in 4-byte words as CUB's ShuffleDown does for wide types, with
@@ -37,19 +33,20 @@ inline unsigned int existing_lanes_mask() {
 // lane whose source lies beyond last_lane gets its own value back and reads nothing, which is what keeps CUB's
 // partial reductions from touching lanes outside the mask. `file`/`line` name the user's call.
 template <class T>
-inline T shuffle_down(unsigned mask, const T& value, unsigned offset, int logical_warp, int last_lane,
-                      const char* file, int line) {
-  static_assert(std::is_trivially_copyable<T>::value, "cub shuffles need a trivially copyable type");
-  constexpr std::size_t words = (sizeof(T) + 3) / 4;
-  const int c = ((32 - logical_warp) << 8) | last_lane;
-  unsigned int in[words] = {};
-  unsigned int out[words];
-  std::memcpy(in, &value, sizeof(T));
-  for (std::size_t i = 0; i < words; ++i)
-    out[i] = emu::detail::shfl_as<unsigned int>(emu::detail::ShflMode::down, mask, in[i], int(offset), c, file, line);
-  T result;
-  std::memcpy(&result, out, sizeof(T));
-  return result;
+inline T shuffle_down(unsigned mask, const T& value, unsigned offset, int logical_warp, int last_lane, const char* file,
+                      int line) {
+    static_assert(std::is_trivially_copyable<T>::value, "cub shuffles need a trivially copyable type");
+    constexpr std::size_t words = (sizeof(T) + 3) / 4;
+    const int c = ((32 - logical_warp) << 8) | last_lane;
+    unsigned int in[words] = {};
+    unsigned int out[words];
+    std::memcpy(in, &value, sizeof(T));
+    for (std::size_t i = 0; i < words; ++i)
+        out[i] =
+            emu::detail::shfl_as<unsigned int>(emu::detail::ShflMode::down, mask, in[i], int(offset), c, file, line);
+    T result;
+    std::memcpy(&result, out, sizeof(T));
+    return result;
 }
 
 }  // namespace detail

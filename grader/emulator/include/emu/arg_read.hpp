@@ -8,24 +8,24 @@
 #pragma once
 #include <type_traits>
 
-extern "C" void emu_arg_read(const void* p, unsigned long n, const void* pc, int maybe);   // runtime/tsan_hooks.cpp
+extern "C" void emu_arg_read(const void* p, unsigned long n, const void* pc, int maybe);  // runtime/tsan_hooks.cpp
 
 namespace emu::detail {
 
 template <class T>
-using checked_element = std::bool_constant<std::is_lvalue_reference_v<T> &&
-                                           std::is_class_v<std::remove_reference_t<T>> &&
-                                           std::is_trivially_copyable_v<std::remove_reference_t<T>>>;
+using checked_element =
+    std::bool_constant<std::is_lvalue_reference_v<T> && std::is_class_v<std::remove_reference_t<T>> &&
+                       std::is_trivially_copyable_v<std::remove_reference_t<T>>>;
 
 // A struct element. Not inlined: __builtin_return_address(0) must be the caller's call site. Not instrumented: it
 // reads nothing itself.
 template <class T, std::enable_if_t<checked_element<T>::value, int> = 0>
 __attribute__((noinline, no_sanitize_thread)) constexpr void arg_probe(T&& v) noexcept {
-  using E = std::remove_reference_t<T>;
-  // A const element can only be read. A non-const one might be bound to a reference the callee writes through:
-  // it is still checked for bounds and races, never reported as an uninitialized read.
-  if (!__builtin_is_constant_evaluated())
-    emu_arg_read(&v, sizeof(E), __builtin_return_address(0), std::is_const_v<E> ? 0 : 1);
+    using E = std::remove_reference_t<T>;
+    // A const element can only be read. A non-const one might be bound to a reference the callee writes through:
+    // it is still checked for bounds and races, never reported as an uninitialized read.
+    if (!__builtin_is_constant_evaluated())
+        emu_arg_read(&v, sizeof(E), __builtin_return_address(0), std::is_const_v<E> ? 0 : 1);
 }
 
 // Anything else: nothing to check (g++ instruments it), inlined even at -O0.

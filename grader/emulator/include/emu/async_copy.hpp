@@ -13,10 +13,10 @@ namespace cuda {
 // A size that the caller promises is a multiple of N and whose pointers are N-aligned (libcu++'s aligned_size_t).
 template <std::size_t N>
 struct aligned_size_t {
-  static constexpr std::size_t align = N;
-  std::size_t value;
-  constexpr explicit aligned_size_t(std::size_t v) : value(v) {}
-  constexpr operator std::size_t() const { return value; }
+    static constexpr std::size_t align = N;
+    std::size_t value;
+    constexpr explicit aligned_size_t(std::size_t v) : value(v) {}
+    constexpr operator std::size_t() const { return value; }
 };
 
 }  // namespace cuda
@@ -35,7 +35,9 @@ void async_consumer_wait();
 void async_consumer_release();
 
 template <std::size_t N>
-constexpr std::size_t size_of(cuda::aligned_size_t<N> s) { return s.value; }
+constexpr std::size_t size_of(cuda::aligned_size_t<N> s) {
+    return s.value;
+}
 constexpr std::size_t size_of(std::size_t s) { return s; }
 
 }  // namespace emu::detail

@@ -23,66 +23,66 @@ extern const int warpSize;
 
 // ---- barriers ------------------------------------------------------------------------------------------------------
 inline void __syncthreads(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  emu::detail::barrier(emu::detail::BarrierOp::plain, 1, file, line);
+    emu::detail::barrier(emu::detail::BarrierOp::plain, 1, file, line);
 }
 inline int __syncthreads_count(int pred, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return emu::detail::barrier(emu::detail::BarrierOp::count, pred, file, line);
+    return emu::detail::barrier(emu::detail::BarrierOp::count, pred, file, line);
 }
 inline int __syncthreads_and(int pred, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return emu::detail::barrier(emu::detail::BarrierOp::and_, pred, file, line);
+    return emu::detail::barrier(emu::detail::BarrierOp::and_, pred, file, line);
 }
 inline int __syncthreads_or(int pred, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return emu::detail::barrier(emu::detail::BarrierOp::or_, pred, file, line);
+    return emu::detail::barrier(emu::detail::BarrierOp::or_, pred, file, line);
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  emu::detail::syncwarp(mask, file, line);
+    emu::detail::syncwarp(mask, file, line);
 }
 
 // ---- warp shuffles (PTX shfl.sync) ---------------------------------------------------------------------------------
 template <class T>
 inline emu::detail::shfl_type<T> __shfl_sync(unsigned mask, T var, int srcLane, int width = 32,
                                              const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  using U = emu::detail::shfl_type<T>;
-  return emu::detail::shfl_as<U>(emu::detail::ShflMode::idx, mask, static_cast<U>(var), srcLane,
-                                 emu::detail::shfl_c_clamp(width), file, line);
+    using U = emu::detail::shfl_type<T>;
+    return emu::detail::shfl_as<U>(emu::detail::ShflMode::idx, mask, static_cast<U>(var), srcLane,
+                                   emu::detail::shfl_c_clamp(width), file, line);
 }
 template <class T>
 inline emu::detail::shfl_type<T> __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
                                                 const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  using U = emu::detail::shfl_type<T>;
-  return emu::detail::shfl_as<U>(emu::detail::ShflMode::up, mask, static_cast<U>(var), static_cast<int>(delta),
-                                 emu::detail::shfl_c_up(width), file, line);
+    using U = emu::detail::shfl_type<T>;
+    return emu::detail::shfl_as<U>(emu::detail::ShflMode::up, mask, static_cast<U>(var), static_cast<int>(delta),
+                                   emu::detail::shfl_c_up(width), file, line);
 }
 template <class T>
 inline emu::detail::shfl_type<T> __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
                                                   const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  using U = emu::detail::shfl_type<T>;
-  return emu::detail::shfl_as<U>(emu::detail::ShflMode::down, mask, static_cast<U>(var), static_cast<int>(delta),
-                                 emu::detail::shfl_c_clamp(width), file, line);
+    using U = emu::detail::shfl_type<T>;
+    return emu::detail::shfl_as<U>(emu::detail::ShflMode::down, mask, static_cast<U>(var), static_cast<int>(delta),
+                                   emu::detail::shfl_c_clamp(width), file, line);
 }
 template <class T>
 inline emu::detail::shfl_type<T> __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32,
                                                  const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  using U = emu::detail::shfl_type<T>;
-  return emu::detail::shfl_as<U>(emu::detail::ShflMode::bfly, mask, static_cast<U>(var), laneMask,
-                                 emu::detail::shfl_c_clamp(width), file, line);
+    using U = emu::detail::shfl_type<T>;
+    return emu::detail::shfl_as<U>(emu::detail::ShflMode::bfly, mask, static_cast<U>(var), laneMask,
+                                   emu::detail::shfl_c_clamp(width), file, line);
 }
 
 // ---- votes ---------------------------------------------------------------------------------------------------------
 inline unsigned __ballot_sync(unsigned mask, int pred, const char* file = __builtin_FILE(),
                               int line = __builtin_LINE()) {
-  return emu::detail::vote(emu::detail::VoteOp::ballot, mask, pred, file, line);
+    return emu::detail::vote(emu::detail::VoteOp::ballot, mask, pred, file, line);
 }
 inline int __any_sync(unsigned mask, int pred, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return static_cast<int>(emu::detail::vote(emu::detail::VoteOp::any, mask, pred, file, line));
+    return static_cast<int>(emu::detail::vote(emu::detail::VoteOp::any, mask, pred, file, line));
 }
 inline int __all_sync(unsigned mask, int pred, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return static_cast<int>(emu::detail::vote(emu::detail::VoteOp::all, mask, pred, file, line));
+    return static_cast<int>(emu::detail::vote(emu::detail::VoteOp::all, mask, pred, file, line));
 }
 // The lanes that reach this same call together: the call waits until every other lane of the warp has exited or
 // blocked somewhere, then answers with the lanes waiting here (what a GPU reports for a converged group).
 inline unsigned __activemask(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return emu::detail::activemask(file, line);
+    return emu::detail::activemask(file, line);
 }
 
 // ---- atomics (runtime/atomics.cpp: out of line, so the memory checker sees them as atomics, not plain accesses) --
@@ -172,53 +172,53 @@ inline void __threadfence_system() { emu::detail::threadfence(); }
 #define __stwt(p, v) EMU_HINTED_STORE(p, v)
 
 // ---- warp reductions and matches (PTX redux.sync, match.sync) --------------------------------------------------
-#define EMU_WARP_REDUCE(name, op_unsigned, op_signed)                                                           \
-  inline unsigned name(unsigned mask, unsigned value, const char* file = __builtin_FILE(),                      \
-                       int line = __builtin_LINE()) {                                                           \
-    return emu::detail::warp_reduce(emu::detail::ReduceOp::op_unsigned, mask, value, file, line);               \
-  }                                                                                                             \
-  inline int name(unsigned mask, int value, const char* file = __builtin_FILE(), int line = __builtin_LINE()) { \
-    return static_cast<int>(                                                                                    \
-        emu::detail::warp_reduce(emu::detail::ReduceOp::op_signed, mask, static_cast<unsigned>(value), file, line)); \
-  }
+#define EMU_WARP_REDUCE(name, op_unsigned, op_signed)                                                             \
+    inline unsigned name(unsigned mask, unsigned value, const char* file = __builtin_FILE(),                      \
+                         int line = __builtin_LINE()) {                                                           \
+        return emu::detail::warp_reduce(emu::detail::ReduceOp::op_unsigned, mask, value, file, line);             \
+    }                                                                                                             \
+    inline int name(unsigned mask, int value, const char* file = __builtin_FILE(), int line = __builtin_LINE()) { \
+        return static_cast<int>(emu::detail::warp_reduce(emu::detail::ReduceOp::op_signed, mask,                  \
+                                                         static_cast<unsigned>(value), file, line));              \
+    }
 EMU_WARP_REDUCE(__reduce_add_sync, add, add)
 EMU_WARP_REDUCE(__reduce_min_sync, umin, smin)
 EMU_WARP_REDUCE(__reduce_max_sync, umax, smax)
 #undef EMU_WARP_REDUCE
 inline unsigned __reduce_and_sync(unsigned mask, unsigned value, const char* file = __builtin_FILE(),
                                   int line = __builtin_LINE()) {
-  return emu::detail::warp_reduce(emu::detail::ReduceOp::and_, mask, value, file, line);
+    return emu::detail::warp_reduce(emu::detail::ReduceOp::and_, mask, value, file, line);
 }
 inline unsigned __reduce_or_sync(unsigned mask, unsigned value, const char* file = __builtin_FILE(),
                                  int line = __builtin_LINE()) {
-  return emu::detail::warp_reduce(emu::detail::ReduceOp::or_, mask, value, file, line);
+    return emu::detail::warp_reduce(emu::detail::ReduceOp::or_, mask, value, file, line);
 }
 inline unsigned __reduce_xor_sync(unsigned mask, unsigned value, const char* file = __builtin_FILE(),
                                   int line = __builtin_LINE()) {
-  return emu::detail::warp_reduce(emu::detail::ReduceOp::xor_, mask, value, file, line);
+    return emu::detail::warp_reduce(emu::detail::ReduceOp::xor_, mask, value, file, line);
 }
 
 // CUDA's overloads: 32- and 64-bit integers and floating point, compared as bits.
 template <class T>
 inline unsigned __match_any_sync(unsigned mask, T value, const char* file = __builtin_FILE(),
                                  int line = __builtin_LINE()) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_any_sync takes a 32- or 64-bit value");
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &value, sizeof(T));
-  return emu::detail::warp_match(false, mask, bits, nullptr, file, line);
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_any_sync takes a 32- or 64-bit value");
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    return emu::detail::warp_match(false, mask, bits, nullptr, file, line);
 }
 template <class T>
 inline unsigned __match_all_sync(unsigned mask, T value, int* pred, const char* file = __builtin_FILE(),
                                  int line = __builtin_LINE()) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_all_sync takes a 32- or 64-bit value");
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &value, sizeof(T));
-  return emu::detail::warp_match(true, mask, bits, pred, file, line);
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_all_sync takes a 32- or 64-bit value");
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    return emu::detail::warp_match(true, mask, bits, pred, file, line);
 }
 
 inline long long clock64() { return emu::detail::clock_ticks(); }
 // Sleeping lets the other threads of the block run: a spin-wait on a flag that another thread sets makes progress.
 inline void __nanosleep(unsigned /*ns*/) { emu::detail::yield_thread(); }
 [[noreturn]] inline void __trap(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  emu::detail::trap(file, line);
+    emu::detail::trap(file, line);
 }

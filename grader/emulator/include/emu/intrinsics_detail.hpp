@@ -44,14 +44,15 @@ using shfl_type = std::conditional_t<std::is_integral_v<T> && (sizeof(T) < sizeo
 // Not instrumented: it only moves the caller's value through locals, and kernels are built at -O0 where the
 // instrumentation of those local copies would cost more than the shuffle itself.
 template <class T>
-__attribute__((no_sanitize_thread)) T shfl_as(ShflMode mode, unsigned mask, T var, int b, int c, const char* file, int line) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "a warp shuffle moves at most 8 bytes");
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &var, sizeof(T));
-  bits = shfl(mode, mask, bits, sizeof(T), b, c, file, line);
-  T out;
-  std::memcpy(&out, &bits, sizeof(T));
-  return out;
+__attribute__((no_sanitize_thread)) T shfl_as(ShflMode mode, unsigned mask, T var, int b, int c, const char* file,
+                                              int line) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "a warp shuffle moves at most 8 bytes");
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &var, sizeof(T));
+    bits = shfl(mode, mask, bits, sizeof(T), b, c, file, line);
+    T out;
+    std::memcpy(&out, &bits, sizeof(T));
+    return out;
 }
 
 // The `c` operand of PTX shfl.sync as CUDA's own headers build it from `width`.

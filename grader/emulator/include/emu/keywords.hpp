@@ -3,7 +3,6 @@
 // defines them for host code that includes it).
 #pragma once
 
-
 // emu-nvcc preprocesses with EMU_KEEP_QUALIFIERS: the space qualifiers and __noinline__ then survive `g++ -E`, so it
 // can tell device functions from host ones (__CUDA_ARCH__), and its rewriter spells them out for g++.
 #ifndef EMU_KEEP_QUALIFIERS

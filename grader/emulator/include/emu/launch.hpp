@@ -13,11 +13,11 @@
 namespace emu::detail {
 
 struct LaunchConfig {
-  unsigned grid[3];
-  unsigned block[3];
-  std::size_t shared_bytes;
-  cudaStream_t stream;
-  bool cooperative = false;   // cudaLaunchCooperativeKernel: grid.sync() is allowed
+    unsigned grid[3];
+    unsigned block[3];
+    std::size_t shared_bytes;
+    cudaStream_t stream;
+    bool cooperative = false;  // cudaLaunchCooperativeKernel: grid.sync() is allowed
 };
 
 using KernelThunk = void (*)(void* body);
@@ -31,40 +31,40 @@ const char* kernel_name_of(const void* func);
 
 template <class T>
 void launch_dims(const T& v, unsigned out[3]) {
-  if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
-    // A negative count becomes a huge one and is rejected as an invalid configuration, as by CUDA.
-    out[0] = static_cast<unsigned>(v);
-    out[1] = 1;
-    out[2] = 1;
-  } else {
-    out[0] = static_cast<unsigned>(v.x);
-    out[1] = static_cast<unsigned>(v.y);
-    out[2] = static_cast<unsigned>(v.z);
-  }
+    if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
+        // A negative count becomes a huge one and is rejected as an invalid configuration, as by CUDA.
+        out[0] = static_cast<unsigned>(v);
+        out[1] = 1;
+        out[2] = 1;
+    } else {
+        out[0] = static_cast<unsigned>(v.x);
+        out[1] = static_cast<unsigned>(v.y);
+        out[2] = static_cast<unsigned>(v.z);
+    }
 }
 
 template <class Body>
 void invoke_body(void* body) {
-  (*static_cast<Body*>(body))();
+    (*static_cast<Body*>(body))();
 }
 
 template <class F>
 class Launch {
  public:
-  Launch(const char* name, F fn, const LaunchConfig& cfg) : name_(name), fn_(std::move(fn)), cfg_(cfg) {}
+    Launch(const char* name, F fn, const LaunchConfig& cfg) : name_(name), fn_(std::move(fn)), cfg_(cfg) {}
 
-  template <class... A>
-  int operator()(A&&... args) {
-    // The by-copy captures are the parameter buffer. A closure rather than std::apply over a tuple: kernels are
-    // built at -O0, where each library layer would be a real, instrumented call for every CUDA thread.
-    auto body = [this, args...]() { fn_(args...); };
-    return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
-  }
+    template <class... A>
+    int operator()(A&&... args) {
+        // The by-copy captures are the parameter buffer. A closure rather than std::apply over a tuple: kernels are
+        // built at -O0, where each library layer would be a real, instrumented call for every CUDA thread.
+        auto body = [this, args...]() { fn_(args...); };
+        return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
+    }
 
  private:
-  const char* name_;
-  F fn_;
-  LaunchConfig cfg_;
+    const char* name_;
+    F fn_;
+    LaunchConfig cfg_;
 };
 
 }  // namespace emu::detail
@@ -74,12 +74,12 @@ namespace emu {
 template <class F, class G, class B>
 detail::Launch<F> launch(const char* name, F fn, const G& grid, const B& block, std::size_t shared_bytes = 0,
                          cudaStream_t stream = 0) {
-  detail::LaunchConfig cfg{};
-  detail::launch_dims(grid, cfg.grid);
-  detail::launch_dims(block, cfg.block);
-  cfg.shared_bytes = shared_bytes;
-  cfg.stream = stream;
-  return detail::Launch<F>(name, std::move(fn), cfg);
+    detail::LaunchConfig cfg{};
+    detail::launch_dims(grid, cfg.grid);
+    detail::launch_dims(block, cfg.block);
+    cfg.shared_bytes = shared_bytes;
+    cfg.stream = stream;
+    return detail::Launch<F>(name, std::move(fn), cfg);
 }
 
 }  // namespace emu
@@ -93,40 +93,40 @@ namespace emu::detail {
 
 template <class... P, std::size_t... I>
 cudaError_t launch_with_args(void (*func)(P...), const LaunchConfig& cfg, void** args, std::index_sequence<I...>) {
-  if (sizeof...(P) > 0 && !args) return cudaErrorInvalidValue;
-  Launch<void (*)(P...)> launch(kernel_name_of(reinterpret_cast<const void*>(func)), func, cfg);
-  return static_cast<cudaError_t>(launch(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(args[I])...));
+    if (sizeof...(P) > 0 && !args) return cudaErrorInvalidValue;
+    Launch<void (*)(P...)> launch(kernel_name_of(reinterpret_cast<const void*>(func)), func, cfg);
+    return static_cast<cudaError_t>(launch(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(args[I])...));
 }
 
 inline LaunchConfig launch_config(dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream, bool cooperative) {
-  LaunchConfig cfg{};
-  launch_dims(grid, cfg.grid);
-  launch_dims(block, cfg.block);
-  cfg.shared_bytes = smem;
-  cfg.stream = stream;
-  cfg.cooperative = cooperative;
-  return cfg;
+    LaunchConfig cfg{};
+    launch_dims(grid, cfg.grid);
+    launch_dims(block, cfg.block);
+    cfg.shared_bytes = smem;
+    cfg.stream = stream;
+    cfg.cooperative = cooperative;
+    return cfg;
 }
 
 template <class... P>
-cudaError_t launch_kernel(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t smem,
-                          cudaStream_t stream, bool cooperative) {
-  return launch_with_args(func, launch_config(grid, block, smem, stream, cooperative), args,
-                          std::index_sequence_for<P...>{});
+cudaError_t launch_kernel(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t smem, cudaStream_t stream,
+                          bool cooperative) {
+    return launch_with_args(func, launch_config(grid, block, smem, stream, cooperative), args,
+                            std::index_sequence_for<P...>{});
 }
 
 // A registered kernel's launcher: gives the void* its type back.
 using UntypedLauncher = cudaError_t (*)(const void* func, const LaunchConfig& cfg, void** args);
 template <class... P>
 cudaError_t launch_registered(const void* func, const LaunchConfig& cfg, void** args) {
-  auto* typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(func));
-  return launch_with_args(typed, cfg, args, std::index_sequence_for<P...>{});
+    auto* typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(func));
+    return launch_with_args(typed, cfg, args, std::index_sequence_for<P...>{});
 }
-void register_launcher(const void* func, UntypedLauncher launcher);   // runtime/launch.cpp
+void register_launcher(const void* func, UntypedLauncher launcher);  // runtime/launch.cpp
 template <class... P>
 bool register_kernel(void (*func)(P...)) {
-  register_launcher(reinterpret_cast<const void*>(func), &launch_registered<P...>);
-  return true;
+    register_launcher(reinterpret_cast<const void*>(func), &launch_registered<P...>);
+    return true;
 }
 
 // A kernel given as a void*: launched through its registration; one that has none (a template instance, an
@@ -139,20 +139,20 @@ cudaError_t launch_untyped(const void* func, const LaunchConfig& cfg, void** arg
 template <class... P>
 cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t smem = 0,
                              cudaStream_t stream = 0) {
-  return emu::detail::launch_kernel(func, grid, block, args, smem, stream, false);
+    return emu::detail::launch_kernel(func, grid, block, args, smem, stream, false);
 }
 template <class... P>
-cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 block, void** args,
-                                        std::size_t smem = 0, cudaStream_t stream = 0) {
-  return emu::detail::launch_kernel(func, grid, block, args, smem, stream, true);
+cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t smem = 0,
+                                        cudaStream_t stream = 0) {
+    return emu::detail::launch_kernel(func, grid, block, args, smem, stream, true);
 }
 inline cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, std::size_t smem = 0,
                                     cudaStream_t stream = 0) {
-  return emu::detail::launch_untyped(func, emu::detail::launch_config(grid, block, smem, stream, false), args);
+    return emu::detail::launch_untyped(func, emu::detail::launch_config(grid, block, smem, stream, false), args);
 }
 inline cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
                                                std::size_t smem = 0, cudaStream_t stream = 0) {
-  return emu::detail::launch_untyped(func, emu::detail::launch_config(grid, block, smem, stream, true), args);
+    return emu::detail::launch_untyped(func, emu::detail::launch_config(grid, block, smem, stream, true), args);
 }
 
 #include <emu/launch_ex.hpp>

@@ -13,70 +13,72 @@
 #include <emu/launch.hpp>
 
 enum cudaLaunchAttributeID {
-  cudaLaunchAttributeIgnore = 0,
-  cudaLaunchAttributeAccessPolicyWindow = 1,
-  cudaLaunchAttributeCooperative = 2,
-  cudaLaunchAttributeSynchronizationPolicy = 3,
-  cudaLaunchAttributeClusterDimension = 4,
-  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
-  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
-  cudaLaunchAttributeProgrammaticEvent = 7,
-  cudaLaunchAttributePriority = 8,
-  cudaLaunchAttributeMemSyncDomainMap = 9,
-  cudaLaunchAttributeMemSyncDomain = 10,
+    cudaLaunchAttributeIgnore = 0,
+    cudaLaunchAttributeAccessPolicyWindow = 1,
+    cudaLaunchAttributeCooperative = 2,
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    cudaLaunchAttributeClusterDimension = 4,
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+    cudaLaunchAttributeProgrammaticEvent = 7,
+    cudaLaunchAttributePriority = 8,
+    cudaLaunchAttributeMemSyncDomainMap = 9,
+    cudaLaunchAttributeMemSyncDomain = 10,
 };
 
 union cudaLaunchAttributeValue {
-  char pad[64];
-  int cooperative;
-  int priority;
-  unsigned programmaticStreamSerializationAllowed;
-  struct {
-    unsigned x, y, z;
-  } clusterDim;
+    char pad[64];
+    int cooperative;
+    int priority;
+    unsigned programmaticStreamSerializationAllowed;
+    struct {
+        unsigned x, y, z;
+    } clusterDim;
 };
 
 struct cudaLaunchAttribute {
-  cudaLaunchAttributeID id;
-  char pad[8 - sizeof(cudaLaunchAttributeID)];
-  cudaLaunchAttributeValue val;
+    cudaLaunchAttributeID id;
+    char pad[8 - sizeof(cudaLaunchAttributeID)];
+    cudaLaunchAttributeValue val;
 };
 
 struct cudaLaunchConfig_t {
-  dim3 gridDim;
-  dim3 blockDim;
-  std::size_t dynamicSmemBytes;
-  cudaStream_t stream;
-  cudaLaunchAttribute* attrs;
-  unsigned numAttrs;
+    dim3 gridDim;
+    dim3 blockDim;
+    std::size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute* attrs;
+    unsigned numAttrs;
 };
 
 namespace emu::detail {
 
 // The launch a config describes; false (and the error in *err) when an attribute asks for what is not emulated.
-bool config_of(const cudaLaunchConfig_t* config, LaunchConfig* out, cudaError_t* err);   // runtime/launch.cpp
+bool config_of(const cudaLaunchConfig_t* config, LaunchConfig* out, cudaError_t* err);  // runtime/launch.cpp
 
 }  // namespace emu::detail
 
 inline cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
-  emu::detail::LaunchConfig cfg{};
-  cudaError_t err = cudaSuccess;
-  if (!emu::detail::config_of(config, &cfg, &err)) return err;
-  return emu::detail::launch_untyped(func, cfg, args);
+    emu::detail::LaunchConfig cfg{};
+    cudaError_t err = cudaSuccess;
+    if (!emu::detail::config_of(config, &cfg, &err)) return err;
+    return emu::detail::launch_untyped(func, cfg, args);
 }
 
 // The arguments are converted to the kernel's parameter types, as CUDA's template does.
 template <class... P, class... A>
 cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(P...), A&&... args) {
-  static_assert(sizeof...(P) == sizeof...(A), "cudaLaunchKernelEx: the kernel takes a different number of arguments");
-  emu::detail::LaunchConfig cfg{};
-  cudaError_t err = cudaSuccess;
-  if (!emu::detail::config_of(config, &cfg, &err)) return err;
-  std::tuple<std::decay_t<P>...> values(std::forward<A>(args)...);
-  void* pointers[sizeof...(P) > 0 ? sizeof...(P) : 1];
-  std::apply([&](auto&... v) {
-    std::size_t i = 0;
-    ((pointers[i++] = static_cast<void*>(&v)), ...);
-  }, values);
-  return emu::detail::launch_with_args(kernel, cfg, pointers, std::index_sequence_for<P...>{});
+    static_assert(sizeof...(P) == sizeof...(A), "cudaLaunchKernelEx: the kernel takes a different number of arguments");
+    emu::detail::LaunchConfig cfg{};
+    cudaError_t err = cudaSuccess;
+    if (!emu::detail::config_of(config, &cfg, &err)) return err;
+    std::tuple<std::decay_t<P>...> values(std::forward<A>(args)...);
+    void* pointers[sizeof...(P) > 0 ? sizeof...(P) : 1];
+    std::apply(
+        [&](auto&... v) {
+            std::size_t i = 0;
+            ((pointers[i++] = static_cast<void*>(&v)), ...);
+        },
+        values);
+    return emu::detail::launch_with_args(kernel, cfg, pointers, std::index_sequence_for<P...>{});
 }

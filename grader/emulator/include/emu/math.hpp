@@ -17,10 +17,10 @@
 namespace emu::detail {
 template <class To, class From>
 inline To bit_cast(const From& from) {
-  static_assert(sizeof(To) == sizeof(From), "bit_cast needs equal sizes");
-  To to;
-  std::memcpy(&to, &from, sizeof(To));
-  return to;
+    static_assert(sizeof(To) == sizeof(From), "bit_cast needs equal sizes");
+    To to;
+    std::memcpy(&to, &from, sizeof(To));
+    return to;
 }
 
 enum class Rounding { nearest, toward_zero, down, up };
@@ -29,85 +29,85 @@ enum class Rounding { nearest, toward_zero, down, up };
 // result of a directed rounding: one step toward the exact value when rounding to nearest went the wrong way.
 template <class F, class E>
 inline F directed(F r, E err, Rounding mode) {
-  if (err == E(0) || std::isnan(r)) return r;
-  const F inf = std::numeric_limits<F>::infinity();
-  switch (mode) {
-    case Rounding::nearest: return r;
-    case Rounding::down: return err < E(0) ? std::nextafter(r, -inf) : r;
-    case Rounding::up: return err > E(0) ? std::nextafter(r, inf) : r;
-    case Rounding::toward_zero:
-      return ((r > 0 && err < E(0)) || (r < 0 && err > E(0))) ? std::nextafter(r, F(0)) : r;
-  }
-  return r;
+    if (err == E(0) || std::isnan(r)) return r;
+    const F inf = std::numeric_limits<F>::infinity();
+    switch (mode) {
+        case Rounding::nearest: return r;
+        case Rounding::down: return err < E(0) ? std::nextafter(r, -inf) : r;
+        case Rounding::up: return err > E(0) ? std::nextafter(r, inf) : r;
+        case Rounding::toward_zero:
+            return ((r > 0 && err < E(0)) || (r < 0 && err > E(0))) ? std::nextafter(r, F(0)) : r;
+    }
+    return r;
 }
 
 // Rounding to nearest overflowed to ±inf although the operands were finite: a directed rounding that points away
 // from that infinity stops at the largest finite value instead.
 template <class F>
 inline F overflowed(F r, Rounding mode) {
-  const F big = std::numeric_limits<F>::max();
-  const bool positive = r > 0;
-  switch (mode) {
-    case Rounding::nearest: return r;
-    case Rounding::toward_zero: return positive ? big : -big;
-    case Rounding::down: return positive ? big : r;
-    case Rounding::up: return positive ? r : -big;
-  }
-  return r;
+    const F big = std::numeric_limits<F>::max();
+    const bool positive = r > 0;
+    switch (mode) {
+        case Rounding::nearest: return r;
+        case Rounding::toward_zero: return positive ? big : -big;
+        case Rounding::down: return positive ? big : r;
+        case Rounding::up: return positive ? r : -big;
+    }
+    return r;
 }
 
 // a + b under `mode`, via Knuth's TwoSum (the rounding error of a round-to-nearest sum is itself a float).
 template <class F>
 inline F add(F a, F b, Rounding mode) {
-  const F s = a + b;
-  if (std::isinf(s) && std::isfinite(a) && std::isfinite(b)) return overflowed(s, mode);
-  if (!std::isfinite(s)) return s;
-  const F bb = s - a;
-  const F err = (a - (s - bb)) + (b - bb);
-  if (s == F(0) && err == F(0)) {
-    // An exact zero sum is +0 in every rounding but downward, where it is -0 (IEEE 754 §6.3); zeros of one sign
-    // keep that sign.
-    const bool same_sign_zeros = a == F(0) && b == F(0) && std::signbit(a) == std::signbit(b);
-    return (mode == Rounding::down && !same_sign_zeros) ? F(-0.0) : s;
-  }
-  return directed(s, err, mode);
+    const F s = a + b;
+    if (std::isinf(s) && std::isfinite(a) && std::isfinite(b)) return overflowed(s, mode);
+    if (!std::isfinite(s)) return s;
+    const F bb = s - a;
+    const F err = (a - (s - bb)) + (b - bb);
+    if (s == F(0) && err == F(0)) {
+        // An exact zero sum is +0 in every rounding but downward, where it is -0 (IEEE 754 §6.3); zeros of one sign
+        // keep that sign.
+        const bool same_sign_zeros = a == F(0) && b == F(0) && std::signbit(a) == std::signbit(b);
+        return (mode == Rounding::down && !same_sign_zeros) ? F(-0.0) : s;
+    }
+    return directed(s, err, mode);
 }
 
 // a * b under `mode`. The float product is exact in double; the double product's error comes from fma, which is
 // exact unless the product is deep in double's subnormal range (only reachable for double operands near 2^-1022).
 inline float mul(float a, float b, Rounding mode) {
-  const double exact = double(a) * double(b);
-  const float r = float(exact);
-  if (std::isinf(r) && std::isfinite(exact)) return overflowed(r, mode);
-  if (!std::isfinite(r)) return r;
-  return directed(r, exact - double(r), mode);  // in double: a product below float's range still has a sign
+    const double exact = double(a) * double(b);
+    const float r = float(exact);
+    if (std::isinf(r) && std::isfinite(exact)) return overflowed(r, mode);
+    if (!std::isfinite(r)) return r;
+    return directed(r, exact - double(r), mode);  // in double: a product below float's range still has a sign
 }
 inline double mul(double a, double b, Rounding mode) {
-  const double p = a * b;
-  if (std::isinf(p) && std::isfinite(a) && std::isfinite(b)) return overflowed(p, mode);
-  if (!std::isfinite(p)) return p;
-  return directed(p, std::fma(a, b, -p), mode);
+    const double p = a * b;
+    if (std::isinf(p) && std::isfinite(a) && std::isfinite(b)) return overflowed(p, mode);
+    if (!std::isfinite(p)) return p;
+    return directed(p, std::fma(a, b, -p), mode);
 }
 
 // Float-to-integer conversions saturate on the GPU (cvt.rni.s32.f32 & co.): out-of-range inputs give the nearest
 // representable integer and NaN gives 0. A host cast would be undefined behaviour instead.
 template <class I, class F>
 inline I saturating_cast(F x) {
-  if (std::isnan(x)) return I(0);
-  if (x <= F(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
-  if (x >= F(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
-  return I(x);
+    if (std::isnan(x)) return I(0);
+    if (x <= F(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+    if (x >= F(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+    return I(x);
 }
 template <class I, class F>
 inline I to_int(F x, Rounding mode) {
-  F r = x;
-  switch (mode) {
-    case Rounding::nearest: r = std::nearbyint(x); break;  // default FP environment: ties to even
-    case Rounding::toward_zero: r = std::trunc(x); break;
-    case Rounding::down: r = std::floor(x); break;
-    case Rounding::up: r = std::ceil(x); break;
-  }
-  return saturating_cast<I>(r);
+    F r = x;
+    switch (mode) {
+        case Rounding::nearest: r = std::nearbyint(x); break;  // default FP environment: ties to even
+        case Rounding::toward_zero: r = std::trunc(x); break;
+        case Rounding::down: r = std::floor(x); break;
+        case Rounding::up: r = std::ceil(x); break;
+    }
+    return saturating_cast<I>(r);
 }
 }  // namespace emu::detail
 
@@ -121,8 +121,8 @@ inline double __longlong_as_double(long long x) { return emu::detail::bit_cast<d
 inline int __double2hiint(double x) { return int(__double_as_longlong(x) >> 32); }
 inline int __double2loint(double x) { return int(__double_as_longlong(x) & 0xffffffffLL); }
 inline double __hiloint2double(int hi, int lo) {
-  return __longlong_as_double(
-      (long long)(((unsigned long long)(unsigned int)hi << 32) | (unsigned long long)(unsigned int)lo));
+    return __longlong_as_double(
+        (long long)(((unsigned long long)(unsigned int)hi << 32) | (unsigned long long)(unsigned int)lo));
 }
 
 // ---- fast-math intrinsics (GPU: approximate; here: the exact function) --------------------------------------
@@ -145,7 +145,10 @@ inline float __log10f(float x) { return std::log10(x); }
 inline float __sinf(float x) { return std::sin(x); }
 inline float __cosf(float x) { return std::cos(x); }
 inline float __tanf(float x) { return std::tan(x); }
-inline void __sincosf(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
+inline void __sincosf(float x, float* s, float* c) {
+    *s = std::sin(x);
+    *c = std::cos(x);
+}
 inline float __powf(float x, float y) { return std::pow(x, y); }
 // Clamps to [0, 1]; NaN gives 0, as on the GPU (the .sat modifier).
 inline float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
@@ -186,14 +189,16 @@ inline double __drcp_rn(double a) { return 1.0 / a; }
 inline double __dsqrt_rn(double a) { return std::sqrt(a); }
 
 // ---- conversions (GPU: exact, saturating; here the same) -----------------------------------------------------
-#define EMU_F2I(suffix, mode)                                                                                        \
-  inline int __float2int_##suffix(float x) { return emu::detail::to_int<int>(x, mode); }                            \
-  inline unsigned int __float2uint_##suffix(float x) { return emu::detail::to_int<unsigned int>(x, mode); }         \
-  inline long long __float2ll_##suffix(float x) { return emu::detail::to_int<long long>(x, mode); }                 \
-  inline unsigned long long __float2ull_##suffix(float x) { return emu::detail::to_int<unsigned long long>(x, mode); } \
-  inline int __double2int_##suffix(double x) { return emu::detail::to_int<int>(x, mode); }                          \
-  inline unsigned int __double2uint_##suffix(double x) { return emu::detail::to_int<unsigned int>(x, mode); }       \
-  inline long long __double2ll_##suffix(double x) { return emu::detail::to_int<long long>(x, mode); }
+#define EMU_F2I(suffix, mode)                                                                                   \
+    inline int __float2int_##suffix(float x) { return emu::detail::to_int<int>(x, mode); }                      \
+    inline unsigned int __float2uint_##suffix(float x) { return emu::detail::to_int<unsigned int>(x, mode); }   \
+    inline long long __float2ll_##suffix(float x) { return emu::detail::to_int<long long>(x, mode); }           \
+    inline unsigned long long __float2ull_##suffix(float x) {                                                   \
+        return emu::detail::to_int<unsigned long long>(x, mode);                                                \
+    }                                                                                                           \
+    inline int __double2int_##suffix(double x) { return emu::detail::to_int<int>(x, mode); }                    \
+    inline unsigned int __double2uint_##suffix(double x) { return emu::detail::to_int<unsigned int>(x, mode); } \
+    inline long long __double2ll_##suffix(double x) { return emu::detail::to_int<long long>(x, mode); }
 EMU_F2I(rn, emu::detail::Rounding::nearest)
 EMU_F2I(rz, emu::detail::Rounding::toward_zero)
 EMU_F2I(rd, emu::detail::Rounding::down)
@@ -211,75 +216,75 @@ inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
 inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
-inline int __ffs(int x) { return __builtin_ffs(x); }          // 1-based position of the lowest set bit, 0 for 0
+inline int __ffs(int x) { return __builtin_ffs(x); }  // 1-based position of the lowest set bit, 0 for 0
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline unsigned int __brev(unsigned int x) {
-  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
-  return __builtin_bswap32(x);
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    return __builtin_bswap32(x);
 }
 inline unsigned long long __brevll(unsigned long long x) {
-  return ((unsigned long long)__brev((unsigned int)x) << 32) | __brev((unsigned int)(x >> 32));
+    return ((unsigned long long)__brev((unsigned int)x) << 32) | __brev((unsigned int)(x >> 32));
 }
 // The 24-bit multiplies use only the low 24 bits of each operand (sign-extended for __mul24), as the GPU does.
 inline int __mul24(int a, int b) {
-  const long long sa = (int)((unsigned int)a << 8) >> 8;  // arithmetic shift: sign-extends bit 23
-  const long long sb = (int)((unsigned int)b << 8) >> 8;
-  return (int)(unsigned int)(unsigned long long)(sa * sb);
+    const long long sa = (int)((unsigned int)a << 8) >> 8;  // arithmetic shift: sign-extends bit 23
+    const long long sb = (int)((unsigned int)b << 8) >> 8;
+    return (int)(unsigned int)(unsigned long long)(sa * sb);
 }
 inline unsigned int __umul24(unsigned int a, unsigned int b) { return (a & 0xffffffu) * (b & 0xffffffu); }
 inline int __mulhi(int a, int b) { return (int)(((long long)a * (long long)b) >> 32); }
 inline unsigned int __umulhi(unsigned int a, unsigned int b) {
-  return (unsigned int)(((unsigned long long)a * (unsigned long long)b) >> 32);
+    return (unsigned int)(((unsigned long long)a * (unsigned long long)b) >> 32);
 }
 namespace emu::detail {
 __extension__ typedef __int128 int128;  // __extension__: no -Wpedantic warning in the student's build output
 __extension__ typedef unsigned __int128 uint128;
 }  // namespace emu::detail
 inline long long __mul64hi(long long a, long long b) {
-  return (long long)(((emu::detail::int128)a * (emu::detail::int128)b) >> 64);
+    return (long long)(((emu::detail::int128)a * (emu::detail::int128)b) >> 64);
 }
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
-  return (unsigned long long)(((emu::detail::uint128)a * (emu::detail::uint128)b) >> 64);
+    return (unsigned long long)(((emu::detail::uint128)a * (emu::detail::uint128)b) >> 64);
 }
 inline unsigned int __sad(int x, int y, unsigned int z) {
-  return z + (unsigned int)(x > y ? (long long)x - y : (long long)y - x);
+    return z + (unsigned int)(x > y ? (long long)x - y : (long long)y - x);
 }
 inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return z + (x > y ? x - y : y - x); }
 inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
 inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
 inline unsigned int __uhadd(unsigned int a, unsigned int b) { return (unsigned int)(((unsigned long long)a + b) >> 1); }
 inline unsigned int __urhadd(unsigned int a, unsigned int b) {
-  return (unsigned int)(((unsigned long long)a + b + 1) >> 1);
+    return (unsigned int)(((unsigned long long)a + b + 1) >> 1);
 }
 // Selects bytes of the 8-byte value {b:a} by the four low nibbles of s (only the nibbles' low 3 bits count).
 inline unsigned int __byte_perm(unsigned int a, unsigned int b, unsigned int s) {
-  const unsigned long long v = ((unsigned long long)b << 32) | a;
-  unsigned int r = 0;
-  for (int i = 0; i < 4; ++i) r |= (unsigned int)((v >> (8 * ((s >> (4 * i)) & 7u))) & 0xffu) << (8 * i);
-  return r;
+    const unsigned long long v = ((unsigned long long)b << 32) | a;
+    unsigned int r = 0;
+    for (int i = 0; i < 4; ++i) r |= (unsigned int)((v >> (8 * ((s >> (4 * i)) & 7u))) & 0xffu) << (8 * i);
+    return r;
 }
 // Funnel shifts of the 64-bit value {hi:lo}; _l/_r wrap the shift to its low 5 bits, _lc/_rc clamp it to 32.
 inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int s) {
-  return (unsigned int)(((((unsigned long long)hi << 32) | lo) << (s & 31u)) >> 32);
+    return (unsigned int)(((((unsigned long long)hi << 32) | lo) << (s & 31u)) >> 32);
 }
 inline unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int s) {
-  s = s < 32u ? s : 32u;
-  return (unsigned int)(((((unsigned long long)hi << 32) | lo) << s) >> 32);
+    s = s < 32u ? s : 32u;
+    return (unsigned int)(((((unsigned long long)hi << 32) | lo) << s) >> 32);
 }
 inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s) {
-  return (unsigned int)((((unsigned long long)hi << 32) | lo) >> (s & 31u));
+    return (unsigned int)((((unsigned long long)hi << 32) | lo) >> (s & 31u));
 }
 inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int s) {
-  s = s < 32u ? s : 32u;
-  return (unsigned int)((((unsigned long long)hi << 32) | lo) >> s);
+    s = s < 32u ? s : 32u;
+    return (unsigned int)((((unsigned long long)hi << 32) | lo) >> s);
 }
 
 // ---- min / max as device code calls them unqualified (CUDA's overload set, mixed signedness included) -----------
-#define EMU_MINMAX(R, A, B)                                                   \
-  inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                \
-  inline R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+#define EMU_MINMAX(R, A, B)                                      \
+    inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; } \
+    inline R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
 EMU_MINMAX(int, int, int)
 EMU_MINMAX(unsigned int, unsigned int, unsigned int)
 EMU_MINMAX(unsigned int, int, unsigned int)

@@ -11,8 +11,8 @@
 namespace emu {
 
 struct SharedSlot {
-  std::uint64_t launch = 0;  // the launch that assigned `offset`
-  std::size_t offset = 0;
+    std::uint64_t launch = 0;  // the launch that assigned `offset`
+    std::size_t offset = 0;
 };
 
 namespace detail {
@@ -24,14 +24,14 @@ void* dynamic_shared_base();
 
 template <class T>
 T& shared_var(SharedSlot* slot, const char* name, std::size_t align = 0) {
-  if (slot->launch == detail::g_shared_launch) return *reinterpret_cast<T*>(detail::g_shared_arena + slot->offset);
-  return *static_cast<T*>(detail::shared_lookup(slot, name, sizeof(T), align > alignof(T) ? align : alignof(T)));
+    if (slot->launch == detail::g_shared_launch) return *reinterpret_cast<T*>(detail::g_shared_arena + slot->offset);
+    return *static_cast<T*>(detail::shared_lookup(slot, name, sizeof(T), align > alignof(T) ? align : alignof(T)));
 }
 
 // `extern __shared__ E name[];`: the launch's dynamic shared memory, at a fixed address (1024-byte aligned).
 template <class E>
 E* dynamic_shared() {
-  return static_cast<E*>(detail::dynamic_shared_base());
+    return static_cast<E*>(detail::dynamic_shared_base());
 }
 
 }  // namespace emu

@@ -36,34 +36,34 @@ bool launch_is_cooperative() { return false; }
 
 // file:line through addr2line (the real engine keeps a helper process; a test can afford one per address).
 std::string symbolize(const void* pc) {
-  static std::map<const void*, std::string> cache;
-  auto it = cache.find(pc);
-  if (it != cache.end()) return it->second;
-  Dl_info info{};
-  std::string out = "??";
-  if (dladdr(pc, &info) && info.dli_fname) {
-    char cmd[1024];
-    std::snprintf(cmd, sizeof cmd, "addr2line -e %s 0x%lx", info.dli_fname,
-                  static_cast<unsigned long>(reinterpret_cast<std::uintptr_t>(pc) - 1 -
-                                             reinterpret_cast<std::uintptr_t>(info.dli_fbase)));
-    if (FILE* p = popen(cmd, "r")) {
-      char buf[1024];
-      if (std::fgets(buf, sizeof buf, p)) {
-        out = buf;
-        while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-        const auto disc = out.find(" (discriminator");
-        if (disc != std::string::npos) out.erase(disc);
-      }
-      pclose(p);
+    static std::map<const void*, std::string> cache;
+    auto it = cache.find(pc);
+    if (it != cache.end()) return it->second;
+    Dl_info info{};
+    std::string out = "??";
+    if (dladdr(pc, &info) && info.dli_fname) {
+        char cmd[1024];
+        std::snprintf(cmd, sizeof cmd, "addr2line -e %s 0x%lx", info.dli_fname,
+                      static_cast<unsigned long>(reinterpret_cast<std::uintptr_t>(pc) - 1 -
+                                                 reinterpret_cast<std::uintptr_t>(info.dli_fbase)));
+        if (FILE* p = popen(cmd, "r")) {
+            char buf[1024];
+            if (std::fgets(buf, sizeof buf, p)) {
+                out = buf;
+                while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+                const auto disc = out.find(" (discriminator");
+                if (disc != std::string::npos) out.erase(disc);
+            }
+            pclose(p);
+        }
     }
-  }
-  cache[pc] = out;
-  return out;
+    cache[pc] = out;
+    return out;
 }
 
 void report(Diagnostic d) {
-  std::fprintf(stderr, "========= %s\n", d.message.c_str());
-  g_diags.push_back({d.kind, d.message});
+    std::fprintf(stderr, "========= %s\n", d.message.c_str());
+    g_diags.push_back({d.kind, d.message});
 }
 
 }  // namespace emu::rt
@@ -73,52 +73,52 @@ namespace fake {
 using namespace emu::rt;
 
 std::vector<Diag> take() {
-  std::vector<Diag> out;
-  out.swap(g_diags);
-  return out;
+    std::vector<Diag> out;
+    out.swap(g_diags);
+    return out;
 }
 
 int run(const Launch& l, const std::vector<Phase>& phases) {
-  g_block_dim = l.block;
-  g_grid_dim = Dim3{l.blocks, 1, 1};
-  g_name = l.name;
-  const unsigned n = l.block.x * l.block.y * l.block.z;
-  on_launch_begin(l.dynamic_shared);
-  int err = sigsetjmp(g_abort_point, 0);
-  static unsigned block_x;  // survives the longjmp
-  if (err == 0) {
-    for (block_x = 0; block_x < l.blocks; ++block_x) {
-      ++g_serial;
-      g_epoch = 0;
-      g_warp_epochs.assign((n + 31) / 32, 0);
-      g_cur.block = Dim3{block_x, 0, 0};
-      on_block_begin();
-      for (const Phase& p : phases) {
-        for (unsigned k = 0; k < n; ++k) {
-          const unsigned i = l.order == Order::forward ? k : n - 1 - k;
-          g_cur.linear = i;
-          g_cur.thread = Dim3{i % l.block.x, (i / l.block.x) % l.block.y, i / (l.block.x * l.block.y)};
-          g_cur.block = Dim3{block_x, 0, 0};
-          g_cur.warp = i / 32;
-          g_cur.lane = i % 32;
-          g_in_kernel = true;
-          p.body(i);
-          g_in_kernel = false;
+    g_block_dim = l.block;
+    g_grid_dim = Dim3{l.blocks, 1, 1};
+    g_name = l.name;
+    const unsigned n = l.block.x * l.block.y * l.block.z;
+    on_launch_begin(l.dynamic_shared);
+    int err = sigsetjmp(g_abort_point, 0);
+    static unsigned block_x;  // survives the longjmp
+    if (err == 0) {
+        for (block_x = 0; block_x < l.blocks; ++block_x) {
+            ++g_serial;
+            g_epoch = 0;
+            g_warp_epochs.assign((n + 31) / 32, 0);
+            g_cur.block = Dim3{block_x, 0, 0};
+            on_block_begin();
+            for (const Phase& p : phases) {
+                for (unsigned k = 0; k < n; ++k) {
+                    const unsigned i = l.order == Order::forward ? k : n - 1 - k;
+                    g_cur.linear = i;
+                    g_cur.thread = Dim3{i % l.block.x, (i / l.block.x) % l.block.y, i / (l.block.x * l.block.y)};
+                    g_cur.block = Dim3{block_x, 0, 0};
+                    g_cur.warp = i / 32;
+                    g_cur.lane = i % 32;
+                    g_in_kernel = true;
+                    p.body(i);
+                    g_in_kernel = false;
+                }
+                if (p.barrier_after) {
+                    ++g_epoch;
+                    on_barrier();
+                }
+                if (p.syncwarp_after) {
+                    for (auto& e : g_warp_epochs) ++e;
+                    for (unsigned w = 0; w < g_warp_epochs.size(); ++w) on_warp_sync(w);
+                }
+            }
         }
-        if (p.barrier_after) {
-          ++g_epoch;
-          on_barrier();
-        }
-        if (p.syncwarp_after) {
-          for (auto& e : g_warp_epochs) ++e;
-          for (unsigned w = 0; w < g_warp_epochs.size(); ++w) on_warp_sync(w);
-        }
-      }
     }
-  }
-  g_in_kernel = false;
-  on_launch_end();
-  return err;
+    g_in_kernel = false;
+    on_launch_end();
+    return err;
 }
 
 }  // namespace fake

@@ -9,8 +9,8 @@
 namespace emu::prof {
 namespace {
 [[noreturn]] void absent(const char* what) {
-  std::fprintf(stderr, "emu: the profiler is not part of this test build (%s called)\n", what);
-  std::abort();
+    std::fprintf(stderr, "emu: the profiler is not part of this test build (%s called)\n", what);
+    std::abort();
 }
 }  // namespace
 

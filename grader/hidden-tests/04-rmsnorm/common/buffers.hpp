@@ -20,21 +20,21 @@ inline std::size_t read_guard() { return wb::remote::config().backend == "gpu" ?
 
 // An empty tensor (M = 0 or N = 0) has nothing to upload.
 inline void upload(wb::testkit::DeviceBuffer& buf, const void* src, std::size_t bytes) {
-  if (bytes != 0) buf.upload(src, bytes);
+    if (bytes != 0) buf.upload(src, bytes);
 }
 
 template <class T>
 std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
-  std::vector<std::uint8_t> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
+    std::vector<std::uint8_t> b(v.size() * sizeof(T));
+    if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+    return b;
 }
 
 inline float load_f32(const std::vector<std::uint8_t>& bytes, std::size_t offset, std::uint32_t* bits) {
-  std::memcpy(bits, &bytes[offset], 4);
-  float f;
-  std::memcpy(&f, bits, 4);
-  return f;
+    std::memcpy(bits, &bytes[offset], 4);
+    float f;
+    std::memcpy(&f, bits, 4);
+    return f;
 }
 
 }  // namespace wb04

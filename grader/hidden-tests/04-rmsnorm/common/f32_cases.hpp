@@ -8,13 +8,13 @@
 
 namespace wb04 {
 inline F32Case f32_case(int M, int N, std::string probe, Fill fill = normal_inputs(), float eps = 1e-5f) {
-  F32Case c;
-  c.M = M;
-  c.N = N;
-  c.probe = std::move(probe);
-  c.fill = std::move(fill);
-  c.eps = eps;
-  return c;
+    F32Case c;
+    c.M = M;
+    c.N = N;
+    c.probe = std::move(probe);
+    c.fill = std::move(fill);
+    c.eps = eps;
+    return c;
 }
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();

@@ -12,26 +12,26 @@ namespace wb04 {
 // hunt_race: output[r][j] = input[r][j] / max_k |input[r][k]|, and 0 for a row of zeros (a per-token absmax scale, as
 // int8/fp8 quantisation computes it).
 struct AbsmaxCase {
-  int M = 1, N = 1;
-  std::string probe;
-  int zero_row = -1;  // this row is all zeros when >= 0
+    int M = 1, N = 1;
+    std::string probe;
+    int zero_row = -1;  // this row is all zeros when >= 0
 };
 using AbsmaxLaunch = std::function<void(const float* input, float* output, int M, int N)>;
 void run_absmax_case(const std::string& entry, const AbsmaxLaunch& launch, const AbsmaxCase& c);
 
 // hunt_mask: output[r][j] = input[r][j] - mean(input[r]), rows of N <= 1024.
 struct CenterCase {
-  int M = 1, N = 1;
-  std::string probe;
+    int M = 1, N = 1;
+    std::string probe;
 };
 using CenterLaunch = std::function<void(const float* input, float* output, int M, int N)>;
 void run_center_case(const std::string& entry, const CenterLaunch& launch, const CenterCase& c);
 
 // hunt_align: sums[r] = sum_j input[r][j]; `input` may start at any float (in_offset floats past an aligned address).
 struct RowSumCase {
-  int M = 1, N = 1;
-  int in_offset = 0;
-  std::string probe;
+    int M = 1, N = 1;
+    int in_offset = 0;
+    std::string probe;
 };
 using RowSumLaunch = std::function<void(const float* input, float* sums, int M, int N)>;
 void run_row_sum_case(const std::string& entry, const RowSumLaunch& launch, const RowSumCase& c);

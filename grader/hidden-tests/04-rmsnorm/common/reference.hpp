@@ -41,9 +41,9 @@ inline double f32_tolerance(double ref) { return kF32Atol + kF32Rtol * (ref < 0 
 constexpr double kHalfInvRtol = 1e-5;
 
 struct HalfAccept {
-  int count = 0;
-  double values[4] = {0, 0, 0, 0};
-  bool contains(double got) const;  // value equality: -0 == +0; NaN never matches
+    int count = 0;
+    double values[4] = {0, 0, 0, 0};
+    bool contains(double got) const;  // value equality: -0 == +0; NaN never matches
 };
 
 // x and w are representable in t; inv from inv_rms.

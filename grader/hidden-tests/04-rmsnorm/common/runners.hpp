@@ -17,24 +17,24 @@ using namespace wb::testkit;
 
 // ---- fp32: rmsnorm, rmsnorm_fast ----------------------------------------------------------------------------------
 struct F32Case {
-  int M = 1, N = 1;
-  float eps = 1e-5f;
-  std::string probe;
-  Fill fill = normal_inputs();
+    int M = 1, N = 1;
+    float eps = 1e-5f;
+    std::string probe;
+    Fill fill = normal_inputs();
 };
 using F32Launch = std::function<void(const float* input, const float* weight, float* output, int M, int N, float eps)>;
 void run_f32_case(const std::string& entry, const F32Launch& launch, const F32Case& c);
 
 // ---- bf16 / fp16: rmsnorm_half (contiguous), rmsnorm_vec (strides, offsets, in place) --------------------------
 struct HalfCase {
-  Half type = Half::bf16;
-  int M = 1, N = 1;
-  float eps = 1e-5f;
-  long long in_stride = 0, out_stride = 0;  // elements; 0 means N
-  int in_offset = 0, out_offset = 0, w_offset = 0;  // elements added to a 256-byte aligned pointer
-  bool in_place = false;                    // output == input (same stride, input's offset)
-  std::string probe;
-  Fill fill = normal_inputs();
+    Half type = Half::bf16;
+    int M = 1, N = 1;
+    float eps = 1e-5f;
+    long long in_stride = 0, out_stride = 0;          // elements; 0 means N
+    int in_offset = 0, out_offset = 0, w_offset = 0;  // elements added to a 256-byte aligned pointer
+    bool in_place = false;                            // output == input (same stride, input's offset)
+    std::string probe;
+    Fill fill = normal_inputs();
 };
 using HalfLaunch = std::function<void(const void* input, long long input_stride, const void* weight, void* output,
                                       long long output_stride, int M, int N, float eps)>;
@@ -42,11 +42,11 @@ void run_half_case(const std::string& entry, const HalfLaunch& launch, const Hal
 
 // ---- fused_add_rmsnorm -------------------------------------------------------------------------------------------
 struct FusedCase {
-  Half type = Half::bf16;
-  int M = 1, N = 1;
-  float eps = 1e-5f;
-  std::string probe;
-  FusedFill fill = normal_fused_inputs();
+    Half type = Half::bf16;
+    int M = 1, N = 1;
+    float eps = 1e-5f;
+    std::string probe;
+    FusedFill fill = normal_fused_inputs();
 };
 using FusedLaunch =
     std::function<void(const void* input, void* residual, const void* weight, void* output, int M, int N, float eps)>;
@@ -54,9 +54,9 @@ void run_fused_case(const std::string& entry, const FusedLaunch& launch, const F
 
 // ---- block_reduce ------------------------------------------------------------------------------------------------
 struct ReduceCase {
-  int M = 1, N = 1, block = 256;  // a block size outside the supported list must launch nothing
-  bool integers = true;  // exact sums of 1..8 (see reference.hpp); false: fractional N(0,1) values, Higham's bound
-  std::string probe;
+    int M = 1, N = 1, block = 256;  // a block size outside the supported list must launch nothing
+    bool integers = true;  // exact sums of 1..8 (see reference.hpp); false: fractional N(0,1) values, Higham's bound
+    std::string probe;
 };
 // The block sizes launch_block_sum supports: 32, 64, 128, 256, 512, 1024.
 inline bool is_supported_block_size(int b) { return b >= 32 && b <= 1024 && (b & (b - 1)) == 0; }

@@ -12,8 +12,8 @@ namespace wb05 {
 using wb::testkit::Rng;
 
 struct Tensors {
-  std::vector<double> x, w, b;            // x: M x N; w, b: N
-  std::vector<double> residual;           // fused add only: M x N
+    std::vector<double> x, w, b;   // x: M x N; w, b: N
+    std::vector<double> residual;  // fused add only: M x N
 };
 using Fill = std::function<void(Rng& rng, int M, int N, Tensors& t)>;
 

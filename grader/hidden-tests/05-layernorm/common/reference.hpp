@@ -11,11 +11,11 @@ using wb::testkit::Half;
 // The exact statistics of one row (inputs are exactly representable in the storage type, so these are exact up to
 // fp64 rounding, which is 2^29 times finer than fp32's).
 struct RowStats {
-  double mean = 0;      // sum(x) / N
-  double var = 0;       // sum((x - mean)^2) / N: the biased (population) variance
-  double mean_abs = 0;  // sum(|x|) / N: sets how large the rounding error of an fp32 mean can be
-  double serial_error = 0;  // |fp32 mean summed left to right - mean|: what the plainest order gets wrong on this row
-  double rstd(double eps) const;
+    double mean = 0;          // sum(x) / N
+    double var = 0;           // sum((x - mean)^2) / N: the biased (population) variance
+    double mean_abs = 0;      // sum(|x|) / N: sets how large the rounding error of an fp32 mean can be
+    double serial_error = 0;  // |fp32 mean summed left to right - mean|: what the plainest order gets wrong on this row
+    double rstd(double eps) const;
 };
 RowStats row_stats(const double* x, int n);
 
@@ -54,8 +54,8 @@ double output_reference(const RowStats& s, double eps, double x, double w, doubl
 // meets a rounding boundary. A second rounding (T(T(xhat) * w + b), lesson 04's Llama order), statistics in T, or
 // the fp32 sum normalised instead of the rounded residual move a large share of the elements outside.
 struct HalfRange {
-  double lo = 0, hi = 0;  // representable in T, lo <= hi
-  bool contains(double got) const { return got >= lo && got <= hi; }
+    double lo = 0, hi = 0;  // representable in T, lo <= hi
+    bool contains(double got) const { return got >= lo && got <= hi; }
 };
 HalfRange half_range(Half t, double ref, double tol);
 

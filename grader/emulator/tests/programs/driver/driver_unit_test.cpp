@@ -15,73 +15,103 @@ using emu::driver::parse_options;
 namespace {
 
 bool has(const std::vector<std::string>& v, const std::string& s) {
-  for (const auto& x : v)
-    if (x == s) return true;
-  return false;
+    for (const auto& x : v)
+        if (x == s) return true;
+    return false;
 }
 
 bool ignored(const emu::driver::Options& o, const std::string& flag) {
-  for (const auto& x : o.ignored)
-    if (x.rfind(flag + ":", 0) == 0) return true;
-  return false;
+    for (const auto& x : o.ignored)
+        if (x.rfind(flag + ":", 0) == 0) return true;
+    return false;
 }
 
 }  // namespace
 
 TEST_CASE("emu-nvcc options: nvcc's spellings", "[driver]") {
-  const auto r = parse_options({"-arch=sm_80", "-O3", "-Iinc", "-I", "inc2", "--include-path=inc3", "-DX=1", "-D", "Y",
-                                "-UZ", "-x", "cu", "kernel.txt", "-x", "none", "host.cpp", "lib.o", "-Xcompiler",
-                                "-fopenmp,-O2", "-lcublas", "-L/l", "--std=c++20", "-o", "out.o", "-G",
-                                "--expt-relaxed-constexpr", "--expt-extended-lambda", "-rdc=true", "-lineinfo",
-                                "--use_fast_math", "-gencode", "arch=compute_90,code=sm_90", "-MD", "-MF", "d.d"});
-  INFO(r.error);
-  REQUIRE(r.error.empty());
-  const auto& o = r.options;
-  REQUIRE(o.inputs.size() == 3);
-  CHECK(o.inputs[0].lang == Lang::cuda);  // -x cu applies to the files after it
-  CHECK(o.inputs[1].lang == Lang::cxx);   // -x none: by extension again
-  CHECK(o.inputs[2].lang == Lang::object);
-  CHECK_FALSE(o.compile_only);
-  CHECK(o.output == "out.o");
-  CHECK(o.pp_flags == std::vector<std::string>{"-Iinc", "-Iinc2", "-Iinc3", "-DX=1", "-DY", "-UZ",
-                                                "-D__USE_FAST_MATH__=1"});
-  CHECK(has(o.host_flags, "-fopenmp"));
-  CHECK_FALSE(has(o.host_flags, "-O2"));  // the checks need -O0: said, not passed
-  CHECK(has(o.host_flags, "-std=c++20"));
-  CHECK(o.libs == std::vector<std::string>{"cublas"});
-  CHECK(o.link_dirs == std::vector<std::string>{"/l"});
-  CHECK(o.cuda_arch == 900);  // the highest named: compute_90 over sm_80
-  CHECK(o.dep_flags == std::vector<std::string>{"-MD", "-MF", "d.d"});
-  for (const char* f : {"-arch=sm_80", "-O3", "-G", "-lineinfo", "--use_fast_math", "-Xcompiler -O2"})
-    CHECK(ignored(o, f));
-  CHECK_FALSE(ignored(o, "-Iinc"));
+    const auto r = parse_options({"-arch=sm_80",
+                                  "-O3",
+                                  "-Iinc",
+                                  "-I",
+                                  "inc2",
+                                  "--include-path=inc3",
+                                  "-DX=1",
+                                  "-D",
+                                  "Y",
+                                  "-UZ",
+                                  "-x",
+                                  "cu",
+                                  "kernel.txt",
+                                  "-x",
+                                  "none",
+                                  "host.cpp",
+                                  "lib.o",
+                                  "-Xcompiler",
+                                  "-fopenmp,-O2",
+                                  "-lcublas",
+                                  "-L/l",
+                                  "--std=c++20",
+                                  "-o",
+                                  "out.o",
+                                  "-G",
+                                  "--expt-relaxed-constexpr",
+                                  "--expt-extended-lambda",
+                                  "-rdc=true",
+                                  "-lineinfo",
+                                  "--use_fast_math",
+                                  "-gencode",
+                                  "arch=compute_90,code=sm_90",
+                                  "-MD",
+                                  "-MF",
+                                  "d.d"});
+    INFO(r.error);
+    REQUIRE(r.error.empty());
+    const auto& o = r.options;
+    REQUIRE(o.inputs.size() == 3);
+    CHECK(o.inputs[0].lang == Lang::cuda);  // -x cu applies to the files after it
+    CHECK(o.inputs[1].lang == Lang::cxx);   // -x none: by extension again
+    CHECK(o.inputs[2].lang == Lang::object);
+    CHECK_FALSE(o.compile_only);
+    CHECK(o.output == "out.o");
+    CHECK(o.pp_flags ==
+          std::vector<std::string>{"-Iinc", "-Iinc2", "-Iinc3", "-DX=1", "-DY", "-UZ", "-D__USE_FAST_MATH__=1"});
+    CHECK(has(o.host_flags, "-fopenmp"));
+    CHECK_FALSE(has(o.host_flags, "-O2"));  // the checks need -O0: said, not passed
+    CHECK(has(o.host_flags, "-std=c++20"));
+    CHECK(o.libs == std::vector<std::string>{"cublas"});
+    CHECK(o.link_dirs == std::vector<std::string>{"/l"});
+    CHECK(o.cuda_arch == 900);  // the highest named: compute_90 over sm_80
+    CHECK(o.dep_flags == std::vector<std::string>{"-MD", "-MF", "d.d"});
+    for (const char* f : {"-arch=sm_80", "-O3", "-G", "-lineinfo", "--use_fast_math", "-Xcompiler -O2"})
+        CHECK(ignored(o, f));
+    CHECK_FALSE(ignored(o, "-Iinc"));
 }
 
 TEST_CASE("emu-nvcc options: refusals", "[driver]") {
-  CHECK(parse_options({"--frobnicate", "a.cu"}).error.find("unknown option '--frobnicate'") != std::string::npos);
-  CHECK(parse_options({"a.cu", "-o"}).error.find("needs a value") != std::string::npos);
-  CHECK(parse_options({"-c", "-o", "x.o", "a.cu", "b.cu"}).error.find("several input files") != std::string::npos);
-  CHECK(parse_options({"notes.txt"}).error.find("-x cu") != std::string::npos);
-  CHECK(parse_options({"-O2"}).error == "no input files");
-  CHECK(parse_options({"-std=c++14", "a.cu"}).options.host_flags.empty());  // C++17 at least: said, not passed
+    CHECK(parse_options({"--frobnicate", "a.cu"}).error.find("unknown option '--frobnicate'") != std::string::npos);
+    CHECK(parse_options({"a.cu", "-o"}).error.find("needs a value") != std::string::npos);
+    CHECK(parse_options({"-c", "-o", "x.o", "a.cu", "b.cu"}).error.find("several input files") != std::string::npos);
+    CHECK(parse_options({"notes.txt"}).error.find("-x cu") != std::string::npos);
+    CHECK(parse_options({"-O2"}).error == "no input files");
+    CHECK(parse_options({"-std=c++14", "a.cu"}).options.host_flags.empty());  // C++17 at least: said, not passed
 }
 
 namespace {
 
 // The tokens of preprocessed text, without line markers and blanks: what the compiler reads.
 std::string squash(const std::string& text) {
-  std::string out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(start, end - start);
-    if (line.rfind("# ", 0) != 0)
-      for (char c : line)
-        if (c != ' ' && c != '\t') out += c;
-    start = end + 1;
-  }
-  return out;
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(start, end - start);
+        if (line.rfind("# ", 0) != 0)
+            for (char c : line)
+                if (c != ' ' && c != '\t') out += c;
+        start = end + 1;
+    }
+    return out;
 }
 
 // Preprocessed text as g++ -E writes it: a line marker, then the file's lines.
@@ -90,154 +120,156 @@ std::string pp(const std::string& body) { return "# 1 \"k.cu\"\n" + body; }
 }  // namespace
 
 TEST_CASE("emu-nvcc __CUDA_ARCH__: identical passes stay as they are", "[driver]") {
-  const std::string t = pp("__global__ void k() {}\nint main() { return 0; }\n");
-  const auto m = merge_arch_passes(t, t);
-  CHECK(m.text == t);
-  CHECK_FALSE(m.differed);
-  CHECK(m.problems.empty());
+    const std::string t = pp("__global__ void k() {}\nint main() { return 0; }\n");
+    const auto m = merge_arch_passes(t, t);
+    CHECK(m.text == t);
+    CHECK_FALSE(m.differed);
+    CHECK(m.problems.empty());
 }
 
 TEST_CASE("emu-nvcc __CUDA_ARCH__: device code from the device pass, host code from the host pass", "[driver]") {
-  const std::string host = pp(
-      "__device__ int f() {\n  return -1;\n}\n"
-      "__global__ void k(int* p) { *p = f() + 0; }\n"
-      "int h() { return 0; }\n"
-      "\n"  // where the device pass has a line the host pass skipped, g++ -E leaves an empty line
-      "int g(int x) { return x; }\n");
-  const std::string device = pp(
-      "__device__ int f() {\n  return 900;\n}\n"
-      "__global__ void k(int* p) { *p = f() + 1; }\n"
-      "int h() { return 1; }\n"
-      "__device__ int only_on_device() { return 7; }\n"
-      "int g(int x) { return x; }\n");
-  const auto m = merge_arch_passes(host, device);
-  INFO(m.text);
-  for (const auto& p : m.problems) FAIL_CHECK(p.file << ":" << p.line << ": " << p.message);
-  REQUIRE(m.problems.empty());
-  CHECK(m.differed);
-  CHECK(squash(m.text) ==
-        "__device__intf(){return900;}"                   // device function: device pass
-        "__global__voidk(int*p){*p=f()+1;}"               // kernel: device pass
-        "inth(){return0;}"                                // host function: host pass
-        "__device__intonly_on_device(){return7;}"         // declared in the device pass only: kept
-        "intg(intx){returnx;}");
-  // Every line still says where it came from: the spliced device text sits between line markers.
-  const auto r = emu::rewrite::rewrite_preprocessed(m.text + "void bad() { __shared__ int (*fp)(); }\n");
-  REQUIRE(r.problems.size() == 1);
-  CHECK(r.problems[0].file == "k.cu");
-  CHECK(r.problems[0].line == 8);
+    const std::string host =
+        pp("__device__ int f() {\n  return -1;\n}\n"
+           "__global__ void k(int* p) { *p = f() + 0; }\n"
+           "int h() { return 0; }\n"
+           "\n"  // where the device pass has a line the host pass skipped, g++ -E leaves an empty line
+           "int g(int x) { return x; }\n");
+    const std::string device =
+        pp("__device__ int f() {\n  return 900;\n}\n"
+           "__global__ void k(int* p) { *p = f() + 1; }\n"
+           "int h() { return 1; }\n"
+           "__device__ int only_on_device() { return 7; }\n"
+           "int g(int x) { return x; }\n");
+    const auto m = merge_arch_passes(host, device);
+    INFO(m.text);
+    for (const auto& p : m.problems) FAIL_CHECK(p.file << ":" << p.line << ": " << p.message);
+    REQUIRE(m.problems.empty());
+    CHECK(m.differed);
+    CHECK(squash(m.text) ==
+          "__device__intf(){return900;}"             // device function: device pass
+          "__global__voidk(int*p){*p=f()+1;}"        // kernel: device pass
+          "inth(){return0;}"                         // host function: host pass
+          "__device__intonly_on_device(){return7;}"  // declared in the device pass only: kept
+          "intg(intx){returnx;}");
+    // Every line still says where it came from: the spliced device text sits between line markers.
+    const auto r = emu::rewrite::rewrite_preprocessed(m.text + "void bad() { __shared__ int (*fp)(); }\n");
+    REQUIRE(r.problems.size() == 1);
+    CHECK(r.problems[0].file == "k.cu");
+    CHECK(r.problems[0].line == 8);
 }
 
 TEST_CASE("emu-nvcc __CUDA_ARCH__: what cannot be merged is refused at its line", "[driver]") {
-  SECTION("a __host__ __device__ body that depends on it") {
-    const auto m = merge_arch_passes(pp("int x;\n__host__ __device__ int f() {\n  return 0;\n}\n"),
-                                     pp("int x;\n__host__ __device__ int f() {\n  return 1;\n}\n"));
-    REQUIRE(m.problems.size() == 1);
-    CHECK(m.problems[0].file == "k.cu");
-    CHECK(m.problems[0].line == 3);
-    CHECK(m.problems[0].message.find("'f' is __host__ __device__") != std::string::npos);
-  }
-  SECTION("two versions of a namespace-scope declaration") {
-    const auto m = merge_arch_passes(pp("int a;\nconst int width = 1;\n"), pp("int a;\nconst int width = 2;\n"));
-    REQUIRE(m.problems.size() == 1);
-    CHECK(m.problems[0].line == 2);
-    CHECK(m.problems[0].message.find("declarations here differ") != std::string::npos);
-  }
-  SECTION("inline PTX in device code") {
-    const std::string t = pp(
-        "__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  return r;\n}\n"
-        "inline int host_side() { __asm__(\"nop\"); return 0; }\n");
-    const auto m = merge_arch_passes(t, t);
-    REQUIRE(m.problems.size() == 1);  // the host function's assembly is x86 and fine
-    CHECK(m.problems[0].line == 3);
-    CHECK(m.problems[0].message.find("inline assembly in device code ('lane')") != std::string::npos);
-  }
-  SECTION("an empty assembly template is a compiler barrier, not PTX, and stays") {
-    const std::string t = pp(
-        "__device__ unsigned keep(unsigned w) {\n  asm(\"\" : \"+r\"(w));\n  asm volatile(\"\" ::: \"memory\");\n"
-        "  return w;\n}\n"
-        "__device__ void ptx_too() { asm volatile(\"\" \"bar.sync 0;\"); }\n");
-    const auto m = merge_arch_passes(t, t);
-    REQUIRE(m.problems.size() == 1);  // only the template that holds an instruction
-    CHECK(m.problems[0].line == 6);
-  }
-  SECTION("host-only declarations are simply left out of device code") {
-    const auto m = merge_arch_passes(pp("int a;\nint host_only();\nint b;\n"), pp("int a;\n\nint b;\n"));
-    CHECK(m.problems.empty());
-    CHECK(m.text.find("host_only") != std::string::npos);
-  }
+    SECTION("a __host__ __device__ body that depends on it") {
+        const auto m = merge_arch_passes(pp("int x;\n__host__ __device__ int f() {\n  return 0;\n}\n"),
+                                         pp("int x;\n__host__ __device__ int f() {\n  return 1;\n}\n"));
+        REQUIRE(m.problems.size() == 1);
+        CHECK(m.problems[0].file == "k.cu");
+        CHECK(m.problems[0].line == 3);
+        CHECK(m.problems[0].message.find("'f' is __host__ __device__") != std::string::npos);
+    }
+    SECTION("two versions of a namespace-scope declaration") {
+        const auto m = merge_arch_passes(pp("int a;\nconst int width = 1;\n"), pp("int a;\nconst int width = 2;\n"));
+        REQUIRE(m.problems.size() == 1);
+        CHECK(m.problems[0].line == 2);
+        CHECK(m.problems[0].message.find("declarations here differ") != std::string::npos);
+    }
+    SECTION("inline PTX in device code") {
+        const std::string t =
+            pp("__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  return "
+               "r;\n}\n"
+               "inline int host_side() { __asm__(\"nop\"); return 0; }\n");
+        const auto m = merge_arch_passes(t, t);
+        REQUIRE(m.problems.size() == 1);  // the host function's assembly is x86 and fine
+        CHECK(m.problems[0].line == 3);
+        CHECK(m.problems[0].message.find("inline assembly in device code ('lane')") != std::string::npos);
+    }
+    SECTION("an empty assembly template is a compiler barrier, not PTX, and stays") {
+        const std::string t = pp(
+            "__device__ unsigned keep(unsigned w) {\n  asm(\"\" : \"+r\"(w));\n  asm volatile(\"\" ::: \"memory\");\n"
+            "  return w;\n}\n"
+            "__device__ void ptx_too() { asm volatile(\"\" \"bar.sync 0;\"); }\n");
+        const auto m = merge_arch_passes(t, t);
+        REQUIRE(m.problems.size() == 1);  // only the template that holds an instruction
+        CHECK(m.problems[0].line == 6);
+    }
+    SECTION("host-only declarations are simply left out of device code") {
+        const auto m = merge_arch_passes(pp("int a;\nint host_only();\nint b;\n"), pp("int a;\n\nint b;\n"));
+        CHECK(m.problems.empty());
+        CHECK(m.text.find("host_only") != std::string::npos);
+    }
 }
 
 TEST_CASE("emu-nvcc rewrite of preprocessed text", "[driver]") {
-  const std::string src =
-      "# 1 \"main.cu\"\n"
-      "# 1 \"kern.cuh\" 1\n"
-      "__global__ void add_kernel(float* p) { __shared__ float t[4]; t[0] = *p; }\n"
-      "# 3 \"main.cu\" 2\n"
-      "__host__ __device__ int f() { return 1; }\n"
-      "__noinline__ void g() {}\n"
-      "int main() { add_kernel<<<1, 4>>>(nullptr); }\n";
-  const auto r = emu::rewrite::rewrite_preprocessed(src);
-  INFO(r.text);
-  REQUIRE(r.problems.empty());
-  CHECK(r.text.find("__global__") == std::string::npos);
-  CHECK(r.text.find("__host__") == std::string::npos);
-  CHECK(r.text.find("auto& t = ::emu::shared_var<float [ 4 ]>") != std::string::npos);
-  CHECK(r.text.find("::emu::launch(\"add_kernel\"") != std::string::npos);
-  CHECK(r.text.find("__attribute__((noinline)) void g()") != std::string::npos);
-  CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
-  const auto bad = emu::rewrite::rewrite_preprocessed("# 1 \"main.cu\"\n# 7 \"inc.cuh\"\nvoid h() { x<<<1, 1>>>; }\n");
-  REQUIRE(bad.problems.size() == 1);
-  CHECK(bad.problems[0].file == "inc.cuh");
-  CHECK(bad.problems[0].line == 7);
+    const std::string src =
+        "# 1 \"main.cu\"\n"
+        "# 1 \"kern.cuh\" 1\n"
+        "__global__ void add_kernel(float* p) { __shared__ float t[4]; t[0] = *p; }\n"
+        "# 3 \"main.cu\" 2\n"
+        "__host__ __device__ int f() { return 1; }\n"
+        "__noinline__ void g() {}\n"
+        "int main() { add_kernel<<<1, 4>>>(nullptr); }\n";
+    const auto r = emu::rewrite::rewrite_preprocessed(src);
+    INFO(r.text);
+    REQUIRE(r.problems.empty());
+    CHECK(r.text.find("__global__") == std::string::npos);
+    CHECK(r.text.find("__host__") == std::string::npos);
+    CHECK(r.text.find("auto& t = ::emu::shared_var<float [ 4 ]>") != std::string::npos);
+    CHECK(r.text.find("::emu::launch(\"add_kernel\"") != std::string::npos);
+    CHECK(r.text.find("__attribute__((noinline)) void g()") != std::string::npos);
+    CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
+    const auto bad =
+        emu::rewrite::rewrite_preprocessed("# 1 \"main.cu\"\n# 7 \"inc.cuh\"\nvoid h() { x<<<1, 1>>>; }\n");
+    REQUIRE(bad.problems.size() == 1);
+    CHECK(bad.problems[0].file == "inc.cuh");
+    CHECK(bad.problems[0].line == 7);
 }
 
 TEST_CASE("emu-nvcc registers each kernel defined once outside a template, on its own line", "[driver]") {
-  const std::string src =
-      "# 1 \"main.cu\"\n"
-      "namespace ns { __global__ void __attribute__((noinline)) scale(float* p, int n) { p[0] *= n; } }\n"
-      "template <int B> __global__ void tiled(float* p) { p[0] = B; }\n"
-      "__global__ void twice(int* p) {}\n"
-      "__global__ void twice(float* p) {}\n"
-      "__global__ void declared_only(int* p);\n"
-      "struct S { __device__ void m() {} };\n";
-  const auto r = emu::rewrite::rewrite_preprocessed(src);
-  INFO(r.text);
-  REQUIRE(r.problems.empty());
-  CHECK(r.text.find("p[0] *= n; } static const bool emu_kernel_registered_0 [[maybe_unused]] = "
-                    "::emu::detail::register_kernel(scale); }\n") != std::string::npos);
-  CHECK(r.text.find("register_kernel(tiled)") == std::string::npos);        // a template: no address yet
-  CHECK(r.text.find("register_kernel(twice)") == std::string::npos);        // overloaded: ambiguous
-  CHECK(r.text.find("register_kernel(declared_only)") == std::string::npos);
-  CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
+    const std::string src =
+        "# 1 \"main.cu\"\n"
+        "namespace ns { __global__ void __attribute__((noinline)) scale(float* p, int n) { p[0] *= n; } }\n"
+        "template <int B> __global__ void tiled(float* p) { p[0] = B; }\n"
+        "__global__ void twice(int* p) {}\n"
+        "__global__ void twice(float* p) {}\n"
+        "__global__ void declared_only(int* p);\n"
+        "struct S { __device__ void m() {} };\n";
+    const auto r = emu::rewrite::rewrite_preprocessed(src);
+    INFO(r.text);
+    REQUIRE(r.problems.empty());
+    CHECK(r.text.find("p[0] *= n; } static const bool emu_kernel_registered_0 [[maybe_unused]] = "
+                      "::emu::detail::register_kernel(scale); }\n") != std::string::npos);
+    CHECK(r.text.find("register_kernel(tiled)") == std::string::npos);  // a template: no address yet
+    CHECK(r.text.find("register_kernel(twice)") == std::string::npos);  // overloaded: ambiguous
+    CHECK(r.text.find("register_kernel(declared_only)") == std::string::npos);
+    CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
 }
 
 TEST_CASE("emu-nvcc wraps element arguments of calls in the program's own files only", "[driver]") {
-  const std::string src =
-      "# 1 \"main.cu\"\n"
-      "# 1 \"/usr/include/c++/12/utility\" 1 3\n"
-      "void sys(int* a) { swap(a[0], a[1]); }\n"
-      "# 1 \"/opt/emu/include/emu/arg_read.hpp\" 1\n"
-      "void lib(int* a) { f(a[0]); }\n"
-      "# 3 \"main.cu\" 2\n"
-      "float user(const T* x, S* s, int i) { return to_f(x[i]) + g(s->v[i][0], 2) + h(x[i] + 1) + "
-      "static_cast<float>(x[i]) + float(x[i]) + q(x[i++]) + q(x[n(i)]); }\n"
-      "void kept(int i) { if (x[i]) {} while (y[i]) {} k(sizeof(x[i]), decltype(x[i])(), x); void d(T[]); }\n";
-  const auto r = emu::rewrite::rewrite_preprocessed(src);
-  INFO(r.text);
-  REQUIRE(r.problems.empty());
-  CHECK(r.text.find("swap(a[0], a[1])") != std::string::npos);   // a system header
-  CHECK(r.text.find("f(a[0])") != std::string::npos);            // the emulator's own headers
-  CHECK(r.text.find("to_f((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
-  CHECK(r.text.find("g((::emu::detail::arg_probe(s->v[i][0]), s -> v [ i ] [ 0 ]), 2)") != std::string::npos);
-  CHECK(r.text.find("h(x[i] + 1)") != std::string::npos);        // an expression, not one element
-  CHECK(r.text.find("static_cast<float>((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
-  CHECK(r.text.find("float((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
-  CHECK(r.text.find("q(x[i++])") != std::string::npos);   // evaluated twice it would change i
-  CHECK(r.text.find("q(x[n(i)])") != std::string::npos);   // a call in the index
-  CHECK(r.text.find("if (x[i])") != std::string::npos);
-  CHECK(r.text.find("while (y[i])") != std::string::npos);
-  CHECK(r.text.find("sizeof(x[i])") != std::string::npos);
-  CHECK(r.text.find("decltype(x[i])") != std::string::npos);
-  CHECK(r.text.find("d(T[])") != std::string::npos);
+    const std::string src =
+        "# 1 \"main.cu\"\n"
+        "# 1 \"/usr/include/c++/12/utility\" 1 3\n"
+        "void sys(int* a) { swap(a[0], a[1]); }\n"
+        "# 1 \"/opt/emu/include/emu/arg_read.hpp\" 1\n"
+        "void lib(int* a) { f(a[0]); }\n"
+        "# 3 \"main.cu\" 2\n"
+        "float user(const T* x, S* s, int i) { return to_f(x[i]) + g(s->v[i][0], 2) + h(x[i] + 1) + "
+        "static_cast<float>(x[i]) + float(x[i]) + q(x[i++]) + q(x[n(i)]); }\n"
+        "void kept(int i) { if (x[i]) {} while (y[i]) {} k(sizeof(x[i]), decltype(x[i])(), x); void d(T[]); }\n";
+    const auto r = emu::rewrite::rewrite_preprocessed(src);
+    INFO(r.text);
+    REQUIRE(r.problems.empty());
+    CHECK(r.text.find("swap(a[0], a[1])") != std::string::npos);  // a system header
+    CHECK(r.text.find("f(a[0])") != std::string::npos);           // the emulator's own headers
+    CHECK(r.text.find("to_f((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
+    CHECK(r.text.find("g((::emu::detail::arg_probe(s->v[i][0]), s -> v [ i ] [ 0 ]), 2)") != std::string::npos);
+    CHECK(r.text.find("h(x[i] + 1)") != std::string::npos);  // an expression, not one element
+    CHECK(r.text.find("static_cast<float>((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
+    CHECK(r.text.find("float((::emu::detail::arg_probe(x[i]), x [ i ]))") != std::string::npos);
+    CHECK(r.text.find("q(x[i++])") != std::string::npos);   // evaluated twice it would change i
+    CHECK(r.text.find("q(x[n(i)])") != std::string::npos);  // a call in the index
+    CHECK(r.text.find("if (x[i])") != std::string::npos);
+    CHECK(r.text.find("while (y[i])") != std::string::npos);
+    CHECK(r.text.find("sizeof(x[i])") != std::string::npos);
+    CHECK(r.text.find("decltype(x[i])") != std::string::npos);
+    CHECK(r.text.find("d(T[])") != std::string::npos);
 }

@@ -10,6 +10,6 @@
 namespace emu {
 template <class F, class... Config>
 auto launch(const char*, F fn, const Config&...) {
-  return [fn](auto&&... args) { fn(args...); };
+    return [fn](auto&&... args) { fn(args...); };
 }
 }  // namespace emu
