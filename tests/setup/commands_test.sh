@@ -60,6 +60,9 @@ expect "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["extra
        "make grade-04 SEED=7 EX=rmsnorm BACKEND=static" "results.json replay"
 out=$(wb report 04); echo "$out"
 expect "$out" "Report written to" "report"
+echo "--- a static grade of a bug hunt as shipped: said, and nvcc not run on it"
+out=$(wb grade 04 --backend static --ex hunt_race --seed 7)
+expect "$out" "hunt_race.cu is as shipped: not compiled" "an untouched bug hunt is not compiled"
 echo "--- make grade-04 SANITIZE=1 without a GPU: said, and in the replay"
 out=$(wb grade 04 --backend static --ex rmsnorm --seed 7 --sanitize); echo "$out" | grep -E "SANITIZE|Replay"
 expect "$out" "SANITIZE=1 runs compute-sanitizer on the hidden tests, and a static review runs none" "sanitize note"

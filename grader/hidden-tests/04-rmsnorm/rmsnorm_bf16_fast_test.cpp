@@ -8,8 +8,11 @@
 
 namespace {
 
-void run(int M, int N, std::string probe, wb04::Fill fill = wb04::normal_inputs(), float eps = 1e-5f) {
+void run(int M, int N, std::string probe, wb04::Fill fill = wb04::normal_inputs(), float eps = 1e-5f,
+         int out_offset = 0, int w_offset = 0) {
     wb04::HalfCase c;
+    c.out_offset = out_offset;
+    c.w_offset = w_offset;
     c.type = wb04::Half::bf16;
     c.M = M;
     c.N = N;
@@ -50,4 +53,9 @@ WB_TEST("rmsnorm_bf16_fast: all-zero rows and no rows", "[rmsnorm_bf16_fast][edg
     run(4, 1024, "rows whose sum of squares is 0: the output must be 0",
         wb04::with_zero_rows(wb04::normal_inputs(), {0, 3}));
     run(0, 1024, "an empty batch: a grid of 0 blocks is a launch error");
+}
+WB_TEST("rmsnorm_bf16_fast: output and weight misaligned unlike the input", "[rmsnorm_bf16_fast][edge]") {
+    run(3, 1024, "the output 3 elements and the weight 5 past a 256-byte boundary, the input aligned: the input's "
+                 "packs are whole 16-byte loads while the output's and the weight's are not",
+        wb04::normal_inputs(), 1e-5f, 3, 5);
 }
