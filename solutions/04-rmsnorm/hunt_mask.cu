@@ -5,7 +5,7 @@
 // and launches as many threads as the row has elements, the way vLLM sizes its blocks (min(hidden size, 1024)).
 // It passes every test whose row length is a multiple of 32, and it is wrong for the others. Grade it as it is
 // (`make grade-04 EX=hunt_mask`), read what the emulator reports (section 8 of the lesson, "Reading the emulator's
-// report"), and fix it in the two regions between `// fix:` and `// end fix`. Everything outside them is correct;
+// report"), and fix it in the three regions between `// fix:` and `// end fix`. Everything outside them is correct;
 // edits there are vetoed.
 //
 // Entry point:

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# A student edition (`make student-edition`: committed content without solutions, tests or CI) configures: nothing in
+# its CMake reaches for a file the edition leaves out. A student cannot repair a missing grader source.
+#   student_edition_test.sh ROOT WORKBOOK WORK
+set -u
+root=$1 workbook=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+if ! out=$(cd "$root" && "$workbook" student-edition --out "$work/edition" 2>&1); then
+  echo "FAILED: make student-edition: $out"; exit 1
+fi
+echo "$out" | tail -n 1
+if ! cmake -S "$work/edition" -B "$work/build" > "$work/configure.log" 2>&1; then
+  echo "FAILED: the student edition does not configure:"; grep -A3 "CMake Error" "$work/configure.log" | head -30
+  exit 1
+fi
+[ -d "$work/edition/solutions" ] && { echo "FAILED: the edition holds solutions/"; exit 1; }
+echo "ok: the student edition configures"
+rm -rf "$work"
