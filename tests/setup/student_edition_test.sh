@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A student edition (`make student-edition`: committed content without solutions, tests or CI) configures: nothing in
 # its CMake reaches for a file the edition leaves out. A student cannot repair a missing grader source.
-#   student_edition_test.sh ROOT WORKBOOK WORK
+#   student_edition_test.sh ROOT WORKBOOK
 set -u
-root=$1 workbook=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
+root=$1 workbook=$2
+work=$(mktemp -d /tmp/workbook-student-edition-XXXXXX)  # the edition must go outside the repository
+trap 'rm -rf "$work"' EXIT
 if ! out=$(cd "$root" && "$workbook" student-edition --out "$work/edition" 2>&1); then
   echo "FAILED: make student-edition: $out"; exit 1
 fi
@@ -15,4 +16,3 @@ if ! cmake -S "$work/edition" -B "$work/build" > "$work/configure.log" 2>&1; the
 fi
 [ -d "$work/edition/solutions" ] && { echo "FAILED: the edition holds solutions/"; exit 1; }
 echo "ok: the student edition configures"
-rm -rf "$work"
