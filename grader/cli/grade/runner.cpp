@@ -183,7 +183,7 @@ TestOutcome interpret(const TestJob& job, const Running& run, std::uint64_t seed
         if (!valid) {
             std::string tail = util::trim_lines(util::sanitize_text(pr.err), 20, true);
             if (!tail.empty()) o.message += "\nlast lines of the judge's stderr:\n" + tail;
-        } else if (!worker_output.empty() && o.message.find(worker_output) == std::string::npos) {
+        } else if (!util::trim(worker_output).empty() && o.message.find(worker_output) == std::string::npos) {
             o.output = "--- output of the submitted code (last lines) ---\n" + worker_output;
         }
     }
