@@ -35,5 +35,6 @@ WB_TEST("hunt_eps: a row of zeros", "[hunt_eps][edge]") {
     run(4, 768, 1e-12f, 1.0, "row 2 is all zeros: its squared length is 0 and its output must be 0", 2);
 }
 WB_TEST("hunt_eps: rows of tiny values", "[hunt_eps][edge]") {
-    run(5, 300, 1e-6f, std::sqrt(1e-6 / 300), "every row's squared length is about eps = 1e-6, so eps decides the scale");
+    run(5, 300, 1e-6f, std::sqrt(1e-6 / 300),
+        "every row's squared length is about eps = 1e-6, so where eps goes decides the scale");
 }

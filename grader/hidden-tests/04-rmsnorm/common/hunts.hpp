@@ -1,5 +1,6 @@
-// Runners of the bug hunts (hunt_race, hunt_mask, hunt_align, hunt_eps): each contract is a small neighbour of RMSNorm, a row
-// statistic that one thread block computes, so the hunts' kernels print none of the other exercises' fills.
+// Runners of the bug hunts (hunt_race, hunt_mask, hunt_align, hunt_eps): each contract is a small neighbour of
+// RMSNorm, a row statistic that one thread block computes, so the hunts' kernels print none of the other exercises'
+// fills.
 #pragma once
 
 #include <functional>
