@@ -3,9 +3,9 @@
 // The kernel below scales every row to unit Euclidean length, the step that turns embeddings into vectors whose dot
 // products are cosine similarities (and that QK-norm applies to attention heads). It looks finished and on most rows
 // it gives the right numbers, yet it is wrong in one expression. Grade it as it is (`make grade-04 EX=hunt_eps`),
-// read which tests fail and what their mismatch lines show (section 8 of the lesson, "Reading the emulator's
-// report"), and fix the kernel between `// fix:` and `// end fix`. Everything outside that region is correct; edits
-// there are vetoed.
+// read which tests fail and what their mismatch lines show (section 8 of the lesson, "eps outside the root": here
+// no emulator report comes with them), and fix the kernel between `// fix:` and `// end fix`. Everything outside that
+// region is correct; edits there are vetoed.
 //
 // Entry point:
 //   void launch_l2_normalize(const float* input, float* output, int M, int N, float eps, cudaStream_t stream);
