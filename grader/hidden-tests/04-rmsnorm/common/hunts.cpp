@@ -125,4 +125,37 @@ void run_row_sum_case(const std::string& entry, const RowSumLaunch& launch, cons
     expect_unchanged(info, "input", in, bytes_of(x), 4);
 }
 
+void run_l2_case(const std::string& entry, const L2Launch& launch, const L2Case& c) {
+    const int M = c.M, N = c.N;
+    const std::size_t count = static_cast<std::size_t>(M) * N;
+    const CaseInfo info = case_info(shape_text(M, N) + ", eps=" + format_f32(c.eps) +
+                                        (c.zero_row >= 0 ? ", row " + std::to_string(c.zero_row) + " all zeros" : ""),
+                                    c.probe);
+    Rng rng = test_rng();
+    std::vector<float> x(count);
+    for (auto& v : x) v = static_cast<float>(c.scale * rng.normal());
+    if (c.zero_row >= 0)
+        for (int col = 0; col < N; ++col) x[static_cast<std::size_t>(c.zero_row) * N + col] = 0.0f;
+    // The factor in fp64 from the fp32 inputs and the fp32 eps the kernel receives. A correct fp32 kernel is within
+    // f32_tolerance of it (reference.hpp: a sum of positive squares, rsqrtf, one product), whatever the magnitude.
+    std::vector<double> inv_norm(M, 0.0);
+    for (int r = 0; r < M; ++r) {
+        double ss = 0;
+        for (int col = 0; col < N; ++col) {
+            const double v = x[static_cast<std::size_t>(r) * N + col];
+            ss += v * v;
+        }
+        inv_norm[r] = 1.0 / std::sqrt(ss + static_cast<double>(c.eps));
+    }
+    DeviceBuffer in(read_guard(), count * 4, read_guard()), out(kGuard, count * 4, kGuard);
+    upload(in, x.data(), count * 4);
+    launch_and_check(entry, [&] {
+        launch(static_cast<const float*>(in.data()), static_cast<float*>(out.data()), M, N, c.eps);
+    });
+    check_rows(
+        info, out, M, N, [&](int r, int col) { return x[static_cast<std::size_t>(r) * N + col] * inv_norm[r]; },
+        [](int, double ref) { return f32_tolerance(ref); });
+    expect_unchanged(info, "input", in, bytes_of(x), 4);
+}
+
 }  // namespace wb04

@@ -1,5 +1,6 @@
-// Runners of the bug hunts (hunt_race, hunt_mask, hunt_align): each contract is a small neighbour of RMSNorm, a row
-// statistic that one thread block computes, so the hunts' kernels print none of the other exercises' fills.
+// Runners of the bug hunts (hunt_race, hunt_mask, hunt_align, hunt_eps): each contract is a small neighbour of
+// RMSNorm, a row statistic that one thread block computes, so the hunts' kernels print none of the other exercises'
+// fills.
 #pragma once
 
 #include <functional>
@@ -35,5 +36,17 @@ struct RowSumCase {
 };
 using RowSumLaunch = std::function<void(const float* input, float* sums, int M, int N)>;
 void run_row_sum_case(const std::string& entry, const RowSumLaunch& launch, const RowSumCase& c);
+
+// hunt_eps: output[r][j] = input[r][j] / sqrt(sum_k input[r][k]^2 + eps), a per-row L2 normalisation. The rows are
+// normal(0, scale^2) values, so scale sets how the squared length ss ~ N * scale^2 compares with eps.
+struct L2Case {
+    int M = 1, N = 1;
+    float eps = 1e-12f;
+    double scale = 1.0;
+    std::string probe;
+    int zero_row = -1;  // this row is all zeros when >= 0
+};
+using L2Launch = std::function<void(const float* input, float* output, int M, int N, float eps)>;
+void run_l2_case(const std::string& entry, const L2Launch& launch, const L2Case& c);
 
 }  // namespace wb04
