@@ -55,7 +55,8 @@ WB_TEST("rmsnorm_bf16_fast: all-zero rows and no rows", "[rmsnorm_bf16_fast][edg
     run(0, 1024, "an empty batch: a grid of 0 blocks is a launch error");
 }
 WB_TEST("rmsnorm_bf16_fast: output and weight misaligned unlike the input", "[rmsnorm_bf16_fast][edge]") {
-    run(3, 1024, "the output 3 elements and the weight 5 past a 256-byte boundary, the input aligned: the input's "
-                 "packs are whole 16-byte loads while the output's and the weight's are not",
+    run(3, 1024,
+        "the output 3 elements and the weight 5 past a 256-byte boundary, the input aligned: the input's "
+        "packs are whole 16-byte loads while the output's and the weight's are not",
         wb04::normal_inputs(), 1e-5f, 3, 5);
 }

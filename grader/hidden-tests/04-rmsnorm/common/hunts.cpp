@@ -149,9 +149,8 @@ void run_l2_case(const std::string& entry, const L2Launch& launch, const L2Case&
     }
     DeviceBuffer in(read_guard(), count * 4, read_guard()), out(kGuard, count * 4, kGuard);
     upload(in, x.data(), count * 4);
-    launch_and_check(entry, [&] {
-        launch(static_cast<const float*>(in.data()), static_cast<float*>(out.data()), M, N, c.eps);
-    });
+    launch_and_check(
+        entry, [&] { launch(static_cast<const float*>(in.data()), static_cast<float*>(out.data()), M, N, c.eps); });
     check_rows(
         info, out, M, N, [&](int r, int col) { return x[static_cast<std::size_t>(r) * N + col] * inv_norm[r]; },
         [](int, double ref) { return f32_tolerance(ref); });
