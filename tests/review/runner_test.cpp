@@ -82,6 +82,17 @@ TEST_CASE("a [timed] test runs after every other test, with nothing else in flig
     }
     // The untimed ones did run two at a time (so the check above is not met by a runner that runs one at a time).
     CHECK(spans["b"].start < spans["a"].end);
+
+    // One untimed test and one timed, two slots free: the runner reaches the timed test in the same pass that starts
+    // the untimed one, and must still wait for it.
+    fs::remove(log);
+    const std::vector<TestJob> pair = {jobs[0], jobs[1]};
+    for (const auto& o : run_tests(pair, 1, limits)) CHECK(o.passed);
+    std::map<std::string, Span> two;
+    std::istringstream in2(fixture::read(log));
+    while (in2 >> what >> name >> t) (what == "start" ? two[name].start : two[name].end) = t;
+    REQUIRE(two.size() == 2);
+    CHECK(two["a"].end <= two["timed"].start);
     ::unsetenv("WB_LOG");
     std::error_code ec;
     fs::remove_all(dir, ec);

@@ -228,18 +228,21 @@ class Pipeline {
                 // A file exactly as shipped (a bug hunt not yet touched) holds nothing of the student's to compile,
                 // and nvcc costs seconds per file: said, not run.
                 const bool as_shipped = pristine_text && text == *pristine_text;
-                if (run.backend == Backend::static_only && ex.unfilled.empty() && !ex.fill_refused && as_shipped) {
-                    ex.static_compile = e->file() + " is as shipped: not compiled (nothing of yours to check yet).";
-                } else if (run.backend == Backend::static_only && ex.unfilled.empty() && !ex.fill_refused) {
-                    const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
-                    fs::create_directories(work, ec);
-                    auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
-                    if (!sc.ran) {
-                        ex.static_compile = "nvcc not found: the static review could not compile " + e->file() + ".";
+                if (run.backend == Backend::static_only && ex.unfilled.empty() && !ex.fill_refused) {
+                    if (as_shipped) {
+                        ex.static_compile = e->file() + " is as shipped: not compiled (nothing of yours to check yet).";
                     } else {
-                        ex.static_compile_ok = sc.ok;
-                        ex.static_compile = sc.ok ? "nvcc -std=c++17 -c: compiled.\n" + sc.ptxas_report
-                                                  : "nvcc -std=c++17 -c: did not compile.\n" + sc.output;
+                        const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
+                        fs::create_directories(work, ec);
+                        auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
+                        if (!sc.ran) {
+                            ex.static_compile =
+                                "nvcc not found: the static review could not compile " + e->file() + ".";
+                        } else {
+                            ex.static_compile_ok = sc.ok;
+                            ex.static_compile = sc.ok ? "nvcc -std=c++17 -c: compiled.\n" + sc.ptxas_report
+                                                      : "nvcc -std=c++17 -c: did not compile.\n" + sc.output;
+                        }
                     }
                 }
             } catch (const util::UserError& ue) {

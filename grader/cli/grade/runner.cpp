@@ -213,10 +213,14 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
     const std::size_t untimed = order.size();
     for (std::size_t i = 0; i < jobs.size(); ++i)
         if (is_timed(jobs[i].test)) order.push_back(i);
+    // Asked before each start, since one pass of the loop below may start the last untimed test and reach the timed
+    // ones: a timed test starts only when nothing runs.
+    auto may_start = [&] {
+        if (next >= order.size()) return false;
+        return next >= untimed ? running.empty() : running.size() < parallel;
+    };
     while (next < order.size() || !running.empty()) {
-        const bool alone = next >= untimed;  // the timed tests: one at a time, and only once the rest have finished
-        while (running.size() < (alone ? std::size_t{1} : parallel) && next < order.size() &&
-               !(alone && !running.empty())) {
+        while (may_start()) {
             const std::size_t index = order[next];
             const TestJob& job = jobs[index];
             if (timeouts[job.worker.string()] >= kTimeoutsBeforeSkipping) {
