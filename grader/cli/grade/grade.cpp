@@ -253,18 +253,39 @@ class Pipeline {
         return std::nullopt;
     }
 
+    // Where an exercise's hidden tests run: on the run's backend, except that on a GPU an exercise whose manifest
+    // record says runs_on_emulator runs on the emulator, whose checks see what the GPU executes without a trace.
+    Backend backend_of(const ExerciseResult& ex) const {
+        return run.backend == Backend::gpu && !ex.info->runs_on_emulator.empty() ? Backend::emu : run.backend;
+    }
+
     // The workers of the exercises that can run, and the judges' test lists.
     std::optional<GradeOutcome> build() {
         if (run.backend == Backend::static_only) return std::nullopt;
+        for (auto& ex : run.exercises) {
+            ex.backend = backend_of(ex);
+            if (ex.backend != run.backend && ex.missing.empty())
+                run.notes.push_back(ex.info->name + " ran on the emulator, not on the GPU: " +
+                                    ex.info->runs_on_emulator);
+        }
+        if (auto stopped = build_for(run.backend, test_jobs)) return stopped;
+        if (run.backend == Backend::gpu)
+            if (auto stopped = build_for(Backend::emu, emulated_jobs)) return stopped;
+        return std::nullopt;
+    }
+
+    // build(), for the exercises whose tests run on `backend`: their workers built, their tests listed into `into`.
+    std::optional<GradeOutcome> build_for(Backend backend, std::vector<TestJob>& into) {
         std::vector<BuildJob> jobs;
         std::vector<std::size_t> job_index;
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
-            if (run.exercises[i].missing.empty() && run.exercises[i].unfilled.empty() &&
-                !run.exercises[i].fill_refused) {
+            if (run.exercises[i].backend == backend && run.exercises[i].missing.empty() &&
+                run.exercises[i].unfilled.empty() && !run.exercises[i].fill_refused) {
                 jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
                 job_index.push_back(i);
             }
-        auto built = build_workers(build_ctx, L, jobs, run.backend, 2);
+        if (jobs.empty()) return std::nullopt;
+        auto built = build_workers(build_ctx, L, jobs, backend, 2);
         bool any_setup_error = false;
         std::string setup_message;
         for (std::size_t k = 0; k < built.size(); ++k) {
@@ -289,10 +310,10 @@ class Pipeline {
             } else if (tests->empty()) {
                 ex.list_error = "the test program lists no hidden tests for '" + ex.info->name + "'";
             } else {
-                for (const auto& t : *tests) test_jobs.push_back({t, judge, ex.build.worker});
+                for (const auto& t : *tests) into.push_back({t, judge, ex.build.worker});
             }
         }
-        if (any_setup_error && test_jobs.empty() && jobs.size() == built.size() && !jobs.empty()) {
+        if (any_setup_error && into.empty() && jobs.size() == built.size()) {
             bool all_setup =
                 std::all_of(built.begin(), built.end(), [](const BuildResult& b) { return b.setup_error; });
             if (all_setup)
@@ -327,6 +348,11 @@ class Pipeline {
             limits.hide.push_back(around.string());
         for (const auto& h : opt.hide) limits.hide.push_back(h);
         auto outcomes = run_tests(test_jobs, run.seed, limits);
+        if (!emulated_jobs.empty() && !util::interrupted()) {
+            RunLimits emu_limits = default_limits(Backend::emu, has_sanitizer);
+            emu_limits.hide = limits.hide;
+            for (auto& o : run_tests(emulated_jobs, run.seed, emu_limits)) outcomes.push_back(std::move(o));
+        }
         if (util::interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
         // The student knows their file as "rmsnorm.cu:6", not by the submission folder's absolute path.
         const std::string prefix = dir.string() + "/";
@@ -446,7 +472,8 @@ class Pipeline {
     fs::path answers;
     bool grade_written = false;
     util::Context build_ctx;  // harness builds go to its build folder
-    std::vector<TestJob> test_jobs;
+    std::vector<TestJob> test_jobs;      // the tests that run on run.backend
+    std::vector<TestJob> emulated_jobs;  // on a GPU: the tests of the exercises that run on the emulator
 };
 
 }  // namespace

@@ -54,6 +54,7 @@ struct ExerciseResult {
     bool fill_refused = false;   // the fill policy refused a fill: the file is never compiled or run
     std::string static_compile;  // static backend: nvcc diagnostics or the ptxas report
     bool static_compile_ok = true;
+    Backend backend = Backend::static_only;  // where its hidden tests ran (the run's, or emu: runs_on_emulator)
     BuildResult build;
     bool attempted_build = false;
     std::string list_error;  // the harness could not list its tests

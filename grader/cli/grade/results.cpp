@@ -104,6 +104,7 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
                                        {"groups", groups},
                                        {"blanks_unfilled", ex.unfilled},
                                        {"compiled", ex.attempted_build ? json(ex.build.ok) : json(nullptr)},
+                                       {"backend", backend_name(ex.backend)},
                                        {"content_sha256", ex.content_hash},
                                        {"gpu_verification", ex.gpu_verified ? "done" : "pending"}};
     }

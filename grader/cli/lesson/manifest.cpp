@@ -151,6 +151,7 @@ Exercise parse_exercise(const json& j, const std::string& where, const fs::path&
             throw UserError(file.string() + ": " + at + " names blank '" + e.review.back().blank +
                             "', which exercise '" + e.name + "' does not have.");
     }
+    e.runs_on_emulator = named.text_or("runs_on_emulator", "");
     named.done();
     return e;
 }

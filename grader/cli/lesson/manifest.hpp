@@ -16,6 +16,7 @@
 //        "entry_points": ["void launch_rmsnorm(const float* input, …, cudaStream_t stream)"],
 //        "blanks": [{"id": "inv_rms", "summary": "…", "hints": ["concept", "direction", "key line", "answer"]}],
 //        "points": {"normal": 2, "edge": 1},    // execution groups of the rubric
+//        "runs_on_emulator": "…",               // optional: why its tests run on the emulator on every backend
 //        "review": [{"blank": "inv_rms", "pattern": "…", "unless": "…", "when": "absent", "comment": "…",
 //                    "veto": "accident", "icase": false}]}],  // review/comments.hpp says what a rule does
 //    "written": [{"id": "Q1", "points": 2, "group": "question", "exercise": "rmsnorm", "title": "…"}]}
@@ -60,6 +61,9 @@ struct Exercise {
     std::vector<Blank> blanks;              // in file order
     std::map<std::string, double> points;   // "normal", "edge"
     std::vector<ReviewRule> review;
+    // Non-empty: the exercise's hidden tests run on the emulator even when the grade runs on a GPU, and this says why
+    // (a bug hunt whose bug a GPU executes without a visible effect: a GPU grade would pay for leaving it in).
+    std::string runs_on_emulator;
     bool core = false;  // named by "pass": {"core": …}
 
     std::string file() const { return name + ".cu"; }
