@@ -242,9 +242,9 @@ int check_wrong(Options o) {
         if (std::string(key) == "emu_message" && !emulated) continue;
         for (const auto& m : expect.value(key, json::array()))
             if (failures.find(m.get<std::string>()) == std::string::npos)
-                return fail("no failed test says '" + m.get<std::string>() +
-                                "' (the reason this answer must be rejected for)",
-                            g);
+                return fail(
+                    "no failed test says '" + m.get<std::string>() + "' (the reason this answer must be rejected for)",
+                    g);
     }
     for (const auto& m : expect.value("not_message", json::array()))
         if (failures.find(m.get<std::string>()) != std::string::npos ||

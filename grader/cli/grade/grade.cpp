@@ -265,8 +265,8 @@ class Pipeline {
         for (auto& ex : run.exercises) {
             ex.backend = backend_of(ex);
             if (ex.backend != run.backend && ex.missing.empty())
-                run.notes.push_back(ex.info->name + " ran on the emulator, not on the GPU: " +
-                                    ex.info->runs_on_emulator);
+                run.notes.push_back(ex.info->name +
+                                    " ran on the emulator, not on the GPU: " + ex.info->runs_on_emulator);
         }
         if (auto stopped = build_for(run.backend, test_jobs)) return stopped;
         if (run.backend == Backend::gpu)
@@ -471,7 +471,7 @@ class Pipeline {
     std::map<std::string, std::string> hashes;     // file name -> SHA-256 of its bytes as submitted
     fs::path answers;
     bool grade_written = false;
-    util::Context build_ctx;  // harness builds go to its build folder
+    util::Context build_ctx;             // harness builds go to its build folder
     std::vector<TestJob> test_jobs;      // the tests that run on run.backend
     std::vector<TestJob> emulated_jobs;  // on a GPU: the tests of the exercises that run on the emulator
 };
