@@ -237,7 +237,7 @@ int check_wrong(Options o) {
     const std::string failures = failure_text(g.results, ex);
     // "message": words of the grader or the judge, on every backend; "emu_message": the emulator's own words, looked
     // for where the exercise's tests ran on the emulator (a GPU reports the same bug in its own terms, or not at all).
-    const bool emulated = g.results.at("extra_data").at("exercises").at(ex).value("backend", "") == "emu";
+    const bool emulated = g.results.at("extra_data").at("exercises").at(ex).at("backend") == "emu";
     for (const char* key : {"message", "emu_message"}) {
         if (std::string(key) == "emu_message" && !emulated) continue;
         for (const auto& m : expect.value(key, json::array()))
