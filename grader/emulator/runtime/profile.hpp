@@ -81,10 +81,10 @@ L1Totals l1_launch_end();
 // ---- occupancy and the prediction (profile_model.cpp) ------------------------------------------------------------
 struct Occupancy {
     unsigned blocks_per_sm = 0;
-    double fraction = 0;  // resident warps / 64
-    std::string limit;    // "threads", "registers", "shared memory", "blocks"
-    unsigned carveout_kib = 0;  // shared memory the SM sets aside for its resident blocks (a Hopper carveout size)
-    std::uint64_t l1_bytes = 0; // what is left of the 256 KiB for L1
+    double fraction = 0;         // resident warps / 64
+    std::string limit;           // "threads", "registers", "shared memory", "blocks"
+    unsigned carveout_kib = 0;   // shared memory the SM sets aside for its resident blocks (a Hopper carveout size)
+    std::uint64_t l1_bytes = 0;  // what is left of the 256 KiB for L1
 };
 // regs_per_thread == 0: unknown (not a limit).
 Occupancy occupancy(unsigned threads_per_block, unsigned regs_per_thread, std::size_t shared_per_block);
@@ -132,7 +132,7 @@ struct LaunchStats {
     std::uint64_t l1_bytes = 0;  // the L1's size in the predicted launch (after the shared-memory carveout)
     double concurrent_blocks = 0;
     std::string instance;  // the template instance whose registers were used ("k<256,4>"), if found
-    unsigned regs = 0;  // 0: unknown
+    unsigned regs = 0;     // 0: unknown
     std::size_t ptxas_smem = 0;
     bool ptxas_known = false;
     double predict_blocks = 0;  // grid the prediction is for (emu_profile_shape), else this grid

@@ -69,8 +69,7 @@ void l1_configure(double blocks_per_sm, double warps_per_sm, std::uint64_t capac
 
 void l1_first_block(std::uint64_t block_serial) { model().first_block = block_serial; }
 
-unsigned l1_load_line(std::uint64_t line, unsigned sector_mask, std::uint64_t block, unsigned warp,
-                      unsigned interval) {
+unsigned l1_load_line(std::uint64_t line, unsigned sector_mask, std::uint64_t block, unsigned warp, unsigned interval) {
     Model& m = model();
     auto [it, fresh] = m.lines.try_emplace(line);
     Line& l = it->second;

@@ -107,8 +107,8 @@ std::string json(const LaunchStats& s, const Derived& d) {
       << ",\"l1_hit\":" << s.l1.hit_sectors << ",\"l1_miss\":" << s.l1.miss_sectors
       << ",\"l1_first_block_miss\":" << s.l1.first_block_miss_sectors
       << ",\"predicted_l1_hit_sectors\":" << d.l1_hit_sectors << ",\"predicted_l2_bytes\":" << d.l2_bytes
-      << ",\"unseen_store_bytes\":" << d.unseen_store_bytes << ",\"min_bytes\":" << d.min_bytes << ",\"predicted_dram_bytes\":" << d.dram
-      << ",\"traffic_ratio\":" << ratio(d.dram, d.min_bytes)
+      << ",\"unseen_store_bytes\":" << d.unseen_store_bytes << ",\"min_bytes\":" << d.min_bytes
+      << ",\"predicted_dram_bytes\":" << d.dram << ",\"traffic_ratio\":" << ratio(d.dram, d.min_bytes)
       << ",\"sector_ratio\":" << ratio(d.sector_bytes, d.min_bytes) << ",\"predicted_us\":" << d.pred.us
       << ",\"predicted_tbs\":" << d.pred.tbs << ",\"bound\":"
       << json_str(d.pred.bound)
@@ -153,10 +153,11 @@ std::string text(const LaunchStats& s, const Derived& d) {
          " requests made by part of a warp (divergence)",
          ratio(s.barriers, s.blocks), ratio(s.shuffles, warps), ratio(s.votes, warps), ratio(s.syncwarps, warps),
          s.partial_requests);
-    line("   L1 (model, predicted): %.0f%% of global-load sectors hit (%.4g of %.4g), L1 %.0f KiB after the shared "
-         "carveout; asked of L2: %.4g bytes",
-         100 * ratio(d.l1_hit_sectors, double(s.ld_sectors) * d.scale), d.l1_hit_sectors, double(s.ld_sectors) * d.scale,
-         double(s.l1_bytes) / 1024, d.l2_bytes);
+    line(
+        "   L1 (model, predicted): %.0f%% of global-load sectors hit (%.4g of %.4g), L1 %.0f KiB after the shared "
+        "carveout; asked of L2: %.4g bytes",
+        100 * ratio(d.l1_hit_sectors, double(s.ld_sectors) * d.scale), d.l1_hit_sectors, double(s.ld_sectors) * d.scale,
+        double(s.l1_bytes) / 1024, d.l2_bytes);
     const std::string regs = s.ptxas_known ? std::to_string(s.regs) + " (nvcc -Xptxas -v" +
                                                  (s.instance.empty() ? "" : ", " + s.instance) + ")"
                                            : "unknown (no nvcc -Xptxas -v table: EMU_PROFILE_PTXAS)";
@@ -177,9 +178,10 @@ std::string text(const LaunchStats& s, const Derived& d) {
              "it counted "
              "(docs/emulator.md, Profiler: limits).\n";
     if (d.unseen_store_bytes > 0)
-        line("   (the prediction counts the %.4g bytes the program states it moves beyond the loads seen as stores "
-             "written once, coalesced: an assumption, not a count)",
-             d.unseen_store_bytes);
+        line(
+            "   (the prediction counts the %.4g bytes the program states it moves beyond the loads seen as stores "
+            "written once, coalesced: an assumption, not a count)",
+            d.unseen_store_bytes);
     o << "   per line:\n";
     for (const LineStat& l : s.lines) {
         if (l.shared)
