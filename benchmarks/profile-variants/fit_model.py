@@ -9,8 +9,9 @@ one <measured> source counts once, at the mean of its times.
 <emu-dir> (several: comma-separated) holds one folder per variant, written by emu-profile.sh (<name>/profile.jsonl; the "model" object of each
 line is the model's inputs for that shape). A <measured> file is either a GPU run's combined log (sections
 "### <name>" with lines "shape M N: ... time_us T", and "ncu count" blocks whose gpu__time_duration is the time of
-the count shape's launch) or a folder of <name>.time files (gpu-validate.sh). Variants in which the emulator saw no
-global access (rmsnorm_half: bf16 reads it cannot see) are left out: their inputs are wrong, not the model.
+the count shape's launch) or a folder of <name>.time files (gpu-validate.sh, gpu-heldout.sh). A variant in which the
+emulator saw no global access at all is left out: its inputs are wrong, not the model (none is, since emu-nvcc wraps
+rmsnorm_half's bf16 reads).
 """
 import json
 import math
