@@ -151,7 +151,7 @@ struct State {
     // the same per template instance (instance_key): "rmsnorm_cached_kernel<256, 4>"
     std::unordered_map<std::string, std::pair<unsigned, std::size_t>> ptxas_instance;
     bool ptxas_loaded = false;
-    // The launch's template instance is found from the code of its accesses (instance_of_access); until then, and
+    // The launch's template instance is found from the code of its accesses (resolve_instance); until then, and
     // where it is never found, the kernel name's largest counts stand.
     bool instance_resolved = false;
     unsigned resolve_tries = 0;
