@@ -10,6 +10,17 @@
   3. counts of the held-out variants against Nsight Compute (sectors per request, shared wavefronts, DRAM bytes).
 
     compare.py <emu-dir>[,<emu-dir>...] <gpu-dir>
+    (the held-out check of the second run; its predictions are those of the model now in profile_model.cpp)
+
+The third check (gpu-heldout2.sh), made after the model of the L1 model was fitted on the first two runs:
+
+    compare.py --third <emu-dir>[,<emu-dir>...] <gpu-dir>
+    compare.py --predict <emu-dir>[,<emu-dir>...]     the predictions for that call, written before it is made
+
+  1. time: predicted against measured for every variant and shape of that call: the old variants at the new shapes,
+     the new variants (heldout2.txt) at every shape, and the old variants at 16384 x 4096 (a training shape,
+     remeasured); within 20 % per group; the ranking of variants per shape;
+  2. the L1 and L2 models against Nsight Compute: L1 hit sectors, sectors asked of L2, DRAM bytes.
 """
 import csv
 import io
@@ -187,7 +198,100 @@ def count_table(e, gpu):
         print(f"| {label} | " + " | ".join(cells) + " |")
 
 
+NEW_SHAPES = ("16384 2048", "8192 6144", "2048 16384", "32768 3072")
+OLD_SHAPES = TRAIN_SHAPES + HELD_SHAPES
+
+
+def third_time(e, gpu):
+    old = names("variants.txt") + names("heldout.txt")
+    new = names("heldout2.txt")
+    c = fit_model.cpp_constants()
+    shapes = [s for s in OLD_SHAPES + NEW_SHAPES]
+    pred, meas = {}, {}
+    for n in old + new:
+        t = times(gpu / f"{n}.time")
+        for s in shapes:
+            if n in e and s in e[n] and s in t and not blind(e[n]):
+                pred[(n, s)], meas[(n, s)] = fit_model.predict(c, e[n][s]["model"]), t[s]
+    shapes = [s for s in shapes if any(k[1] == s for k in pred)]
+    print("| variant | " + " | ".join(f"µs {s.replace(' ', '×')} pred / meas" for s in shapes) + " |")
+    print("|" + " --- |" * (1 + len(shapes)))
+    for n in old + new:
+        cells = [f"{pred[(n, s)]:.1f} / {meas[(n, s)]:.1f} ({pct(pred[(n, s)], meas[(n, s)]):+.0f}%)"
+                 if (n, s) in pred else "–" for s in shapes]
+        print(f"| {n}{' (new)' if n in new else ''} | " + " | ".join(cells) + " |")
+    print()
+    groups = [
+        ("old variants at 16384 × 4096 (a training shape, remeasured)", lambda n, s: n in old and s == "16384 4096"),
+        ("held out: old variants, new shapes", lambda n, s: n in old and s in NEW_SHAPES),
+        ("held out: new variants, old shapes", lambda n, s: n in new and s in OLD_SHAPES),
+        ("held out: new variants, new shapes", lambda n, s: n in new and s in NEW_SHAPES),
+        ("held out, all", lambda n, s: n in new or s in NEW_SHAPES),
+    ]
+    for title, keep in groups:
+        pts = [k for k in pred if keep(*k)]
+        if not pts:
+            continue
+        within = sum(abs(pct(pred[k], meas[k])) <= 20 for k in pts)
+        worst = max(pts, key=lambda k: abs(pct(pred[k], meas[k])))
+        print(f"* {title}: within 20 % for {within} of {len(pts)} points; worst {worst[0]} at "
+              f"{worst[1].replace(' ', ' × ')} ({pct(pred[worst], meas[worst]):+.0f} %)")
+    tot_all = agree_all = 0
+    for s in shapes:
+        ok = [n for n in old + new if (n, s) in pred]
+        pairs = list(itertools.combinations(ok, 2))
+        agree = sum((pred[(a, s)] - pred[(b, s)]) * (meas[(a, s)] - meas[(b, s)]) > 0 for a, b in pairs)
+        tot_all, agree_all = tot_all + len(pairs), agree_all + agree
+        print(f"* ranking at {s.replace(' ', ' × ')}: {agree} of {len(pairs)} pairs in the measured order "
+              f"({agree / len(pairs) * 100:.0f} %)")
+    print(f"* ranking, all shapes of the call: {agree_all} of {tot_all} pairs ({agree_all / tot_all * 100:.0f} %)")
+
+
+def third_counts(e, gpu):
+    print("\n| variant at shape | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | DRAM MB pred / ncu |")
+    print("| --- | --- | --- | --- |")
+    runs = [(n, ("256 4096", "16384 8192")) for n in names("heldout2.txt")]
+    runs += [("strided", ("2048 16384",)), ("column_major", ("2048 16384",))]
+    for n, shapes in runs:
+        for c, s in zip(ncu(gpu / f"{n}.ncu.csv"), shapes):
+            em = e.get(n, {}).get(s)
+            if not em:
+                continue
+            hit = g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum")
+            l2 = g(c, "lts__t_sectors_srcunit_tex.sum")
+            dram = (g(c, "dram__bytes_read.sum") or 0) + (g(c, "dram__bytes_write.sum") or 0)
+            ph, pl2, pd = em["predicted_l1_hit_sectors"], em["predicted_l2_bytes"] / 32, em["predicted_dram_bytes"]
+            cell = lambda a, b: f"{a:.0f} / {b:.0f} ({pct(a, b):+.0f}%)" if b else f"{a:.0f} / –"
+            print(f"| {n} at {s.replace(' ', ' × ')} | {cell(ph, hit)} | {cell(pl2, l2)} | "
+                  f"{cell(pd / 1e6, dram / 1e6)} |")
+
+
+def third_predictions(e):
+    c = fit_model.cpp_constants()
+    print("constants of profile_model.cpp:", ", ".join(f"{n} = {v:.4g}" for n, v in zip(fit_model.NAMES, c)))
+    print(f"{'variant':14} {'shape':12} {'predicted us':>12}  bound")
+    plan = [(n, NEW_SHAPES + ("16384 4096",)) for n in names("variants.txt") + names("heldout.txt")]
+    plan += [(n, OLD_SHAPES + NEW_SHAPES) for n in names("heldout2.txt")]
+    for n, shapes in plan:
+        for s in shapes:
+            j = e.get(n, {}).get(s)
+            if not j or blind(e[n]):
+                print(f"{n:14} {s:12} {'–':>12}  (no profile)")
+                continue
+            head, *rest = fit_model.terms(c, j["model"])
+            bound = ("latency floor", "DRAM", "L2", "L1 data path")[max(range(4), key=lambda i: rest[i])]
+            print(f"{n:14} {s:12} {fit_model.predict(c, j['model']):12.1f}  {bound}")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--predict":
+        third_predictions(emu(sys.argv[2]))
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--third":
+        e, gpu = emu(sys.argv[2]), Path(sys.argv[3])
+        third_time(e, gpu)
+        third_counts(e, gpu)
+        return
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     e, gpu = emu(sys.argv[1]), Path(sys.argv[2])

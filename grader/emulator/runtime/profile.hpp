@@ -53,16 +53,38 @@ struct L2Totals {
                                                   // every block reads (a weight vector) comes from DRAM once
     std::uint64_t footprint_read = 0, footprint_write = 0;  // distinct bytes loaded / stored: the problem's minimum
 };
-void l2_launch_begin(double concurrent_blocks, std::uint64_t capacity_bytes);
+void l2_launch_begin(double concurrent_blocks, double warps_per_block, std::uint64_t capacity_bytes);
+void l2_configure(double concurrent_blocks, double warps_per_block);
 void l2_first_block(std::uint64_t block_serial);
-void l2_sector(std::uint64_t sector, bool write, std::uint32_t byte_mask, std::uint64_t block_serial);
+// Every sector an SM sends to L2 (L1 misses of loads, stores, atomics), from warp `warp` in barrier interval
+// `interval` of block `block_serial`.
+void l2_sector(std::uint64_t sector, bool write, std::uint32_t byte_mask, std::uint64_t block_serial, unsigned warp,
+               unsigned interval);
+// A load sector L1 served: no L2 traffic, but its bytes count in the footprint (the problem's minimum).
+void l2_footprint(std::uint64_t sector, std::uint32_t byte_mask);
 L2Totals l2_launch_end();
+
+// ---- the L1 model (profile_l1.cpp): global loads only ------------------------------------------------------------
+struct L1Totals {
+    std::uint64_t hit_sectors = 0, miss_sectors = 0;  // of global-load sectors, as emulated
+    std::uint64_t first_block_miss_sectors = 0;       // of the misses, the launch's first block's: what a cold SM
+                                                      // fetches that a warm one (which ran a block before) need not
+};
+// blocks and warps resident on one SM (the interleaving the emulated distances are scaled by), L1's bytes.
+void l1_launch_begin(double blocks_per_sm, double warps_per_sm, std::uint64_t capacity_bytes);
+void l1_configure(double blocks_per_sm, double warps_per_sm, std::uint64_t capacity_bytes);
+void l1_first_block(std::uint64_t block_serial);
+// One 128-byte line of a load request, the sectors it asks for (4 bits): returns the sectors that missed (go to L2).
+unsigned l1_load_line(std::uint64_t line, unsigned sector_mask, std::uint64_t block, unsigned warp, unsigned interval);
+L1Totals l1_launch_end();
 
 // ---- occupancy and the prediction (profile_model.cpp) ------------------------------------------------------------
 struct Occupancy {
     unsigned blocks_per_sm = 0;
-    double fraction = 0;  // resident warps / 64
-    std::string limit;    // "threads", "registers", "shared memory", "blocks"
+    double fraction = 0;         // resident warps / 64
+    std::string limit;           // "threads", "registers", "shared memory", "blocks"
+    unsigned carveout_kib = 0;   // shared memory the SM sets aside for its resident blocks (a Hopper carveout size)
+    std::uint64_t l1_bytes = 0;  // what is left of the 256 KiB for L1
 };
 // regs_per_thread == 0: unknown (not a limit).
 Occupancy occupancy(unsigned threads_per_block, unsigned regs_per_thread, std::size_t shared_per_block);
@@ -75,9 +97,13 @@ struct PredictInput {
     double l1_wavefronts = 0;      // global requests' 128-byte lines + shared-memory wavefronts
     double warps_per_sm = 0;       // resident on each SM (0: unknown, not a limit)
     double load_phases = 0;        // a block's dependent round trips to memory (barrier intervals with loads)
+    double l2_bytes = 0;           // the SMs ask of L2: L1's load misses (the L1 model), stores, atomics
+    double blocks_per_sm = 0;      // resident on each SM at once
+    double busiest_sm_blocks = 0;  // blocks the busiest SM runs over the launch: ceil(blocks / 132)
+    double barriers_per_block = 0;
 };
 struct Prediction {
-    double us = 0, dram_us = 0, l2_us = 0, l1_us = 0, floor_us = 0, fixed_us = 0, waves = 0, tbs = 0;
+    double us = 0, dram_us = 0, l2_us = 0, l1_us = 0, floor_us = 0, block_us = 0, fixed_us = 0, waves = 0, tbs = 0;
     const char* bound = "";  // which term dominates
 };
 Prediction predict(const PredictInput& in, double useful_bytes);
@@ -102,8 +128,11 @@ struct LaunchStats {
     std::uint64_t barriers = 0, shuffles = 0, votes = 0, syncwarps = 0, partial_requests = 0;
     unsigned load_phases = 0;  // barrier intervals of the first block with global loads: dependent round trips
     L2Totals l2;
+    L1Totals l1;
+    std::uint64_t l1_bytes = 0;  // the L1's size in the predicted launch (after the shared-memory carveout)
     double concurrent_blocks = 0;
-    unsigned regs = 0;  // 0: unknown
+    std::string instance;  // the template instance whose registers were used ("k<256,4>"), if found
+    unsigned regs = 0;     // 0: unknown
     std::size_t ptxas_smem = 0;
     bool ptxas_known = false;
     double predict_blocks = 0;  // grid the prediction is for (emu_profile_shape), else this grid

@@ -148,12 +148,47 @@ struct State {
     double next_scale = 0, next_min = 0;
     // registers and shared memory by kernel, from nvcc -Xptxas -v (EMU_PROFILE_PTXAS: lines "kernel regs smem")
     std::unordered_map<std::string, std::pair<unsigned, std::size_t>> ptxas;
+    // the same per template instance (instance_key): "rmsnorm_cached_kernel<256, 4>"
+    std::unordered_map<std::string, std::pair<unsigned, std::size_t>> ptxas_instance;
     bool ptxas_loaded = false;
+    // The launch's template instance is found from the code of its accesses (resolve_instance); until then, and
+    // where it is never found, the kernel name's largest counts stand.
+    bool instance_resolved = false;
+    unsigned resolve_tries = 0;
 };
 
 State& st() {
     static State* s = new State;  // never destroyed: a launch may run from a static destructor
     return *s;
+}
+
+// "void (anonymous namespace)::k<256, 4>(float const*, int)" -> "k<256,4>": the function's own name with its
+// template arguments, as both g++'s symbols and nvcc's (demangled) ptxas lines spell them.
+std::string instance_key(const std::string& name) {
+    std::string s = name;
+    if (!s.empty() && s.back() == ')') {  // the parameter list
+        int depth = 0;
+        for (std::size_t i = s.size(); i-- > 0;) {
+            if (s[i] == ')') ++depth;
+            if (s[i] == '(' && --depth == 0) {
+                s.erase(i);
+                break;
+            }
+        }
+    }
+    // The qualifiers and a return type end at the last "::" or space outside the template arguments.
+    std::size_t start = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '<') ++depth;
+        else if (s[i] == '>') --depth;
+        else if (depth == 0 && s[i] == ' ') start = i + 1;
+        else if (depth == 0 && s[i] == ':' && i + 1 < s.size() && s[i + 1] == ':') start = i + 2, ++i;
+    }
+    std::string out;
+    for (std::size_t i = start; i < s.size(); ++i)
+        if (s[i] != ' ') out += s[i];
+    return out;
 }
 
 // EMU_PROFILE_PTXAS names a file of lines "regs<TAB>smem<TAB>demangled kernel name" (workbook profile writes it from
@@ -172,6 +207,7 @@ void load_ptxas(State& S) {
         auto& e = S.ptxas[rt::kernel_key(line.substr(t2 + 1))];
         e.first = std::max(e.first, regs);
         e.second = std::max(e.second, smem);
+        S.ptxas_instance[instance_key(line.substr(t2 + 1))] = {regs, smem};
     }
 }
 
@@ -213,7 +249,8 @@ void count_global(State& S, const Request& r, std::uint64_t serial) {
     else if (r.write)
         ++s.st_requests, s.st_sectors += sec, s.st_bytes += bytes, s.st_ideal += ideal, s.st_lines += lines;
     else ++s.ld_requests, s.ld_sectors += sec, s.ld_bytes += bytes, s.ld_ideal += ideal, s.ld_lines += lines;
-    // The L2 sees each sector once per request, with the bytes the lanes used in it.
+    // Each sector once per request, with the bytes the lanes used in it. A load's sectors go through the L1 model
+    // first; what it misses, and every store and atomic, goes on to the L2 model.
     std::uint64_t ids[32 * 4];
     std::uint32_t masks[32 * 4];
     unsigned n = 0;
@@ -231,7 +268,27 @@ void count_global(State& S, const Request& r, std::uint64_t serial) {
             a = end;
         }
     }
-    for (unsigned i = 0; i < n; ++i) l2_sector(ids[i], r.write || r.atomic, masks[i], serial);
+    const bool through_l1 = !r.write && !r.atomic;
+    bool to_l2[32 * 4];
+    for (unsigned i = 0; i < n; ++i) to_l2[i] = !through_l1;
+    if (through_l1) {
+        // One call per line, in the order the request's lines first appear; sector i of the line is bit i.
+        bool done[32 * 4] = {};
+        for (unsigned i = 0; i < n; ++i) {
+            if (done[i]) continue;
+            const std::uint64_t line = ids[i] / 4;
+            unsigned want = 0;
+            for (unsigned j = i; j < n; ++j)
+                if (ids[j] / 4 == line) want |= 1u << (ids[j] % 4);
+            const unsigned miss = l1_load_line(line, want, serial, r.warp, r.interval);
+            for (unsigned j = i; j < n; ++j)
+                if (ids[j] / 4 == line) done[j] = true, to_l2[j] = miss >> (ids[j] % 4) & 1u;
+        }
+    }
+    for (unsigned i = 0; i < n; ++i) {
+        if (to_l2[i]) l2_sector(ids[i], r.write || r.atomic, masks[i], serial, r.warp, r.interval);
+        else l2_footprint(ids[i], masks[i]);  // served by L1, yet part of what the launch reads
+    }
 }
 
 void count_shared(State& S, const Request& r) {
@@ -267,6 +324,34 @@ void flush(State& S) {
     for (auto& l : S.last_load) l = {};
 }
 
+// Occupancy from the registers and shared memory known so far, and what the cache models need of it: the blocks
+// resident on the chip at once in the predicted launch (the L2 is shared by that many rows in flight), and per SM
+// (its L1 by that many), and the L1's size after the shared-memory carveout.
+void configure_caches(LaunchStats& s) {
+    const Occupancy o = occupancy(static_cast<unsigned>(s.threads_per_block), s.regs, s.ptxas_smem + s.dynamic_shared);
+    s.concurrent_blocks = std::min(s.predict_blocks, 132.0 * o.blocks_per_sm);
+    const double warps = double((s.threads_per_block + 31) / 32), per_sm = s.concurrent_blocks / 132.0;
+    s.l1_bytes = o.l1_bytes;
+    l2_configure(s.concurrent_blocks, warps);
+    l1_configure(per_sm, per_sm * warps, o.l1_bytes);
+}
+
+// The first accesses of a launch name its template instance: the function their code is in (a __device__ helper's
+// accesses name the helper, and are passed over). Its own registers then replace the kernel name's largest counts,
+// before any request reaches the cache models (they are counted at the first barrier or block end).
+void resolve_instance(State& S, const void* attributed_pc) {
+    if (S.instance_resolved || S.resolve_tries >= 64) return;
+    ++S.resolve_tries;
+    const std::string fn = rt::function_name(attributed_pc);
+    if (fn.empty() || rt::kernel_key(fn) != rt::kernel_key(S.s.kernel)) return;
+    S.instance_resolved = true;
+    const auto it = S.ptxas_instance.find(instance_key(fn));
+    if (it == S.ptxas_instance.end()) return;
+    S.s.instance = instance_key(fn);
+    S.s.regs = it->second.first, S.s.ptxas_smem = it->second.second, S.s.ptxas_known = true;
+    configure_caches(S.s);
+}
+
 }  // namespace
 
 void on_access(const void* p, std::size_t size, unsigned flags, const void* pc) {
@@ -294,6 +379,7 @@ void on_access(const void* p, std::size_t size, unsigned flags, const void* pc) 
     if (it == S.open.end() || (S.pending[it->second].mask >> t.lane & 1u)) {
         Request r;
         r.pc = attribute_pc(S, pc);
+        resolve_instance(S, r.pc);
         r.shared = shared;
         r.write = flags & mc::kWrite;
         r.atomic = flags & mc::kAtomic;
@@ -329,13 +415,11 @@ void on_launch_begin(std::size_t dynamic_shared_bytes) {
     S.next_scale = S.next_min = 0;
     const auto it = S.ptxas.find(rt::kernel_key(s.kernel));
     if (it != S.ptxas.end()) s.regs = it->second.first, s.ptxas_smem = it->second.second, s.ptxas_known = true;
-    // Blocks resident on the chip at once in the predicted launch: the L2 is shared by that many rows in flight.
-    const Occupancy o =
-        occupancy(static_cast<unsigned>(s.threads_per_block), s.regs, s.ptxas_smem + dynamic_shared_bytes);
-    s.concurrent_blocks = std::min(s.predict_blocks, 132.0 * o.blocks_per_sm);
     const char* mib = std::getenv("EMU_PROFILE_L2_MIB");
     const std::uint64_t l2 = std::uint64_t(mib ? std::atof(mib) : 50.0) * (1ull << 20);
-    l2_launch_begin(s.concurrent_blocks, l2);
+    l2_launch_begin(1, 1, l2);
+    l1_launch_begin(1, 1, 256 << 10);
+    configure_caches(s);
     S.s = std::move(s);
     S.occ.assign(S.s.threads_per_block, {});
     S.last_load.assign(S.s.threads_per_block, {});
@@ -345,6 +429,8 @@ void on_launch_begin(std::size_t dynamic_shared_bytes) {
     S.interval = 0;
     S.first_block = false;
     S.last_load_phase = 0;
+    S.instance_resolved = false;
+    S.resolve_tries = 0;
 }
 
 void on_block_begin() {
@@ -352,7 +438,7 @@ void on_block_begin() {
     flush(S);
     S.serial = rt::block_serial();
     S.first_block = S.s.blocks == 0;
-    if (S.first_block) l2_first_block(S.serial);
+    if (S.first_block) l2_first_block(S.serial), l1_first_block(S.serial);
     ++S.s.blocks;
     S.interval = 0;
 }
@@ -373,6 +459,7 @@ void on_launch_end() {
     State& S = st();
     flush(S);
     S.s.l2 = l2_launch_end();
+    S.s.l1 = l1_launch_end();
     write_launch(S.s);
 }
 

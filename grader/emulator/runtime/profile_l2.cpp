@@ -4,8 +4,10 @@
 // went through it since the sector was last used. The emulator runs blocks one after another, but the GPU runs
 // `concurrent` blocks at once, all sharing its L2: between two uses of a sector by the same block, the other
 // resident blocks move about as many bytes each. So a reuse inside one block counts its distance `concurrent`
-// times; a reuse by a later block (a weight vector every row reads) counts the distance as it happened, which is
-// already the traffic of the blocks in between. Set-associativity and the L2's two partitions are left out: with
+// times, and a reuse by the same warp in the same barrier interval (the emulator runs a block's warps one after
+// another there, the GPU interleaves them) `concurrent` x warps per block times; a reuse by a later block (a weight
+// vector every row reads) counts the distance as it happened, which is already the traffic of the blocks in
+// between. The L2 sees what L1 did not serve (profile_l1.cpp): load misses, stores and atomics. Set-associativity and the L2's two partitions are left out: with
 // 16 or more ways, conflict misses are small next to the capacity effect this captures.
 //
 // DRAM bytes: a read of a sector not in L2 fetches its 32 bytes. Stores are written back: a dirty sector costs
@@ -21,6 +23,7 @@ namespace {
 struct Sector {
     std::uint64_t last = 0;               // traffic clock at the last use
     std::uint64_t block = 0;              // block execution that used it last
+    unsigned warp = 0, interval = 0;      // and its warp and barrier interval
     std::uint32_t read = 0, written = 0;  // byte masks, for the footprint
     bool dirty = false;
 };
@@ -28,7 +31,7 @@ struct Sector {
 struct Model {
     std::unordered_map<std::uint64_t, Sector> sectors;
     std::uint64_t clock = 0;  // bytes of sector traffic so far in this launch
-    double concurrent = 1;
+    double concurrent = 1, warps_per_block = 1;
     double capacity = 50.0 * (1 << 20);
     std::uint64_t first_block = 0;
     L2Totals t;
@@ -41,23 +44,32 @@ Model& model() {
 
 }  // namespace
 
-void l2_launch_begin(double concurrent_blocks, std::uint64_t capacity_bytes) {
+void l2_configure(double concurrent_blocks, double warps_per_block) {
+    Model& m = model();
+    m.concurrent = concurrent_blocks < 1 ? 1 : concurrent_blocks;
+    m.warps_per_block = warps_per_block < 1 ? 1 : warps_per_block;
+}
+
+void l2_launch_begin(double concurrent_blocks, double warps_per_block, std::uint64_t capacity_bytes) {
     Model& m = model();
     m.sectors.clear();
     m.clock = 0;
-    m.concurrent = concurrent_blocks < 1 ? 1 : concurrent_blocks;
+    l2_configure(concurrent_blocks, warps_per_block);
     m.capacity = static_cast<double>(capacity_bytes);
     m.t = L2Totals{};
 }
 
-void l2_sector(std::uint64_t id, bool write, std::uint32_t byte_mask, std::uint64_t block_serial) {
+void l2_sector(std::uint64_t id, bool write, std::uint32_t byte_mask, std::uint64_t block_serial, unsigned warp,
+               unsigned interval) {
     Model& m = model();
     auto [it, fresh] = m.sectors.try_emplace(id);
     Sector& s = it->second;
     bool hit = false;
     if (!fresh) {
-        const double d = static_cast<double>(m.clock - s.last);
-        hit = (s.block == block_serial ? d * m.concurrent : d) < m.capacity;
+        double d = static_cast<double>(m.clock - s.last);
+        if (s.block == block_serial)
+            d *= m.concurrent * (s.warp == warp && s.interval == interval ? m.warps_per_block : 1.0);
+        hit = d < m.capacity;
     }
     if (!hit && s.dirty) {
         m.t.dram_write += 32;  // written back when it was evicted
@@ -75,8 +87,11 @@ void l2_sector(std::uint64_t id, bool write, std::uint32_t byte_mask, std::uint6
     }
     s.last = m.clock;
     s.block = block_serial;
+    s.warp = warp, s.interval = interval;
     m.clock += 32;
 }
+
+void l2_footprint(std::uint64_t id, std::uint32_t byte_mask) { model().sectors[id].read |= byte_mask; }
 
 void l2_first_block(std::uint64_t block_serial) { model().first_block = block_serial; }
 

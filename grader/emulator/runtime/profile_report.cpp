@@ -2,7 +2,9 @@
 // (report.txt, for people) in the EMU_PROFILE directory, and the picture of warp 0 (warp-N.svg) for the first launch
 // of each kernel and shape. Counts of the emulated launch are exact; the DRAM bytes come from the L2 model and the
 // time from profile_model.cpp, and both are labelled as predictions.
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -28,7 +30,7 @@ std::string json_str(const std::string& s) {
 }
 
 struct Derived {
-    double min_bytes, dram, sector_bytes, scale;
+    double min_bytes, dram, sector_bytes, l2_bytes, l1_hit_sectors, unseen_store_bytes, scale;
     Occupancy occ;
     PredictInput in;
     Prediction pred;
@@ -45,16 +47,40 @@ Derived derive(const LaunchStats& s) {
     const double rest_scale = s.blocks > 1 ? (s.predict_blocks - 1) / double(s.blocks - 1) : 0;
     d.dram = (s.blocks > 1 ? first + rest * rest_scale : first * d.scale) + double(s.l2.dram_write) * d.scale;
     d.sector_bytes = double(s.ld_sectors + s.st_sectors) * 32 * d.scale;
+    // Sectors the SMs ask of L2: every store sector, and the loads L1 misses. An SM's first block finds its L1 cold
+    // (it misses what the launch's first block missed, the shared weight included); the later blocks of an SM find
+    // the shared data there (they miss what the emulated later blocks missed). min(132, blocks) blocks are first.
+    const double cold = std::min(132.0, s.predict_blocks), l1_first = double(s.l1.first_block_miss_sectors),
+                 l1_rest = double(s.l1.miss_sectors) - l1_first;
+    const double ld_miss = s.blocks > 1 ? l1_first * cold + l1_rest / double(s.blocks - 1) * (s.predict_blocks - cold)
+                                        : l1_first * s.predict_blocks;
+    d.l1_hit_sectors = double(s.ld_sectors) * d.scale - ld_miss;
+    d.l2_bytes = (ld_miss + double(s.st_sectors + s.atom_requests) * d.scale) * 32;
+    double l1_lines = double(s.ld_lines + s.st_lines + s.atom_requests + s.sh_wavefronts) * d.scale;
+    // A launch that loads but was seen to store nothing, when the program states the bytes it must move: the bytes
+    // the loads do not account for are stores the emulator missed (a value a call returns, stored: Limits). They are
+    // counted as written once, coalesced, so that the prediction does not leave the output out.
+    d.unseen_store_bytes = 0;
+    if (s.min_bytes > 0 && s.st_requests + s.atom_requests == 0 && s.ld_requests > 0)
+        d.unseen_store_bytes = std::max(0.0, s.min_bytes - double(s.l2.footprint_read) * d.scale);
+    d.dram += d.unseen_store_bytes;
+    d.l2_bytes += d.unseen_store_bytes;
+    d.sector_bytes += d.unseen_store_bytes;
+    l1_lines += d.unseen_store_bytes / 128;
     d.occ = occupancy(static_cast<unsigned>(s.threads_per_block), s.regs, s.ptxas_smem + s.dynamic_shared);
     PredictInput in;
     in.blocks = s.predict_blocks;
     in.concurrent_blocks = s.concurrent_blocks;
     in.dram_bytes = d.dram;
     in.sector_bytes = d.sector_bytes;
+    in.l2_bytes = d.l2_bytes;
     // Atomics are served in L2, not L1's data path: one line each is their L1 cost.
-    in.l1_wavefronts = double(s.ld_lines + s.st_lines + s.atom_requests + s.sh_wavefronts) * d.scale;
+    in.l1_wavefronts = l1_lines;
     in.warps_per_sm = s.concurrent_blocks / 132.0 * double((s.threads_per_block + 31) / 32);
+    in.blocks_per_sm = s.concurrent_blocks / 132.0;
+    in.busiest_sm_blocks = std::ceil(s.predict_blocks / 132.0);
     in.load_phases = s.load_phases;
+    in.barriers_per_block = ratio(double(s.barriers), double(s.blocks));
     d.in = in;
     d.pred = predict(in, d.min_bytes);
     return d;
@@ -77,8 +103,12 @@ std::string json(const LaunchStats& s, const Derived& d) {
       << ",\"dram_write\":" << s.l2.dram_write << ",\"footprint_read\":" << s.l2.footprint_read
       << ",\"footprint_write\":" << s.l2.footprint_write << ",\"regs\":" << s.regs
       << ",\"concurrent_blocks\":" << s.concurrent_blocks << ",\"occupancy\":" << d.occ.fraction
-      << ",\"min_bytes\":" << d.min_bytes << ",\"predicted_dram_bytes\":" << d.dram
-      << ",\"traffic_ratio\":" << ratio(d.dram, d.min_bytes)
+      << ",\"instance\":" << json_str(s.instance) << ",\"l1_bytes\":" << s.l1_bytes
+      << ",\"l1_hit\":" << s.l1.hit_sectors << ",\"l1_miss\":" << s.l1.miss_sectors
+      << ",\"l1_first_block_miss\":" << s.l1.first_block_miss_sectors
+      << ",\"predicted_l1_hit_sectors\":" << d.l1_hit_sectors << ",\"predicted_l2_bytes\":" << d.l2_bytes
+      << ",\"unseen_store_bytes\":" << d.unseen_store_bytes << ",\"min_bytes\":" << d.min_bytes
+      << ",\"predicted_dram_bytes\":" << d.dram << ",\"traffic_ratio\":" << ratio(d.dram, d.min_bytes)
       << ",\"sector_ratio\":" << ratio(d.sector_bytes, d.min_bytes) << ",\"predicted_us\":" << d.pred.us
       << ",\"predicted_tbs\":" << d.pred.tbs << ",\"bound\":"
       << json_str(d.pred.bound)
@@ -86,7 +116,9 @@ std::string json(const LaunchStats& s, const Derived& d) {
       << ",\"model\":{\"dram_bytes\":" << d.in.dram_bytes << ",\"sector_bytes\":" << d.in.sector_bytes
       << ",\"l1_wavefronts\":" << d.in.l1_wavefronts << ",\"blocks\":" << d.in.blocks
       << ",\"concurrent_blocks\":" << d.in.concurrent_blocks << ",\"warps_per_sm\":" << d.in.warps_per_sm
-      << ",\"load_phases\":" << d.in.load_phases << "}"
+      << ",\"load_phases\":" << d.in.load_phases << ",\"l2_bytes\":" << d.in.l2_bytes
+      << ",\"blocks_per_sm\":" << d.in.blocks_per_sm << ",\"busiest_sm_blocks\":" << d.in.busiest_sm_blocks
+      << ",\"barriers_per_block\":" << d.in.barriers_per_block << "}"
       << "}";
     return o.str();
 }
@@ -121,16 +153,22 @@ std::string text(const LaunchStats& s, const Derived& d) {
          " requests made by part of a warp (divergence)",
          ratio(s.barriers, s.blocks), ratio(s.shuffles, warps), ratio(s.votes, warps), ratio(s.syncwarps, warps),
          s.partial_requests);
-    const std::string regs = s.ptxas_known ? std::to_string(s.regs) + " (nvcc -Xptxas -v)"
+    line(
+        "   L1 (model, predicted): %.0f%% of global-load sectors hit (%.4g of %.4g), L1 %.0f KiB after the shared "
+        "carveout; asked of L2: %.4g bytes",
+        100 * ratio(d.l1_hit_sectors, double(s.ld_sectors) * d.scale), d.l1_hit_sectors, double(s.ld_sectors) * d.scale,
+        double(s.l1_bytes) / 1024, d.l2_bytes);
+    const std::string regs = s.ptxas_known ? std::to_string(s.regs) + " (nvcc -Xptxas -v" +
+                                                 (s.instance.empty() ? "" : ", " + s.instance) + ")"
                                            : "unknown (no nvcc -Xptxas -v table: EMU_PROFILE_PTXAS)";
     line("   occupancy      %u blocks/SM, %.0f%% of 64 warps, limited by %s; registers/thread %s; shared %zu B/block",
          d.occ.blocks_per_sm, d.occ.fraction * 100, d.occ.limit.c_str(), regs.c_str(),
          s.ptxas_known ? s.ptxas_smem + s.dynamic_shared : s.static_shared_seen + s.dynamic_shared);
     line(
         "   PREDICTED H200 (a model, not a measurement): %.1f us, %.2f TB/s of useful bytes, bound by %s "
-        "(DRAM %.1f, L2 %.1f, L1 %.1f, latency floor %.1f, fixed %.1f us; %.1f waves)",
+        "(DRAM %.1f, L2 %.1f, L1 %.1f, latency floor %.1f, one block %.1f, fixed %.1f us; %.1f waves)",
         d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.l1_us, d.pred.floor_us,
-        d.pred.fixed_us, d.pred.waves);
+        d.pred.block_us, d.pred.fixed_us, d.pred.waves);
     if (s.ld_requests + s.st_requests + s.atom_requests == 0)
         o << "   WARNING: no global memory access was seen. The prediction is meaningless.\n";
     else if (s.st_requests + s.atom_requests == 0)
@@ -138,7 +176,12 @@ std::string text(const LaunchStats& s, const Derived& d) {
              "(y[p] = make_float2(...), y[i] = __float2bfloat16(v)); store through a local (T o = ...; y[i] = o;) to "
              "have "
              "it counted "
-             "(docs/emulator.md, Profiler: limits). The DRAM bytes and the prediction leave the stores out.\n";
+             "(docs/emulator.md, Profiler: limits).\n";
+    if (d.unseen_store_bytes > 0)
+        line(
+            "   (the prediction counts the %.4g bytes the program states it moves beyond the loads seen as stores "
+            "written once, coalesced: an assumption, not a count)",
+            d.unseen_store_bytes);
     o << "   per line:\n";
     for (const LineStat& l : s.lines) {
         if (l.shared)

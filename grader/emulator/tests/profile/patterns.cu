@@ -2,6 +2,7 @@
 // EMU_PROFILE set, the program reads back its own profile.jsonl and checks each kernel's numbers. Prints PASS.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+#include <emu/profile.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -51,6 +52,18 @@ __global__ void reread_kernel(const float* x, float* y) {
     float a = x[i];
     __syncthreads();
     y[i] = a + x[i];  // the second read is served by L2 in the model: DRAM = the minimum
+}
+
+__global__ void pair_kernel(const float* x, float* y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = x[2 * i] + x[2 * i + 1];  // the second load finds the first's 8 sectors in L1
+}
+template <int TAG>
+__global__ void walk_kernel(const float* x, float* y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0;
+    for (int k = 0; k < 4; ++k) s += x[i * 32 + k];  // lanes 128 bytes apart: 32 lines a load, the next 3 loads in
+    y[i] = s;                                        // the same sectors
 }
 
 __device__ float bf16_to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
@@ -107,6 +120,11 @@ int main() {
     std::remove((std::string(dir) + "/profile.jsonl").c_str());
     std::remove((std::string(dir) + "/report.txt").c_str());
     std::remove((std::string(dir) + "/warp-bank_kernel_0_.svg").c_str());
+    // Registers per template instance (what workbook profile writes from nvcc -Xptxas -v): read at the first launch.
+    const std::string table = std::string(dir) + "/ptxas.tsv";
+    std::ofstream(table) << "40\t0\t(anonymous namespace)::bank_kernel<0>(const float *, float *)\n"
+                         << "64\t0\t(anonymous namespace)::bank_kernel<1>(const float *, float *)\n";
+    setenv("EMU_PROFILE_PTXAS", table.c_str(), 1);
     const int n = kBlocks * kThreads;
     float *x, *y;
     cudaMalloc(&x, n * 32 * sizeof(float));
@@ -122,6 +140,12 @@ int main() {
     bank_kernel<1><<<kBlocks, kThreads>>>(x, y);
     reread_kernel<<<kBlocks, kThreads>>>(x, y);
     bf16_call_kernel<<<kBlocks, kThreads>>>(reinterpret_cast<const __nv_bfloat16*>(x), y);
+    pair_kernel<<<kBlocks, kThreads>>>(x, y);
+    walk_kernel<0><<<kBlocks, kThreads>>>(x, y);
+    // The same walk predicted for 1056 blocks: 8 resident per SM, 64 warps interleaved, each warp's 32 lines (4 KiB)
+    // times 64 is more than the 248 KiB of L1 left beside 8 KiB of shared carveout: every load misses.
+    emu::profile_shape("walk, 8 blocks per SM", 132.0 * 8 / kBlocks, 0);
+    walk_kernel<1><<<kBlocks, kThreads>>>(x, y);
     if (cudaDeviceSynchronize() != cudaSuccess) {
         std::puts("FAIL: a launch failed");
         return 1;
@@ -163,6 +187,24 @@ int main() {
     expect(p, "reread_kernel", "sector_ratio", 1.5);
     expect(p, "bf16_call_kernel", "ld_requests", warps);
     expect(p, "bf16_call_kernel", "ld_sectors/request", 2);
+    // The L1 model (as emulated): a reread and a pair's second load hit; a broadcast misses once, in the first warp;
+    // the walk's next three loads hit unless the SM's 64 interleaved warps evict its lines first.
+    expect(p, "reread_kernel", "l1_hit", 4 * warps);
+    expect(p, "reread_kernel", "l1_miss", 4 * warps);
+    expect(p, "coalesced_kernel", "l1_hit", 0);
+    expect(p, "broadcast_kernel", "l1_miss", 1);
+    expect(p, "broadcast_kernel", "l1_hit", warps - 1);
+    expect(p, "pair_kernel", "l1_hit", 8 * warps);
+    expect(p, "pair_kernel", "l1_miss", 8 * warps);
+    expect(p, "walk_kernel<0>", "l1_hit", 3 * 32 * warps);
+    expect(p, "walk_kernel<1>", "l1_hit", 0);
+    expect(p, "walk_kernel<1>", "l1_bytes", 248 * 1024);
+    expect(p, "walk_kernel<1>", "concurrent_blocks", 132 * 8);
+    // Predicted for 4 blocks (4 SMs): the 4 cold SMs miss what the first block missed, once each.
+    expect(p, "broadcast_kernel", "predicted_l1_hit_sectors", warps - 4);
+    // Each instance its own registers, found from the function its accesses are in.
+    expect(p, "bank_kernel<0>", "regs", 40);
+    expect(p, "bank_kernel<1>", "regs", 64);
     // The picture of the conflicted kernel: its template name escaped for XML, the conflicting store coloured.
     std::ifstream svg(std::string(dir) + "/warp-bank_kernel_0_.svg");
     const std::string pic((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
