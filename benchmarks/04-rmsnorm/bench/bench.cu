@@ -1,7 +1,8 @@
 // `make bench-04`: effective bandwidth of every lesson 04 kernel that is linked in (the student's, the solutions',
 // the reference kernels of ../kernels) next to a device-to-device copy measured in the same run. Every kernel is
 // checked against an fp64 reference first, on fresh random inputs with a poisoned output; a kernel that fails is not
-// timed and is reported as wrong. Built and run by ../bench.sh, which says how.
+// timed and is reported as wrong. Built and run by ../bench.sh, which says how. Sizes, roofline, timing, CSV, tables
+// and plot are every lesson's (../../common/), so that the lessons' results read the same way.
 //
 //   bench --csv out.csv --svg out.svg [--peers peers.csv] [--tune] [--quick] [--replays N]
 //         [--exclude NAME]... [--not-built NAME]... [--crash-file F] [--date YYYY-MM-DD]
@@ -24,12 +25,13 @@
 #include <string>
 #include <vector>
 
+#include "../../common/cuda_check.h"
+#include "../../common/report.h"
+#include "../../common/sweep.h"
+#include "../../common/timing.h"
 #include "../kernels/reference.h"
 #include "check.h"
-#include "cuda_check.h"
-#include "report.h"
 #include "suite.h"
-#include "timing.h"
 
 namespace bench {
 namespace {
@@ -43,48 +45,6 @@ struct Options {
     int replays = 20;
     std::vector<std::string> exclude;
 };
-
-struct Shape {
-    int M, N;
-};
-
-constexpr int kSweepM = 512;  // source document 001: 2 x 256 rows of D
-
-std::vector<Shape> shapes(bool quick) {
-    std::vector<Shape> out;
-    for (int d = 128; d <= 8192; d += 128) {
-        if (quick && d % 1024 != 0 && d != 128 && d != 2176) continue;
-        out.push_back({kSweepM, d});
-    }
-    for (Shape s : {Shape{16384, 1024}, Shape{16384, 4096}, Shape{16384, 8192}, Shape{8192, 16384}, Shape{4096, 5120}})
-        out.push_back(s);
-    return out;
-}
-
-int l2_bytes() {
-    int dev = 0, l2 = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    return l2;
-}
-
-// The large copy: 2 GiB, far past the L2, read + written, by copy_kernel.
-double copy_tbs(int replays) {
-    const size_t bytes = size_t(2) << 30;
-    void *a = nullptr, *b = nullptr;
-    CUDA_CHECK(cudaMalloc(&a, bytes));
-    CUDA_CHECK(cudaMalloc(&b, bytes));
-    fill_normal(Dtype::fp32, a, bytes / 4, 7, 0.f, 1.f);
-    const double us = median_launch_us(
-        [&](int, cudaStream_t s) {
-            copy_kernel(b, a, bytes, s);
-            return true;
-        },
-        4, replays);
-    CUDA_CHECK(cudaFree(a));
-    CUDA_CHECK(cudaFree(b));
-    return 2.0 * bytes / (us * 1e-6) / 1e12;
-}
 
 // A CUDA error after a kernel of `k`: a student's kernel is named and the run ends with 3, anything else is fatal.
 void after_launch(const Kernel& k, const Options& opt) {

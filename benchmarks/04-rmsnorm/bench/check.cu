@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "cuda_check.h"
+#include "../../common/cuda_check.h"
 
 namespace bench {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "device_data.h"
+#include "../../common/device_data.h"
 #include "suite.h"
 
 namespace bench {

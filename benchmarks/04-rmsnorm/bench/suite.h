@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "device_data.h"
+#include "../../common/device_data.h"
 
 namespace bench {
 

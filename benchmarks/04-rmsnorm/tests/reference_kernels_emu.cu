@@ -17,43 +17,16 @@
 #include <string>
 #include <vector>
 
+#include "../../common/tests/emu_values.h"
 #include "../kernels/reference.h"
 
 namespace {
 
 constexpr float kEps = 1e-6f;
 
-float widen(float v) { return v; }
-float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
-float widen(__half v) { return __half2float(v); }
-template <typename T>
-T narrow(float v);
-template <>
-float narrow<float>(float v) {
-    return v;
-}
-template <>
-__nv_bfloat16 narrow<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
-}
-template <>
-__half narrow<__half>(float v) {
-    return __float2half_rn(v);
-}
-
-template <typename T>
-double rtol() {
-    return sizeof(T) == 4 ? 1e-4 : std::is_same<T, __half>::value ? 2.5 * 0.00048828125 : 2.5 * 0.00390625;
-}
-
-#define EMU_CHECK(call)                                                                        \
-    do {                                                                                       \
-        const cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess) {                                                               \
-            std::printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                      \
-        }                                                                                      \
-    } while (0)
+using bench::narrow;
+using bench::rtol;
+using bench::widen;
 
 int g_launches = 0, g_failures = 0;
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "../../04-rmsnorm/bench/cuda_check.h"
+#include "../../common/cuda_check.h"
 
 namespace bench {
 namespace {
