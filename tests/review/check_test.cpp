@@ -189,7 +189,8 @@ TEST_CASE("check: a known answer that names no real exercise or blank", "[check]
 
 TEST_CASE("check: a list of known answers whose entries repeat a name or have none", "[check]") {
     fs::path root = complete_repo();
-    const std::string entry = R"J({"name": "no_eps", "exercise": "k", "fills": {"inv": "rsqrtf(sq / N)"}, "expect": {}})J";
+    const std::string entry =
+        R"J({"name": "no_eps", "exercise": "k", "fills": {"inv": "rsqrtf(sq / N)"}, "expect": {}})J";
     fixture::write(root / "solutions/04-demo/wrong/wrong.json", "[" + entry + ", " + entry + "]");
     expect_problem(root, "wrong/wrong.json: entry 1 is named 'no_eps', like an entry before it", "its own \"name\"");
     fixture::write(root / "solutions/04-demo/wrong/wrong.json", R"J([{"exercise": "k", "fills": {}}])J");

@@ -33,22 +33,22 @@ template <class F>
 F round_value(Half t, F v, Rounding mode) {
     if (std::isnan(v) || std::isinf(v) || v == 0) return v;
     const Format f = format(t);
-    int exponent = std::ilogb(v);                               // |v| in [2^exponent, 2^(exponent+1))
+    int exponent = std::ilogb(v);                              // |v| in [2^exponent, 2^(exponent+1))
     if (exponent < f.min_exponent) exponent = f.min_exponent;  // subnormal range: fixed quantum
     const int quantum = exponent - f.fraction_bits;
     const F scaled = std::ldexp(v, -quantum);
     F k = 0;
     switch (mode) {
-    case Rounding::nearest_even: k = std::nearbyint(scaled); break;  // default rounding mode: ties to even
-    case Rounding::toward_zero: k = std::trunc(scaled); break;
-    case Rounding::down: k = std::floor(scaled); break;
-    case Rounding::up: k = std::ceil(scaled); break;
+        case Rounding::nearest_even: k = std::nearbyint(scaled); break;  // default rounding mode: ties to even
+        case Rounding::toward_zero: k = std::trunc(scaled); break;
+        case Rounding::down: k = std::floor(scaled); break;
+        case Rounding::up: k = std::ceil(scaled); break;
     }
     const F r = std::ldexp(k, quantum);
     if (std::fabs(r) > max_finite(t)) {
         // Past the largest finite value: infinity unless the mode rounds toward zero from v's side.
-        const bool to_inf = mode == Rounding::nearest_even || (mode == Rounding::up && v > 0) ||
-                            (mode == Rounding::down && v < 0);
+        const bool to_inf =
+            mode == Rounding::nearest_even || (mode == Rounding::up && v > 0) || (mode == Rounding::down && v < 0);
         return std::copysign(to_inf ? std::numeric_limits<F>::infinity() : F(max_finite(t)), v);
     }
     return std::copysign(r, v);  // a value rounded to zero keeps its sign

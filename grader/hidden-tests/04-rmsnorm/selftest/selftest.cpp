@@ -93,14 +93,14 @@ static void test_conversions() {
 static std::uint16_t cuda_bits(Half t, float f, Rounding mode) {
     std::uint16_t u = 0;
     if (t == Half::bf16) {
-        const __nv_bfloat16 b = mode == Rounding::nearest_even ? __float2bfloat16_rn(f)
+        const __nv_bfloat16 b = mode == Rounding::nearest_even  ? __float2bfloat16_rn(f)
                                 : mode == Rounding::toward_zero ? __float2bfloat16_rz(f)
                                 : mode == Rounding::down        ? __float2bfloat16_rd(f)
                                                                 : __float2bfloat16_ru(f);
         std::memcpy(&u, &b, 2);
         return u;
     }
-    const __half h = mode == Rounding::nearest_even ? __float2half_rn(f)
+    const __half h = mode == Rounding::nearest_even  ? __float2half_rn(f)
                      : mode == Rounding::toward_zero ? __float2half_rz(f)
                      : mode == Rounding::down        ? __float2half_rd(f)
                                                      : __float2half_ru(f);
