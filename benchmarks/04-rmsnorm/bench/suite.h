@@ -44,7 +44,4 @@ struct Kernel {
 // kernels have for rows of N elements (M decides which of them the reference's rule picks).
 std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune);
 
-// Exercise files the build could not compile, to name them in the report (set from the command line).
-extern std::vector<std::string> g_not_built;
-
 }  // namespace bench

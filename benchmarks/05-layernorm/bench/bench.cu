@@ -20,6 +20,7 @@
 
 #include "../../common/cuda_check.h"
 #include "../../common/report.h"
+#include "../../common/run.h"
 #include "../../common/sweep.h"
 #include "../../common/timing.h"
 #include "check.h"
@@ -28,15 +29,8 @@
 namespace bench {
 namespace {
 
-struct Options {
-    std::string csv = "bench-05.csv", svg = "bench-05.svg", peers, crash_file, date = "undated";
-    bool tune = false, quick = false;
-    int replays = 20;
-    std::vector<std::string> exclude, not_built;
-};
-
 // A CUDA error after a kernel of `k`: a student's kernel is named and the run ends with 3, anything else is fatal.
-void after_launch(const Kernel& k, const Options& opt) {
+void after_launch(const Kernel& k, const RunOptions& opt) {
     cudaError_t err = cudaGetLastError();
     if (err == cudaSuccess) err = cudaDeviceSynchronize();
     if (err == cudaSuccess) return;
@@ -103,7 +97,7 @@ double bytes_moved(const Kernel& k, Shape s) {
 }
 
 // Check, then time, one kernel at one shape.
-Row measure(const Kernel& k, Shape s, const Buffers& b, const Options& opt) {
+Row measure(const Kernel& k, Shape s, const Buffers& b, const RunOptions& opt) {
     Row row;
     row.op = op_name(k.op);
     row.dtype = dtype_name(k.dtype);
@@ -200,65 +194,19 @@ int check_reference_edges() {
     return failures;
 }
 
-Options parse(int argc, char** argv) {
-    Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "bench-05: %s needs a value\n", a.c_str());
-                std::exit(2);
-            }
-            return argv[++i];
-        };
-        if (a == "--csv") o.csv = value();
-        else if (a == "--svg") o.svg = value();
-        else if (a == "--peers") o.peers = value();
-        else if (a == "--crash-file") o.crash_file = value();
-        else if (a == "--date") o.date = value();
-        else if (a == "--replays") o.replays = std::max(3, std::atoi(value().c_str()));
-        else if (a == "--exclude") o.exclude.push_back(value());
-        else if (a == "--not-built") o.not_built.push_back(value());
-        else if (a == "--tune") o.tune = true;
-        else if (a == "--quick") o.quick = true;
-        else {
-            std::fprintf(stderr, "bench-05: unknown option %s\n", a.c_str());
-            std::exit(2);
-        }
-    }
-    return o;
-}
-
 }  // namespace
 }  // namespace bench
 
 int main(int argc, char** argv) {
     using namespace bench;
-    const Options opt = parse(argc, argv);
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    RunInfo info;
-    info.date = opt.date;
-    info.device = prop.name;
-    // Twice: the first measurement also wakes the clocks up; the faster one counts.
-    info.copy_tbs = copy_tbs(opt.replays);
-    info.copy_tbs = std::max(info.copy_tbs, copy_tbs(opt.replays));
-    const int l2 = l2_bytes();
-    std::printf("bench-05: %s, %d SMs, L2 %d MiB; device-to-device copy (2 GiB) %.2f TB/s\n", prop.name,
-                prop.multiProcessorCount, l2 >> 20, info.copy_tbs);
-    std::fflush(stdout);
+    const char* const me = "bench-05";
+    const RunOptions opt = parse_run_options(argc, argv, me);
+    int l2 = 0;
+    const RunInfo info = start_run(opt, me, &l2);
 
     int failures = check_reference_edges();
     std::vector<Row> rows;
-    for (const std::string& name : opt.not_built) {
-        Row r;
-        r.op = "layernorm";
-        r.dtype = "-";
-        r.kernel = name;
-        r.source = "student";
-        r.status = "not-built (compile error: see the build log)";
-        rows.push_back(r);
-    }
+    add_not_built_rows(rows, opt, op_name(Op::layernorm));
     const struct {
         Op op;
         Dtype dtype;
@@ -271,14 +219,8 @@ int main(int argc, char** argv) {
         for (Shape s : shapes(opt.quick)) {
             Buffers b = allocate(g.op, g.dtype, s, seed += 10, l2);
             for (const Kernel& k : kernels_for(g.op, g.dtype, s.M, s.N, opt.tune)) {
-                if (k.source == "student" &&
-                    std::find(opt.exclude.begin(), opt.exclude.end(), k.name) != opt.exclude.end()) {
-                    Row r{op_name(k.op), dtype_name(k.dtype), k.name, k.source, "", "crashed (broke the CUDA context)"};
-                    r.M = s.M;
-                    r.N = s.N;
-                    rows.push_back(r);
+                if (add_if_excluded(rows, opt, op_name(k.op), dtype_name(k.dtype), k.name, k.source, s.M, s.N))
                     continue;
-                }
                 rows.push_back(measure(k, s, b, opt));
                 if (rows.back().status == "wrong" && k.source != "student") ++failures;
             }
@@ -290,14 +232,5 @@ int main(int argc, char** argv) {
         std::printf("measured %s %s\n", op_name(g.op), dtype_name(g.dtype));
         std::fflush(stdout);
     }
-    if (!opt.peers.empty() && !read_csv(opt.peers, rows))
-        std::printf("bench-05: could not read the peers' file %s; the table has no torch/Triton columns\n",
-                    opt.peers.c_str());
-    derive_ratios(rows, info.copy_tbs);
-    write_csv(opt.csv, info, rows);
-    write_svg(opt.svg, info, rows, kSweepM);
-    print_tables(info, rows);
-    std::printf("\nCSV: %s   plot: %s\n", opt.csv.c_str(), opt.svg.c_str());
-    if (failures) std::printf("bench-05: %d reference or solution checks FAILED\n", failures);
-    return failures ? 1 : 0;
+    return finish_run(opt, info, rows, failures, me);
 }
