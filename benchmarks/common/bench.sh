@@ -8,9 +8,9 @@
 # Builds, with nvcc for sm_90 (BENCH_ARCH to change it), the student's kernels from exercises/<lesson>/ (only NAME
 # with --ex), every solution kernel of solutions/<lesson>/ (where the checkout has them), the lesson's sources (its
 # reference kernels and its half of the driver, bench/) and this folder's half (timing, report, device data, sweep,
-# the run's frame: run.cu). An exercise that does not compile (blanks still open) is named and left out. With PyTorch
-# and Triton importable, the lesson's peers.py times its PyTorch and Triton counterparts first, the same way. Then
-# every kernel is checked against an fp64 reference, timed, and written to DIR (default build/bench-NN):
+# the run's frame, the check's verdict). An exercise that does not compile (blanks still open) is named and left out.
+# With PyTorch and Triton importable, the lesson's peers.py times its PyTorch and Triton counterparts first, the same
+# way. Then every kernel is checked against an fp64 reference, timed, and written to DIR (default build/bench-NN):
 # bench-NN.csv, bench-NN.svg, peers.csv, build.log; the table goes to the terminal. --build-only stops after the
 # build; --no-build times what an earlier --build-only left in DIR.
 # Without a GPU it says so and exits 0: timings need one.
@@ -78,8 +78,9 @@ for f in "${sources[@]}"; do
   compile "$here/$f" "$obj"
   own+=("$f:$obj")
 done
-# What every lesson's driver shares: timing, report, device data, the sweep and the roofline copy, the run's frame.
-for f in device_data.cu timing.cu report.cpp sweep.cu run.cu; do
+# What every lesson's driver shares: timing, report, device data, the sweep and the roofline copy, the run's frame,
+# the check's verdict.
+for f in device_data.cu timing.cu report.cpp sweep.cu run.cu verdict.cu; do
   obj="$out/obj/common_${f%.*}.o"
   compile "$common/$f" "$obj"
   own+=("../common/$f:$obj")
