@@ -24,8 +24,8 @@ namespace {
 
 constexpr float kEps = 1e-6f;
 
+using bench::count_wrong;
 using bench::narrow;
-using bench::rtol;
 using bench::widen;
 
 int g_launches = 0, g_failures = 0;
@@ -87,15 +87,7 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
         EMU_CHECK(cudaGetLastError());
         EMU_CHECK(cudaDeviceSynchronize());
         ++g_launches;
-        std::vector<T> hy(n), hres(n);
-        EMU_CHECK(cudaMemcpy(hy.data(), yo, n * sizeof(T), cudaMemcpyDeviceToHost));
-        EMU_CHECK(cudaMemcpy(hres.data(), res, n * sizeof(T), cudaMemcpyDeviceToHost));
-        int bad = 0;
-        for (size_t i = 0; i < n; ++i) {
-            const double err = std::fabs(widen(hy[i]) - ref[i]) / (1e-5 + rtol<T>() * std::fabs(ref[i]));
-            if (!(err <= 1.0)) ++bad;
-            if (fused && !(widen(hres[i]) == h[i])) ++bad;
-        }
+        const int bad = count_wrong(yo, res, fused, ref, h, n);
         if (bad) {
             ++g_failures;
             std::printf("FAIL %s %s N=%d offset=%d shape %s: %d elements wrong\n", fused ? "fused" : "norm",
