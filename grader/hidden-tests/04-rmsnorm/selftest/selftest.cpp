@@ -129,8 +129,10 @@ static void test_directed_roundings() {
                             3.3895314e38f, 3.4e38f, INFINITY, NAN})
                 for (float s : {1.0f, -1.0f}) check(s * f);
             EXPECT(bad == 0);
-            std::printf("%s, rounding %d: mismatches %d (first input 0x%08x)\n", type_name(t), static_cast<int>(mode),
-                        bad, first_bad);
+            const char* suffix[] = {"_rn", "_rz", "_rd", "_ru"};  // CUDA's names of the four roundings
+            std::printf("%s%s: mismatches %d", type_name(t), suffix[static_cast<int>(mode)], bad);
+            if (bad) std::printf(" (the first at input 0x%08x)", first_bad);
+            std::printf("\n");
         }
     }
 }
