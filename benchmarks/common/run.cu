@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "cuda_check.h"
 #include "sweep.h"
+#include "timing.h"
 
 namespace bench {
 
@@ -79,6 +81,29 @@ bool add_if_excluded(std::vector<Row>& rows, const RunOptions& opt, const std::s
     r.N = N;
     rows.push_back(r);
     return true;
+}
+
+void after_launch(const Row& row, const RunOptions& opt, const std::string& me) {
+    cudaError_t err = cudaGetLastError();
+    if (err == cudaSuccess) err = cudaDeviceSynchronize();
+    if (err == cudaSuccess) return;
+    std::fprintf(stderr, "%s: %s %s (%s, %s) ended with %s\n", me.c_str(), row.source.c_str(), row.kernel.c_str(),
+                 row.op.c_str(), row.dtype.c_str(), cudaGetErrorString(err));
+    if (row.source == "student" && !opt.crash_file.empty()) {
+        std::ofstream(opt.crash_file) << row.kernel << "\n";
+        std::exit(3);
+    }
+    std::exit(1);
+}
+
+void time_row(Row& row, int sets, const std::function<bool(int, cudaStream_t)>& launch, const RunOptions& opt,
+              const std::string& me) {
+    const int launches = std::max(sets, 8);
+    const int replays = row.source == "tune" ? std::max(5, opt.replays / 2) : opt.replays;
+    row.us = median_launch_us([&](int i, cudaStream_t st) { return launch(i % sets, st); }, launches, replays);
+    after_launch(row, opt, me);
+    row.status = row.us > 0 ? "ok" : "cannot-run";
+    row.tbs = row.us > 0 ? row.bytes / (row.us * 1e-6) / 1e12 : 0;
 }
 
 int finish_run(const RunOptions& opt, const RunInfo& info, std::vector<Row>& rows, int failures,

@@ -4,6 +4,8 @@
 // benchmark's name in what it prints ("bench-04").
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -40,6 +42,17 @@ void add_not_built_rows(std::vector<Row>& rows, const RunOptions& opt, const std
 // True, with its row added, for a student kernel that bench.sh excluded because it broke the CUDA context.
 bool add_if_excluded(std::vector<Row>& rows, const RunOptions& opt, const std::string& op, const std::string& dtype,
                      const std::string& kernel, const std::string& source, int M, int N);
+
+// A CUDA error after a launch of the kernel of `row` (its source, name, op and dtype): a student's kernel is named in
+// the crash file and the run ends with status 3 (bench.sh runs it again without that kernel); any other error ends
+// the run with status 1.
+void after_launch(const Row& row, const RunOptions& opt, const std::string& me);
+
+// Times the kernel of `row` once its check passed: `launch(set, stream)` on input set 0, 1, … sets-1 in turn, the
+// median over opt.replays graph replays (half as many, at least 5, for a tuning row); then status "ok" with its
+// TB/s, or "cannot-run" when a launch returned false.
+void time_row(Row& row, int sets, const std::function<bool(int, cudaStream_t)>& launch, const RunOptions& opt,
+              const std::string& me);
 
 // Reads the peers' rows (if any), derives the ratios, writes the CSV and the plot, prints the tables; the exit status:
 // 1 when a reference or solution kernel failed its check (`failures`), else 0.

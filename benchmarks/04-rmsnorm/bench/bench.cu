@@ -21,7 +21,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -38,26 +37,14 @@
 namespace bench {
 namespace {
 
+constexpr const char* kMe = "bench-04";  // the benchmark's name in what it prints
+
 // The common options (../../common/run.h) and lesson 04's own, which report earlier runs instead of measuring.
 struct Merge {
     std::vector<std::string> files;  // CSV files of earlier runs: report them, measure nothing
     bool rule_from_tune = false;     // the reference rows become the tuning rows of the current rule
     bool copy_from_shapes = false;   // the roofline is the fastest per-shape copy of the run
 };
-
-// A CUDA error after a kernel of `k`: a student's kernel is named and the run ends with 3, anything else is fatal.
-void after_launch(const Kernel& k, const RunOptions& opt) {
-    cudaError_t err = cudaGetLastError();
-    if (err == cudaSuccess) err = cudaDeviceSynchronize();
-    if (err == cudaSuccess) return;
-    std::fprintf(stderr, "bench-04: %s %s (%s, %s) ended with %s\n", k.source.c_str(), k.name.c_str(), op_name(k.op),
-                 dtype_name(k.dtype), cudaGetErrorString(err));
-    if (k.source == "student" && !opt.crash_file.empty()) {
-        std::ofstream(opt.crash_file) << k.name << "\n";
-        std::exit(3);
-    }
-    std::exit(1);
-}
 
 struct Buffers {
     size_t elems = 0, elem_bytes = 0;
@@ -122,7 +109,7 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const RunOptions& opt) {
         row.status = "cannot-run";
         return row;
     }
-    after_launch(k, opt);
+    after_launch(row, opt, kMe);
     if (k.source != "copy") {
         const CheckResult c = check_output(k.op, k.dtype, b.x, b.residual_before, b.residual, b.w, b.y, s.M, s.N);
         row.err = c.worst;
@@ -131,13 +118,8 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const RunOptions& opt) {
             return row;
         }
     }
-    const int launches = std::max(b.sets, 8);
-    const int replays = k.source == "tune" ? std::max(5, opt.replays / 2) : opt.replays;
-    row.us = median_launch_us([&](int i, cudaStream_t st) { return k.launch(b.args(i % b.sets, s.M, s.N), st); },
-                              launches, replays);
-    after_launch(k, opt);
-    row.status = row.us > 0 ? "ok" : "cannot-run";
-    row.tbs = row.us > 0 ? row.bytes / (row.us * 1e-6) / 1e12 : 0;
+    time_row(
+        row, b.sets, [&](int set, cudaStream_t st) { return k.launch(b.args(set, s.M, s.N), st); }, opt, kMe);
     return row;
 }
 
@@ -226,10 +208,9 @@ void apply_rule_to_reference_rows(std::vector<Row>& rows) {
 
 int main(int argc, char** argv) {
     using namespace bench;
-    const char* const me = "bench-04";
     Merge merge;
     const RunOptions opt =
-        parse_run_options(argc, argv, me, [&](const std::string& a, const std::function<std::string()>& value) {
+        parse_run_options(argc, argv, kMe, [&](const std::string& a, const std::function<std::string()>& value) {
             if (a == "--merge") merge.files.push_back(value());
             else if (a == "--rule-from-tune") merge.rule_from_tune = true;
             else if (a == "--copy-from-shapes") merge.copy_from_shapes = true;
@@ -262,7 +243,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     int l2 = 0;
-    const RunInfo info = start_run(opt, me, &l2);
+    const RunInfo info = start_run(opt, kMe, &l2);
 
     int failures = check_reference_edges();
     std::vector<Row> rows;
@@ -293,5 +274,5 @@ int main(int argc, char** argv) {
         std::printf("measured %s %s\n", op_name(g.op), dtype_name(g.dtype));
         std::fflush(stdout);
     }
-    return finish_run(opt, info, rows, failures, me);
+    return finish_run(opt, info, rows, failures, kMe);
 }

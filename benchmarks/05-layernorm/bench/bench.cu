@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -29,19 +28,7 @@
 namespace bench {
 namespace {
 
-// A CUDA error after a kernel of `k`: a student's kernel is named and the run ends with 3, anything else is fatal.
-void after_launch(const Kernel& k, const RunOptions& opt) {
-    cudaError_t err = cudaGetLastError();
-    if (err == cudaSuccess) err = cudaDeviceSynchronize();
-    if (err == cudaSuccess) return;
-    std::fprintf(stderr, "bench-05: %s %s (%s, %s) ended with %s\n", k.source.c_str(), k.name.c_str(), op_name(k.op),
-                 dtype_name(k.dtype), cudaGetErrorString(err));
-    if (k.source == "student" && !opt.crash_file.empty()) {
-        std::ofstream(opt.crash_file) << k.name << "\n";
-        std::exit(3);
-    }
-    std::exit(1);
-}
+constexpr const char* kMe = "bench-05";  // the benchmark's name in what it prints
 
 struct Buffers {
     size_t elems = 0, elem_bytes = 0;
@@ -117,7 +104,7 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const RunOptions& opt) {
         row.status = "cannot-run";
         return row;
     }
-    after_launch(k, opt);
+    after_launch(row, opt, kMe);
     if (k.source != "copy") {
         const CheckResult c =
             check_output(k.op, k.dtype, b.x, b.residual_before, b.residual, b.w, b.b, b.y,
@@ -128,13 +115,8 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const RunOptions& opt) {
             return row;
         }
     }
-    const int launches = std::max(b.sets, 8);
-    const int replays = k.source == "tune" ? std::max(5, opt.replays / 2) : opt.replays;
-    row.us = median_launch_us([&](int i, cudaStream_t st) { return k.launch(b.args(i % b.sets, s.M, s.N), st); },
-                              launches, replays);
-    after_launch(k, opt);
-    row.status = row.us > 0 ? "ok" : "cannot-run";
-    row.tbs = row.us > 0 ? row.bytes / (row.us * 1e-6) / 1e12 : 0;
+    time_row(
+        row, b.sets, [&](int set, cudaStream_t st) { return k.launch(b.args(set, s.M, s.N), st); }, opt, kMe);
     return row;
 }
 
@@ -199,10 +181,9 @@ int check_reference_edges() {
 
 int main(int argc, char** argv) {
     using namespace bench;
-    const char* const me = "bench-05";
-    const RunOptions opt = parse_run_options(argc, argv, me);
+    const RunOptions opt = parse_run_options(argc, argv, kMe);
     int l2 = 0;
-    const RunInfo info = start_run(opt, me, &l2);
+    const RunInfo info = start_run(opt, kMe, &l2);
 
     int failures = check_reference_edges();
     std::vector<Row> rows;
@@ -232,5 +213,5 @@ int main(int argc, char** argv) {
         std::printf("measured %s %s\n", op_name(g.op), dtype_name(g.dtype));
         std::fflush(stdout);
     }
-    return finish_run(opt, info, rows, failures, me);
+    return finish_run(opt, info, rows, failures, kMe);
 }
