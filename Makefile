@@ -131,7 +131,8 @@ student-edition: cli
 
 # make bench-NN [EX=name]: on a GPU, checks and times the student's kernels (only EX's with EX), every solution and
 # the lesson's reference kernels against a device-to-device copy; writes $(BUILD)/bench-NN/. Needs no CMake build.
-# Without a GPU it says so and exits 0. A lesson's benchmarks/<NN-name>/bench.sh has the options.
+# Without a GPU it says so and exits 0. A lesson's benchmarks/<NN-name>/bench.sh names what it times; the driver they
+# share, benchmarks/common/bench.sh, has the options.
 bench-%:
 	@slug=$(filter $*-%,$(LESSONS)); \
 	  if [ -z "$$slug" ]; then echo "workbook: no lesson $* here (lessons: $(NUMBERS))" >&2; exit 2; fi; \

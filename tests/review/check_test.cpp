@@ -77,6 +77,12 @@ TEST_CASE("check: a manifest the parser refuses", "[check]") {
         j["format_version"] = 2;
     });
     expect_problem(root, "has format_version 2; this grader reads version 1", "correct lesson.json");
+    edit_manifest(root, [](nlohmann::json& j) {
+        j["format_version"] = 1;
+        j["exercises"][0]["name"] = "k 2";
+    });
+    expect_problem(root, "exercises[0] has \"name\": \"k 2\"; an exercise's name is letters, digits and '_'",
+                   "correct lesson.json");
     fs::remove_all(root);
 }
 
@@ -178,6 +184,19 @@ TEST_CASE("check: a known answer that names no real exercise or blank", "[check]
                    R"J([{"name": "gone", "exercise": "k", "patch": [{"find": "no such text", "replace": ""}],
                         "expect": {}}])J");
     expect_problem(root, "'gone' patches text that solutions/04-demo/k.cu no longer holds", "a patch's \"find\"");
+    fs::remove_all(root);
+}
+
+TEST_CASE("check: a list of known answers whose entries repeat a name or have none", "[check]") {
+    fs::path root = complete_repo();
+    const std::string entry =
+        R"J({"name": "no_eps", "exercise": "k", "fills": {"inv": "rsqrtf(sq / N)"}, "expect": {}})J";
+    fixture::write(root / "solutions/04-demo/wrong/wrong.json", "[" + entry + ", " + entry + "]");
+    expect_problem(root, "wrong/wrong.json: entry 1 is named 'no_eps', like an entry before it", "its own \"name\"");
+    fixture::write(root / "solutions/04-demo/wrong/wrong.json", R"J([{"exercise": "k", "fills": {}}])J");
+    expect_problem(root, "wrong/wrong.json: entry 0 has no \"name\" string", "an \"exercise\"");
+    fixture::write(root / "solutions/04-demo/wrong/wrong.json", R"J([{"name": "no eps", "exercise": "k"}])J");
+    expect_problem(root, "is named \"no eps\"; a known answer's name is letters, digits and '_'", "a JSON array");
     fs::remove_all(root);
 }
 

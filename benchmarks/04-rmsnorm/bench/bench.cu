@@ -1,7 +1,8 @@
 // `make bench-04`: effective bandwidth of every lesson 04 kernel that is linked in (the student's, the solutions',
 // the reference kernels of ../kernels) next to a device-to-device copy measured in the same run. Every kernel is
 // checked against an fp64 reference first, on fresh random inputs with a poisoned output; a kernel that fails is not
-// timed and is reported as wrong. Built and run by ../bench.sh, which says how.
+// timed and is reported as wrong. Built and run by ../bench.sh, which says how. Sizes, roofline, timing, CSV, tables
+// and plot are every lesson's (../../common/), so that the lessons' results read the same way.
 //
 //   bench --csv out.csv --svg out.svg [--peers peers.csv] [--tune] [--quick] [--replays N]
 //         [--exclude NAME]... [--not-built NAME]... [--crash-file F] [--date YYYY-MM-DD]
@@ -20,85 +21,30 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "../../common/cuda_check.h"
+#include "../../common/report.h"
+#include "../../common/run.h"
+#include "../../common/sweep.h"
+#include "../../common/timing.h"
 #include "../kernels/reference.h"
 #include "check.h"
-#include "cuda_check.h"
-#include "report.h"
 #include "suite.h"
-#include "timing.h"
 
 namespace bench {
 namespace {
 
-struct Options {
-    std::string csv = "bench-04.csv", svg = "bench-04.svg", peers, crash_file, date = "undated";
-    std::vector<std::string> merge;  // CSV files of earlier runs: report them, measure nothing
-    bool rule_from_tune = false;     // with merge: the reference rows become the tuning rows of the current rule
-    bool copy_from_shapes = false;   // with merge: the roofline is the fastest per-shape copy of the run
-    bool tune = false, quick = false;
-    int replays = 20;
-    std::vector<std::string> exclude;
+constexpr const char* kMe = "bench-04";  // the benchmark's name in what it prints
+
+// The common options (../../common/run.h) and lesson 04's own, which report earlier runs instead of measuring.
+struct Merge {
+    std::vector<std::string> files;  // CSV files of earlier runs: report them, measure nothing
+    bool rule_from_tune = false;     // the reference rows become the tuning rows of the current rule
+    bool copy_from_shapes = false;   // the roofline is the fastest per-shape copy of the run
 };
-
-struct Shape {
-    int M, N;
-};
-
-constexpr int kSweepM = 512;  // source document 001: 2 x 256 rows of D
-
-std::vector<Shape> shapes(bool quick) {
-    std::vector<Shape> out;
-    for (int d = 128; d <= 8192; d += 128) {
-        if (quick && d % 1024 != 0 && d != 128 && d != 2176) continue;
-        out.push_back({kSweepM, d});
-    }
-    for (Shape s : {Shape{16384, 1024}, Shape{16384, 4096}, Shape{16384, 8192}, Shape{8192, 16384}, Shape{4096, 5120}})
-        out.push_back(s);
-    return out;
-}
-
-int l2_bytes() {
-    int dev = 0, l2 = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    return l2;
-}
-
-// The large copy: 2 GiB, far past the L2, read + written, by copy_kernel.
-double copy_tbs(int replays) {
-    const size_t bytes = size_t(2) << 30;
-    void *a = nullptr, *b = nullptr;
-    CUDA_CHECK(cudaMalloc(&a, bytes));
-    CUDA_CHECK(cudaMalloc(&b, bytes));
-    fill_normal(Dtype::fp32, a, bytes / 4, 7, 0.f, 1.f);
-    const double us = median_launch_us(
-        [&](int, cudaStream_t s) {
-            copy_kernel(b, a, bytes, s);
-            return true;
-        },
-        4, replays);
-    CUDA_CHECK(cudaFree(a));
-    CUDA_CHECK(cudaFree(b));
-    return 2.0 * bytes / (us * 1e-6) / 1e12;
-}
-
-// A CUDA error after a kernel of `k`: a student's kernel is named and the run ends with 3, anything else is fatal.
-void after_launch(const Kernel& k, const Options& opt) {
-    cudaError_t err = cudaGetLastError();
-    if (err == cudaSuccess) err = cudaDeviceSynchronize();
-    if (err == cudaSuccess) return;
-    std::fprintf(stderr, "bench-04: %s %s (%s, %s) ended with %s\n", k.source.c_str(), k.name.c_str(), op_name(k.op),
-                 dtype_name(k.dtype), cudaGetErrorString(err));
-    if (k.source == "student" && !opt.crash_file.empty()) {
-        std::ofstream(opt.crash_file) << k.name << "\n";
-        std::exit(3);
-    }
-    std::exit(1);
-}
 
 struct Buffers {
     size_t elems = 0, elem_bytes = 0;
@@ -145,7 +91,7 @@ double bytes_moved(const Kernel& k, Shape s) {
 }
 
 // Check, then time, one kernel at one shape.
-Row measure(const Kernel& k, Shape s, const Buffers& b, const Options& opt) {
+Row measure(const Kernel& k, Shape s, const Buffers& b, const RunOptions& opt) {
     Row row;
     row.op = op_name(k.op);
     row.dtype = dtype_name(k.dtype);
@@ -163,7 +109,7 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const Options& opt) {
         row.status = "cannot-run";
         return row;
     }
-    after_launch(k, opt);
+    after_launch(row, opt, kMe);
     if (k.source != "copy") {
         const CheckResult c = check_output(k.op, k.dtype, b.x, b.residual_before, b.residual, b.w, b.y, s.M, s.N);
         row.err = c.worst;
@@ -172,13 +118,8 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const Options& opt) {
             return row;
         }
     }
-    const int launches = std::max(b.sets, 8);
-    const int replays = k.source == "tune" ? std::max(5, opt.replays / 2) : opt.replays;
-    row.us = median_launch_us([&](int i, cudaStream_t st) { return k.launch(b.args(i % b.sets, s.M, s.N), st); },
-                              launches, replays);
-    after_launch(k, opt);
-    row.status = row.us > 0 ? "ok" : "cannot-run";
-    row.tbs = row.us > 0 ? row.bytes / (row.us * 1e-6) / 1e12 : 0;
+    time_row(
+        row, b.sets, [&](int set, cudaStream_t st) { return k.launch(b.args(set, s.M, s.N), st); }, opt, kMe);
     return row;
 }
 
@@ -262,48 +203,24 @@ void apply_rule_to_reference_rows(std::vector<Row>& rows) {
                 replaced, missing);
 }
 
-Options parse(int argc, char** argv) {
-    Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "bench-04: %s needs a value\n", a.c_str());
-                std::exit(2);
-            }
-            return argv[++i];
-        };
-        if (a == "--csv") o.csv = value();
-        else if (a == "--svg") o.svg = value();
-        else if (a == "--peers") o.peers = value();
-        else if (a == "--crash-file") o.crash_file = value();
-        else if (a == "--date") o.date = value();
-        else if (a == "--replays") o.replays = std::max(3, std::atoi(value().c_str()));
-        else if (a == "--exclude") o.exclude.push_back(value());
-        else if (a == "--merge") o.merge.push_back(value());
-        else if (a == "--rule-from-tune") o.rule_from_tune = true;
-        else if (a == "--copy-from-shapes") o.copy_from_shapes = true;
-        else if (a == "--not-built") g_not_built.push_back(value());
-        else if (a == "--tune") o.tune = true;
-        else if (a == "--quick") o.quick = true;
-        else {
-            std::fprintf(stderr, "bench-04: unknown option %s\n", a.c_str());
-            std::exit(2);
-        }
-    }
-    return o;
-}
-
 }  // namespace
 }  // namespace bench
 
 int main(int argc, char** argv) {
     using namespace bench;
-    const Options opt = parse(argc, argv);
-    if (!opt.merge.empty()) {
+    Merge merge;
+    const RunOptions opt =
+        parse_run_options(argc, argv, kMe, [&](const std::string& a, const std::function<std::string()>& value) {
+            if (a == "--merge") merge.files.push_back(value());
+            else if (a == "--rule-from-tune") merge.rule_from_tune = true;
+            else if (a == "--copy-from-shapes") merge.copy_from_shapes = true;
+            else return false;
+            return true;
+        });
+    if (!merge.files.empty()) {
         RunInfo info;
         std::vector<Row> rows;
-        for (const std::string& f : opt.merge) {
+        for (const std::string& f : merge.files) {
             RunInfo from;
             if (!read_csv(f, rows, &from)) {
                 std::fprintf(stderr, "bench-04: cannot read %s\n", f.c_str());
@@ -311,8 +228,8 @@ int main(int argc, char** argv) {
             }
             if (from.copy_tbs > 0) info = from;
         }
-        if (opt.rule_from_tune) apply_rule_to_reference_rows(rows);
-        if (opt.copy_from_shapes) {
+        if (merge.rule_from_tune) apply_rule_to_reference_rows(rows);
+        if (merge.copy_from_shapes) {
             // For runs whose large copy is not to be trusted (run 1's went through the copy engine).
             info.copy_tbs = 0;
             for (const Row& r : rows)
@@ -325,30 +242,12 @@ int main(int argc, char** argv) {
         print_tables(info, rows);
         return 0;
     }
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    RunInfo info;
-    info.date = opt.date;
-    info.device = prop.name;
-    // Twice: the first measurement also wakes the clocks up (run 1 started at 345 MHz); the faster one counts.
-    info.copy_tbs = copy_tbs(opt.replays);
-    info.copy_tbs = std::max(info.copy_tbs, copy_tbs(opt.replays));
-    const int l2 = l2_bytes();
-    std::printf("bench-04: %s, %d SMs, L2 %d MiB; device-to-device copy (2 GiB) %.2f TB/s\n", prop.name,
-                prop.multiProcessorCount, l2 >> 20, info.copy_tbs);
-    std::fflush(stdout);
+    int l2 = 0;
+    const RunInfo info = start_run(opt, kMe, &l2);
 
     int failures = check_reference_edges();
     std::vector<Row> rows;
-    for (const std::string& name : g_not_built) {
-        Row r;
-        r.op = "rmsnorm";
-        r.dtype = "-";
-        r.kernel = name;
-        r.source = "student";
-        r.status = "not-built (compile error: see the build log)";
-        rows.push_back(r);
-    }
+    add_not_built_rows(rows, opt, op_name(Op::rmsnorm));
     const struct {
         Op op;
         Dtype dtype;
@@ -362,17 +261,10 @@ int main(int argc, char** argv) {
         for (Shape s : shapes(opt.quick)) {
             Buffers b = allocate(g.op, g.dtype, s, seed += 10, l2);
             for (const Kernel& k : kernels_for(g.op, g.dtype, s.M, s.N, opt.tune)) {
-                if (k.source == "student" &&
-                    std::find(opt.exclude.begin(), opt.exclude.end(), k.name) != opt.exclude.end()) {
-                    Row r{op_name(k.op), dtype_name(k.dtype), k.name, k.source, "", "crashed (broke the CUDA context)"};
-                    r.M = s.M;
-                    r.N = s.N;
-                    rows.push_back(r);
+                if (add_if_excluded(rows, opt, op_name(k.op), dtype_name(k.dtype), k.name, k.source, s.M, s.N))
                     continue;
-                }
                 rows.push_back(measure(k, s, b, opt));
-                const Row& r = rows.back();
-                if (r.status == "wrong" && k.source != "student") ++failures;
+                if (rows.back().status == "wrong" && k.source != "student") ++failures;
             }
             release(b);
         }
@@ -382,14 +274,5 @@ int main(int argc, char** argv) {
         std::printf("measured %s %s\n", op_name(g.op), dtype_name(g.dtype));
         std::fflush(stdout);
     }
-    if (!opt.peers.empty() && !read_csv(opt.peers, rows))
-        std::printf("bench-04: could not read the peers' file %s; the table has no torch/Triton columns\n",
-                    opt.peers.c_str());
-    derive_ratios(rows, info.copy_tbs);
-    write_csv(opt.csv, info, rows);
-    write_svg(opt.svg, info, rows, kSweepM);
-    print_tables(info, rows);
-    std::printf("\nCSV: %s   plot: %s\n", opt.csv.c_str(), opt.svg.c_str());
-    if (failures) std::printf("bench-04: %d reference or solution checks FAILED\n", failures);
-    return failures ? 1 : 0;
+    return finish_run(opt, info, rows, failures, kMe);
 }

@@ -5,37 +5,20 @@
 #include <cuda_fp16.h>
 
 #include <cmath>
-#include <cstring>
 
-#include "cuda_check.h"
+#include "../../common/cuda_check.h"
+#include "../../common/elem.cuh"
+#include "../../common/verdict.cuh"
 
 namespace bench {
 namespace {
-
-__device__ __forceinline__ float widen(float v) { return v; }
-__device__ __forceinline__ float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
-__device__ __forceinline__ float widen(__half v) { return __half2float(v); }
-template <typename T>
-__device__ __forceinline__ T narrow(float v);
-template <>
-__device__ __forceinline__ float narrow<float>(float v) {
-    return v;
-}
-template <>
-__device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
-}
-template <>
-__device__ __forceinline__ __half narrow<__half>(float v) {
-    return __float2half_rn(v);
-}
 
 constexpr int kCheckThreads = 256;
 
 // One block per row: the fp64 statistic, then every element against its tolerance.
 template <typename T>
 __global__ void check_kernel(const T* x, const T* r_before, const T* r_after, const T* w, const T* y, int N, double eps,
-                             double rtol, double atol, unsigned long long* bad, unsigned* worst_bits) {
+                             double rtol, double atol, CheckCounters counters) {
     const size_t base = size_t(blockIdx.x) * N;
     auto h_of = [&](int j) -> float {
         // Fused add: the contract's h, rounded to T exactly as the kernel must round it.
@@ -65,33 +48,18 @@ __global__ void check_kernel(const T* x, const T* r_before, const T* r_after, co
         my_worst = fmaxf(my_worst, ratio == ratio ? float(fmin(ratio, 1e30)) : 1e30f);
         if (r_after && !(widen(r_after[base + j]) == h)) ++my_bad;
     }
-    if (my_bad) atomicAdd(bad, my_bad);
-    atomicMax(worst_bits, __float_as_uint(my_worst));  // non-negative floats order like their bit patterns
+    add_to_verdict(counters, my_bad, my_worst);
 }
 
 template <typename T>
 CheckResult check_typed(const void* x, const void* rb, const void* ra, const void* w, const void* y, int M, int N,
                         double rtol) {
-    unsigned long long* bad = nullptr;
-    unsigned* worst = nullptr;
-    CUDA_CHECK(cudaMalloc(&bad, sizeof(*bad)));
-    CUDA_CHECK(cudaMalloc(&worst, sizeof(*worst)));
-    CUDA_CHECK(cudaMemset(bad, 0, sizeof(*bad)));
-    CUDA_CHECK(cudaMemset(worst, 0, sizeof(*worst)));
+    const CheckCounters counters = new_check_counters();
     check_kernel<T><<<M, kCheckThreads>>>(static_cast<const T*>(x), static_cast<const T*>(rb),
                                           static_cast<const T*>(ra), static_cast<const T*>(w), static_cast<const T*>(y),
-                                          N, double(kEps), rtol, 1e-5, bad, worst);
+                                          N, double(kEps), rtol, 1e-5, counters);
     CUDA_CHECK(cudaGetLastError());
-    CheckResult result{};
-    unsigned worst_bits = 0;
-    CUDA_CHECK(cudaMemcpy(&result.bad, bad, sizeof(*bad), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(&worst_bits, worst, sizeof(worst_bits), cudaMemcpyDeviceToHost));
-    float worst_f;
-    std::memcpy(&worst_f, &worst_bits, sizeof(worst_f));
-    result.worst = worst_f;
-    CUDA_CHECK(cudaFree(bad));
-    CUDA_CHECK(cudaFree(worst));
-    return result;
+    return take_check_result(counters);
 }
 
 }  // namespace

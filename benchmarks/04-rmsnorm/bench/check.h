@@ -7,15 +7,11 @@
 
 #include <cuda_runtime.h>
 
-#include "device_data.h"
+#include "../../common/device_data.h"
+#include "../../common/verdict.h"
 #include "suite.h"
 
 namespace bench {
-
-struct CheckResult {
-    unsigned long long bad;  // elements outside the tolerance (NaN included), residual elements that differ
-    double worst;            // largest |got - ref| / (atol + rtol |ref|); > 1 means wrong
-};
 
 // Compares y with the fp64 RMSNorm of x (fused add: of h = x + residual_before, rounded to the element type as the
 // contract says, which residual_after must equal exactly). residual_* are null for the plain norm.

@@ -30,8 +30,6 @@ BENCH_EDITION(student_)
 
 namespace bench {
 
-std::vector<std::string> g_not_built;
-
 const char* op_name(Op op) { return op == Op::rmsnorm ? "rmsnorm" : "fused_add_rmsnorm"; }
 
 namespace {

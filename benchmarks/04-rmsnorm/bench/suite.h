@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "device_data.h"
+#include "../../common/device_data.h"
 
 namespace bench {
 
@@ -43,8 +43,5 @@ struct Kernel {
 // present only when their file compiled (bench.sh builds what it can). `tune` adds every launch shape the reference
 // kernels have for rows of N elements (M decides which of them the reference's rule picks).
 std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune);
-
-// Exercise files the build could not compile, to name them in the report (set from the command line).
-extern std::vector<std::string> g_not_built;
 
 }  // namespace bench

@@ -1,8 +1,8 @@
 // `make bench-05`: effective bandwidth of every lesson 05 kernel that is linked in (the student's, the solutions',
 // the reference kernels of ../kernels) next to a device-to-device copy measured in the same run. Every kernel is
 // checked against an fp64 reference first, on fresh random inputs with a poisoned output; a kernel that fails is not
-// timed and is reported as wrong. Built and run by ../bench.sh. Timing, CSV, tables and plot are lesson 04's
-// benchmark's (../../04-rmsnorm/bench/{timing,report}), so both lessons' results read the same way.
+// timed and is reported as wrong. Built and run by ../bench.sh. Sizes, roofline, timing, CSV, tables and plot are
+// every lesson's (../../common/), so that the lessons' results read the same way.
 //
 //   bench --csv out.csv --svg out.svg [--peers peers.csv] [--tune] [--quick] [--replays N]
 //         [--exclude NAME]... [--not-built NAME]... [--crash-file F] [--date YYYY-MM-DD]
@@ -14,74 +14,21 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include "../../04-rmsnorm/bench/cuda_check.h"
-#include "../../04-rmsnorm/bench/report.h"
-#include "../../04-rmsnorm/bench/timing.h"
+#include "../../common/cuda_check.h"
+#include "../../common/report.h"
+#include "../../common/run.h"
+#include "../../common/sweep.h"
+#include "../../common/timing.h"
 #include "check.h"
 #include "suite.h"
 
 namespace bench {
 namespace {
 
-struct Options {
-    std::string csv = "bench-05.csv", svg = "bench-05.svg", peers, crash_file, date = "undated";
-    bool tune = false, quick = false;
-    int replays = 20;
-    std::vector<std::string> exclude, not_built;
-};
-
-struct Shape {
-    int M, N;
-};
-
-constexpr int kSweepM = 512;  // lesson 04's sweep (source document 001's 2 x 256 rows of D), for comparable plots
-
-std::vector<Shape> shapes(bool quick) {
-    std::vector<Shape> out;
-    for (int d = 128; d <= 8192; d += 128) {
-        if (quick && d % 1024 != 0 && d != 128 && d != 2176) continue;
-        out.push_back({kSweepM, d});
-    }
-    for (Shape s : {Shape{16384, 1024}, Shape{16384, 4096}, Shape{16384, 8192}, Shape{8192, 16384}, Shape{4096, 5120}})
-        out.push_back(s);
-    return out;
-}
-
-// The large copy: 2 GiB, far past the L2, read + written.
-double copy_tbs(int replays) {
-    const size_t bytes = size_t(2) << 30;
-    void *a = nullptr, *b = nullptr;
-    CUDA_CHECK(cudaMalloc(&a, bytes));
-    CUDA_CHECK(cudaMalloc(&b, bytes));
-    fill_normal(Dtype::fp32, a, bytes / 4, 7, 0.f, 1.f);
-    const double us = median_launch_us(
-        [&](int, cudaStream_t s) {
-            copy_kernel(b, a, bytes, s);
-            return true;
-        },
-        4, replays);
-    CUDA_CHECK(cudaFree(a));
-    CUDA_CHECK(cudaFree(b));
-    return 2.0 * bytes / (us * 1e-6) / 1e12;
-}
-
-// A CUDA error after a kernel of `k`: a student's kernel is named and the run ends with 3, anything else is fatal.
-void after_launch(const Kernel& k, const Options& opt) {
-    cudaError_t err = cudaGetLastError();
-    if (err == cudaSuccess) err = cudaDeviceSynchronize();
-    if (err == cudaSuccess) return;
-    std::fprintf(stderr, "bench-05: %s %s (%s, %s) ended with %s\n", k.source.c_str(), k.name.c_str(), op_name(k.op),
-                 dtype_name(k.dtype), cudaGetErrorString(err));
-    if (k.source == "student" && !opt.crash_file.empty()) {
-        std::ofstream(opt.crash_file) << k.name << "\n";
-        std::exit(3);
-    }
-    std::exit(1);
-}
+constexpr const char* kMe = "bench-05";  // the benchmark's name in what it prints
 
 struct Buffers {
     size_t elems = 0, elem_bytes = 0;
@@ -137,7 +84,7 @@ double bytes_moved(const Kernel& k, Shape s) {
 }
 
 // Check, then time, one kernel at one shape.
-Row measure(const Kernel& k, Shape s, const Buffers& b, const Options& opt) {
+Row measure(const Kernel& k, Shape s, const Buffers& b, const RunOptions& opt) {
     Row row;
     row.op = op_name(k.op);
     row.dtype = dtype_name(k.dtype);
@@ -157,7 +104,7 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const Options& opt) {
         row.status = "cannot-run";
         return row;
     }
-    after_launch(k, opt);
+    after_launch(row, opt, kMe);
     if (k.source != "copy") {
         const CheckResult c =
             check_output(k.op, k.dtype, b.x, b.residual_before, b.residual, b.w, b.b, b.y,
@@ -168,13 +115,8 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const Options& opt) {
             return row;
         }
     }
-    const int launches = std::max(b.sets, 8);
-    const int replays = k.source == "tune" ? std::max(5, opt.replays / 2) : opt.replays;
-    row.us = median_launch_us([&](int i, cudaStream_t st) { return k.launch(b.args(i % b.sets, s.M, s.N), st); },
-                              launches, replays);
-    after_launch(k, opt);
-    row.status = row.us > 0 ? "ok" : "cannot-run";
-    row.tbs = row.us > 0 ? row.bytes / (row.us * 1e-6) / 1e12 : 0;
+    time_row(
+        row, b.sets, [&](int set, cudaStream_t st) { return k.launch(b.args(set, s.M, s.N), st); }, opt, kMe);
     return row;
 }
 
@@ -234,65 +176,18 @@ int check_reference_edges() {
     return failures;
 }
 
-Options parse(int argc, char** argv) {
-    Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "bench-05: %s needs a value\n", a.c_str());
-                std::exit(2);
-            }
-            return argv[++i];
-        };
-        if (a == "--csv") o.csv = value();
-        else if (a == "--svg") o.svg = value();
-        else if (a == "--peers") o.peers = value();
-        else if (a == "--crash-file") o.crash_file = value();
-        else if (a == "--date") o.date = value();
-        else if (a == "--replays") o.replays = std::max(3, std::atoi(value().c_str()));
-        else if (a == "--exclude") o.exclude.push_back(value());
-        else if (a == "--not-built") o.not_built.push_back(value());
-        else if (a == "--tune") o.tune = true;
-        else if (a == "--quick") o.quick = true;
-        else {
-            std::fprintf(stderr, "bench-05: unknown option %s\n", a.c_str());
-            std::exit(2);
-        }
-    }
-    return o;
-}
-
 }  // namespace
 }  // namespace bench
 
 int main(int argc, char** argv) {
     using namespace bench;
-    const Options opt = parse(argc, argv);
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    RunInfo info;
-    info.date = opt.date;
-    info.device = prop.name;
-    // Twice: the first measurement also wakes the clocks up; the faster one counts.
-    info.copy_tbs = copy_tbs(opt.replays);
-    info.copy_tbs = std::max(info.copy_tbs, copy_tbs(opt.replays));
-    const int l2 = prop.l2CacheSize;
-    std::printf("bench-05: %s, %d SMs, L2 %d MiB; device-to-device copy (2 GiB) %.2f TB/s\n", prop.name,
-                prop.multiProcessorCount, l2 >> 20, info.copy_tbs);
-    std::fflush(stdout);
+    const RunOptions opt = parse_run_options(argc, argv, kMe);
+    int l2 = 0;
+    const RunInfo info = start_run(opt, kMe, &l2);
 
     int failures = check_reference_edges();
     std::vector<Row> rows;
-    for (const std::string& name : opt.not_built) {
-        Row r;
-        r.op = "layernorm";
-        r.dtype = "-";
-        r.kernel = name;
-        r.source = "student";
-        r.status = "not-built (compile error: see the build log)";
-        rows.push_back(r);
-    }
+    add_not_built_rows(rows, opt, op_name(Op::layernorm));
     const struct {
         Op op;
         Dtype dtype;
@@ -305,14 +200,8 @@ int main(int argc, char** argv) {
         for (Shape s : shapes(opt.quick)) {
             Buffers b = allocate(g.op, g.dtype, s, seed += 10, l2);
             for (const Kernel& k : kernels_for(g.op, g.dtype, s.M, s.N, opt.tune)) {
-                if (k.source == "student" &&
-                    std::find(opt.exclude.begin(), opt.exclude.end(), k.name) != opt.exclude.end()) {
-                    Row r{op_name(k.op), dtype_name(k.dtype), k.name, k.source, "", "crashed (broke the CUDA context)"};
-                    r.M = s.M;
-                    r.N = s.N;
-                    rows.push_back(r);
+                if (add_if_excluded(rows, opt, op_name(k.op), dtype_name(k.dtype), k.name, k.source, s.M, s.N))
                     continue;
-                }
                 rows.push_back(measure(k, s, b, opt));
                 if (rows.back().status == "wrong" && k.source != "student") ++failures;
             }
@@ -324,14 +213,5 @@ int main(int argc, char** argv) {
         std::printf("measured %s %s\n", op_name(g.op), dtype_name(g.dtype));
         std::fflush(stdout);
     }
-    if (!opt.peers.empty() && !read_csv(opt.peers, rows))
-        std::printf("bench-05: could not read the peers' file %s; the table has no torch/Triton columns\n",
-                    opt.peers.c_str());
-    derive_ratios(rows, info.copy_tbs);
-    write_csv(opt.csv, info, rows);
-    write_svg(opt.svg, info, rows, kSweepM);
-    print_tables(info, rows);
-    std::printf("\nCSV: %s   plot: %s\n", opt.csv.c_str(), opt.svg.c_str());
-    if (failures) std::printf("bench-05: %d reference or solution checks FAILED\n", failures);
-    return failures ? 1 : 0;
+    return finish_run(opt, info, rows, failures, kMe);
 }

@@ -1,14 +1,10 @@
 // The fp64 check of a LayerNorm kernel's output, on the device. Host interface.
 #pragma once
 
+#include "../../common/verdict.h"
 #include "suite.h"
 
 namespace bench {
-
-struct CheckResult {
-    unsigned long long bad;  // elements outside the tolerance (NaN included), residual elements that differ
-    double worst;            // largest |got - ref| / (atol + rtol |ref|); > 1 means wrong
-};
 
 // Compares y with the fp64 LayerNorm of h (h = x, or for the fused add h = T(x + residual_before), which
 // residual_after must equal exactly), mean and variance in fp64 by two passes. residual_* are null for the plain

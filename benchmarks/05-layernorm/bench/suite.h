@@ -1,6 +1,6 @@
 // What `make bench-05` measures: lesson 05's kernels (the student's, the solutions', the reference ones of ../kernels,
 // the device-to-device copy), each behind one type-erased launcher. Host code. The element types, inputs and the
-// copy are lesson 04's benchmark's (../../04-rmsnorm/bench/device_data.h), as are the timing and the report.
+// copy are every lesson's (../../common/device_data.h), as are the timing and the report.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../../04-rmsnorm/bench/device_data.h"
+#include "../../common/device_data.h"
 
 namespace bench {
 

@@ -16,48 +16,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "../../common/tests/emu_values.h"
 #include "../kernels/reference.h"
 
 namespace {
 
 constexpr float kEps = 1e-5f;
 
-float widen(float v) { return v; }
-float widen(__nv_bfloat16 v) { return __bfloat162float(v); }
-float widen(__half v) { return __half2float(v); }
-template <typename T>
-T narrow(float v);
-template <>
-float narrow<float>(float v) {
-    return v;
-}
-template <>
-__nv_bfloat16 narrow<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
-}
-template <>
-__half narrow<__half>(float v) {
-    return __float2half_rn(v);
-}
-
-// One rounding of T (2.5 units in the last place, as the benchmark's check), or fp32 arithmetic over the row.
-template <typename T>
-double rtol() {
-    return sizeof(T) == 4 ? 1e-4 : std::is_same<T, __half>::value ? 2.5 * 0.00048828125 : 2.5 * 0.00390625;
-}
-template <typename T>
-const char* type_name() {
-    return sizeof(T) == 4 ? "fp32" : std::is_same<T, __half>::value ? "fp16" : "bf16";
-}
-
-#define EMU_CHECK(call)                                                                        \
-    do {                                                                                       \
-        const cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess) {                                                               \
-            std::printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                      \
-        }                                                                                      \
-    } while (0)
+using bench::count_wrong;
+using bench::narrow;
+using bench::type_name;
+using bench::widen;
 
 int g_launches = 0, g_failures = 0;
 
@@ -124,15 +93,7 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
         EMU_CHECK(cudaGetLastError());
         EMU_CHECK(cudaDeviceSynchronize());
         ++g_launches;
-        std::vector<T> hy(n), hres(n);
-        EMU_CHECK(cudaMemcpy(hy.data(), yo, n * sizeof(T), cudaMemcpyDeviceToHost));
-        EMU_CHECK(cudaMemcpy(hres.data(), res, n * sizeof(T), cudaMemcpyDeviceToHost));
-        int bad = 0;
-        for (size_t i = 0; i < n; ++i) {
-            const double err = std::fabs(widen(hy[i]) - ref[i]) / (1e-5 + rtol<T>() * std::fabs(ref[i]));
-            if (!(err <= 1.0)) ++bad;
-            if (fused && !(widen(hres[i]) == h[i])) ++bad;
-        }
+        const int bad = count_wrong(yo, res, fused, ref, h, n);
         if (bad) {
             ++g_failures;
             std::printf("FAIL %s %s N=%d offset=%d (-1: all aligned) shape %s: %d elements wrong\n",

@@ -7,6 +7,7 @@
 #include "util/errors.hpp"
 #include "util/files.hpp"
 #include "lesson/answers.hpp"
+#include "lesson/catalogue.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
 #include "review/edit_check.hpp"
@@ -204,18 +205,17 @@ class Checker {
 
     // wrong/wrong.json and alt/alt.json: each entry names an exercise, and its fills, patch or file must exist.
     void known_answers(const fs::path& catalogue) {
-        if (!fs::exists(catalogue)) return;
-        json entries;
+        const std::string where = shown(catalogue);
+        std::vector<KnownAnswer> entries;
         try {
-            entries = util::load_json(catalogue);
+            entries = read_known_answers(catalogue, where);
         } catch (const UserError& e) {
-            add(e.what(), "correct the catalogue's JSON");
+            add(e.what(), "correct the list: a JSON array of entries, each with its own \"name\" and an \"exercise\"");
             return;
         }
-        const std::string where = shown(catalogue);
-        for (const auto& entry : entries) {
+        for (const auto& answer : entries) {
             try {
-                known_answer_text(L_, entry);
+                known_answer_text(L_, answer.entry);
             } catch (const UserError& e) {
                 add(where + ": " + e.what(), "correct the entry: its exercise is one of " + list(L_.exercise_names()) +
                                                  ", its blanks are the "

@@ -129,6 +129,9 @@ Exercise parse_exercise(const json& j, const std::string& where, const fs::path&
     Fields named(j, where, file);
     Exercise e;
     e.name = named.text("name");
+    if (!is_plain_name(e.name))
+        named.fail("has \"name\": \"" + e.name +
+                   "\"; an exercise's name is letters, digits and '_' (it names its files, targets and tests)");
     named.name_as(e.name);
     e.title = named.text("title");
     e.section = named.text("section");
@@ -171,6 +174,13 @@ WrittenItem parse_written(const json& j, const std::string& where, const fs::pat
 }
 
 }  // namespace
+
+bool is_plain_name(const std::string& name) {
+    if (name.empty()) return false;
+    for (const char c : name)
+        if (!(c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
+    return true;
+}
 
 std::vector<std::string> Exercise::blank_ids() const {
     std::vector<std::string> ids;

@@ -100,6 +100,10 @@ struct Manifest {
     double core_max() const;
 };
 
+// A name that becomes part of file, target, test and CMake list names (an exercise's, a known answer's): a non-empty
+// word of ASCII letters, digits and '_'.
+bool is_plain_name(const std::string& name);
+
 // Parses and checks a manifest. `file` names it in errors: "lessons/04-rmsnorm/lesson.json: exercises[2]
 // (rmsnorm_half): unknown key 'blank'". Throws UserError for JSON that is not this format.
 Manifest parse_manifest(const nlohmann::json& j, const std::filesystem::path& file);

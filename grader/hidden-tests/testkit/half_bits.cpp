@@ -25,18 +25,42 @@ double max_finite(Half t) {
     return std::ldexp(2.0 - std::ldexp(1.0, -f.fraction_bits), f.max_exponent);
 }
 
-double round_to(Half t, double v) {
-    if (std::isnan(v) || std::isinf(v) || v == 0.0) return v;
+namespace {
+
+// One rounding of v (finite or not) to the format, in floating point of type F: v scaled by the power of two that
+// makes the format's quantum at v's exponent 1 (exact), rounded to an integer by the mode, scaled back (exact).
+template <class F>
+F round_value(Half t, F v, Rounding mode) {
+    if (std::isnan(v) || std::isinf(v) || v == 0) return v;
     const Format f = format(t);
-    int e2 = 0;
-    std::frexp(v, &e2);  // |v| in [2^(e2-1), 2^e2)
-    int exponent = e2 - 1;
+    int exponent = std::ilogb(v);                              // |v| in [2^exponent, 2^(exponent+1))
     if (exponent < f.min_exponent) exponent = f.min_exponent;  // subnormal range: fixed quantum
     const int quantum = exponent - f.fraction_bits;
-    // Scaling by a power of two is exact; nearbyint rounds to nearest even in the default rounding mode.
-    double r = std::ldexp(std::nearbyint(std::ldexp(v, -quantum)), quantum);
-    if (std::fabs(r) > max_finite(t)) return std::copysign(std::numeric_limits<double>::infinity(), v);
-    return r;
+    const F scaled = std::ldexp(v, -quantum);
+    F k = 0;
+    switch (mode) {
+        case Rounding::nearest_even: k = std::nearbyint(scaled); break;  // default rounding mode: ties to even
+        case Rounding::toward_zero: k = std::trunc(scaled); break;
+        case Rounding::down: k = std::floor(scaled); break;
+        case Rounding::up: k = std::ceil(scaled); break;
+    }
+    const F r = std::ldexp(k, quantum);
+    if (std::fabs(r) > max_finite(t)) {
+        // Past the largest finite value: infinity unless the mode rounds toward zero from v's side.
+        const bool to_inf =
+            mode == Rounding::nearest_even || (mode == Rounding::up && v > 0) || (mode == Rounding::down && v < 0);
+        return std::copysign(to_inf ? std::numeric_limits<F>::infinity() : F(max_finite(t)), v);
+    }
+    return std::copysign(r, v);  // a value rounded to zero keeps its sign
+}
+
+}  // namespace
+
+double round_to(Half t, double v) { return round_value(t, v, Rounding::nearest_even); }
+
+std::uint16_t round_bits(Half t, long double x, Rounding mode) {
+    if (std::isnan(x)) return 0x7FFF;
+    return to_bits(t, static_cast<double>(round_value(t, x, mode)));  // exact: the result is representable
 }
 
 double next_up(Half t, double v) {

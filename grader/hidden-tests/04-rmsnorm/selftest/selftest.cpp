@@ -89,6 +89,54 @@ static void test_conversions() {
     }
 }
 
+// CUDA's host conversion of f in one of the four roundings, as a pattern.
+static std::uint16_t cuda_bits(Half t, float f, Rounding mode) {
+    std::uint16_t u = 0;
+    if (t == Half::bf16) {
+        const __nv_bfloat16 b = mode == Rounding::nearest_even  ? __float2bfloat16_rn(f)
+                                : mode == Rounding::toward_zero ? __float2bfloat16_rz(f)
+                                : mode == Rounding::down        ? __float2bfloat16_rd(f)
+                                                                : __float2bfloat16_ru(f);
+        std::memcpy(&u, &b, 2);
+        return u;
+    }
+    const __half h = mode == Rounding::nearest_even  ? __float2half_rn(f)
+                     : mode == Rounding::toward_zero ? __float2half_rz(f)
+                     : mode == Rounding::down        ? __float2half_rd(f)
+                                                     : __float2half_ru(f);
+    std::memcpy(&u, &h, 2);
+    return u;
+}
+
+// round_bits, the oracle's form for the emulator's tests, in all four roundings: random floats (NaN and infinities
+// among them) and the values around the overflow threshold and the smallest subnormal, bit for bit.
+static void test_directed_roundings() {
+    for (Half t : {Half::bf16, Half::fp16}) {
+        for (Rounding mode : {Rounding::nearest_even, Rounding::toward_zero, Rounding::down, Rounding::up}) {
+            std::mt19937_64 g(7);
+            int bad = 0;
+            std::uint32_t first_bad = 0;
+            auto check = [&](float f) {
+                if (round_bits(t, f, mode) != cuda_bits(t, f, mode) && bad++ == 0) std::memcpy(&first_bad, &f, 4);
+            };
+            for (int i = 0; i < 200000; ++i) {
+                const std::uint32_t fb = static_cast<std::uint32_t>(g());
+                float f;
+                std::memcpy(&f, &fb, 4);
+                check(f);
+            }
+            for (float f : {65504.0f, 65519.0f, 65520.0f, 65535.0f, 65536.0f, 1e9f, 5.96e-8f, 2.98e-8f, 1e-30f,
+                            3.3895314e38f, 3.4e38f, INFINITY, NAN})
+                for (float s : {1.0f, -1.0f}) check(s * f);
+            EXPECT(bad == 0);
+            const char* suffix[] = {"_rn", "_rz", "_rd", "_ru"};  // CUDA's names of the four roundings
+            std::printf("%s%s: mismatches %d", type_name(t), suffix[static_cast<int>(mode)], bad);
+            if (bad) std::printf(" (the first at input 0x%08x)", first_bad);
+            std::printf("\n");
+        }
+    }
+}
+
 // A simulated kernel: per-thread strided fp32 sums, tree over threads, in the given order.
 static float sim_sum_sq(const std::vector<double>& x, int N, int block, bool half_acc, Half t) {
     std::vector<float> part(block, 0.0f);
@@ -275,6 +323,7 @@ static void test_report() {
 
 int main() {
     test_conversions();
+    test_directed_roundings();
     test_tolerances();
     test_reference_details();
     test_report();

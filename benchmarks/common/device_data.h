@@ -1,6 +1,6 @@
 // What every lesson's benchmark needs on the device besides its kernels: the element types, fresh random inputs, a
-// poisoned output, the tolerance of each type and the copy that is the roofline. Host interface; lesson 04's and
-// lesson 05's drivers (../../05-layernorm/bench/) both link device_data.cu.
+// poisoned output, the tolerance of each type and the copy that is the roofline. Host interface; every lesson's driver
+// (benchmarks/<lesson>/bench/) links device_data.cu.
 #pragma once
 
 #include <cuda_runtime.h>

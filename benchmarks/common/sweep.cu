@@ -1,0 +1,49 @@
+// The benchmark's sizes and its roofline (see sweep.h).
+#include "sweep.h"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "cuda_check.h"
+#include "device_data.h"
+#include "timing.h"
+
+namespace bench {
+
+std::vector<Shape> shapes(bool quick) {
+    std::vector<Shape> out;
+    for (int d = 128; d <= 8192; d += 128) {
+        if (quick && d % 1024 != 0 && d != 128 && d != 2176) continue;
+        out.push_back({kSweepM, d});
+    }
+    for (Shape s : {Shape{16384, 1024}, Shape{16384, 4096}, Shape{16384, 8192}, Shape{8192, 16384}, Shape{4096, 5120}})
+        out.push_back(s);
+    return out;
+}
+
+int l2_bytes() {
+    int dev = 0, l2 = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    return l2;
+}
+
+double copy_tbs(int replays) {
+    const size_t bytes = size_t(2) << 30;
+    void *a = nullptr, *b = nullptr;
+    CUDA_CHECK(cudaMalloc(&a, bytes));
+    CUDA_CHECK(cudaMalloc(&b, bytes));
+    fill_normal(Dtype::fp32, a, bytes / 4, 7, 0.f, 1.f);
+    const double us = median_launch_us(
+        [&](int, cudaStream_t s) {
+            copy_kernel(b, a, bytes, s);
+            return true;
+        },
+        4, replays);
+    CUDA_CHECK(cudaFree(a));
+    CUDA_CHECK(cudaFree(b));
+    return 2.0 * bytes / (us * 1e-6) / 1e12;
+}
+
+}  // namespace bench
