@@ -378,6 +378,16 @@ class Rewriter {
                 const std::size_t o = match_back(j);
                 if (o == npos) return npos;
                 memory = true;
+                if (o > 1 && is(tok(o - 1), ">")) {  // a template's call or a cast: `reinterpret_cast<float4*>(p)[i]`
+                    const std::size_t lt = match_angle_back(o - 1);
+                    if (lt == npos || lt == 0) return npos;
+                    j = lt - 1;
+                    if (tok(j).kind == Kind::keyword && tok(j).text.find("_cast") != std::string::npos) {
+                        a = j;  // a cast begins the postfix expression
+                        break;
+                    }
+                    continue;
+                }
                 const bool call = o > 0 && (tok(o - 1).kind == Kind::identifier || is(tok(o - 1), ")") ||
                                             is(tok(o - 1), "]"));
                 if (!call) {

@@ -134,11 +134,10 @@ std::string text(const LaunchStats& s, const Derived& d) {
     if (s.ld_requests + s.st_requests + s.atom_requests == 0)
         o << "   WARNING: no global memory access was seen. The prediction is meaningless.\n";
     else if (s.st_requests + s.atom_requests == 0)
-        o << "   WARNING: loads but no global store were seen. The emulator misses a store of a value a call returns "
-             "(y[p] = make_float2(...), y[i] = __float2bfloat16(v)); store through a local (T o = ...; y[i] = o;) to "
-             "have "
-             "it counted "
-             "(docs/emulator.md, Profiler: limits). The DRAM bytes and the prediction leave the stores out.\n";
+        o << "   WARNING: loads but no global store were seen. The emulator misses a store of a struct a call returns "
+             "when the store is not a statement of its own (a = y[i] = f(v), a store inside a condition, a comma "
+             "expression or a for-header; docs/emulator.md, Memory checker: limits); write it as its own statement "
+             "(y[i] = f(v);) to have it counted. The DRAM bytes and the prediction leave the stores out.\n";
     o << "   per line:\n";
     for (const LineStat& l : s.lines) {
         if (l.shared)

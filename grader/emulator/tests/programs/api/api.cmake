@@ -94,11 +94,13 @@ foreach(pair
 endforeach()
 
 # Structs that a call returns, stored straight into memory: a bf16 conversion stored past the output, two warps
-# storing __hadd results into the same shared slots (in every schedule), and a local bf16 array written one past its
-# end (UBSan's report, kept by emu-nvcc's rewrite of the store), each with its line and thread.
+# storing __hadd results into the same shared slots (in every schedule), a make_float4 stored at a misaligned address,
+# and a local bf16 array written one past its end (UBSan's report, kept by emu-nvcc's rewrite of the store), each with
+# its line and thread.
 foreach(pair
-    "bound|Invalid __global__ write of size 2 bytes\n[^\n]*at [^ ]*lowp_call_stores.cu:19 in kernel to_bf16\n[^\n]*by thread \\(36,0,0\\) in block \\(1,0,0\\)"
-    "local|Undefined behavior \\(object-size\\): store to address [^\n]* with insufficient space for an object of type 'struct __nv_bfloat16'\n[^\n]*at [^ ]*lowp_call_stores.cu:36 in kernel widen4\n[^\n]*by thread \\(0,0,0\\) in block \\(0,0,0\\)")
+    "bound|Invalid __global__ write of size 2 bytes\n[^\n]*at [^ ]*lowp_call_stores.cu:20 in kernel to_bf16\n[^\n]*by thread \\(36,0,0\\) in block \\(1,0,0\\)"
+    "misaligned|Invalid __global__ write of size 16 bytes\n[^\n]*at [^ ]*lowp_call_stores.cu:38 in kernel widen4\n[^\n]*by thread \\(0,0,0\\) in block \\(0,0,0\\)\n[^\n]*is misaligned"
+    "local|Undefined behavior \\(object-size\\): store to address [^\n]* with insufficient space for an object of type 'struct __nv_bfloat16'\n[^\n]*at [^ ]*lowp_call_stores.cu:37 in kernel widen4\n[^\n]*by thread \\(0,0,0\\) in block \\(0,0,0\\)")
   string(REPLACE "|" ";" parts "${pair}")
   list(GET parts 0 mode)
   list(GET parts 1 expect)
@@ -110,7 +112,7 @@ foreach(schedule forward reverse random:5)
   add_test(NAME emu.programs.api.lowp_call_stores.race.${suffix} COMMAND emu_api_lowp_call_stores race)
   set_tests_properties(emu.programs.api.lowp_call_stores.race.${suffix} PROPERTIES
     ENVIRONMENT "EMU_SCHEDULE=${schedule}"
-    PASS_REGULAR_EXPRESSION "Race reported between Write access at [^ ]*lowp_call_stores.cu:27 by thread \\(([0-9]|[12][0-9]|3[01]),0,0\\)\n[^\n]*and Write access at [^ ]*lowp_call_stores.cu:27 by thread \\((3[2-9]|[4-5][0-9]|6[0-3]),0,0\\) in block \\(0,0,0\\)|Race reported between Write access at [^ ]*lowp_call_stores.cu:27 by thread \\((3[2-9]|[4-5][0-9]|6[0-3]),0,0\\)\n[^\n]*and Write access at [^ ]*lowp_call_stores.cu:27 by thread \\(([0-9]|[12][0-9]|3[01]),0,0\\) in block \\(0,0,0\\)"
+    PASS_REGULAR_EXPRESSION "Race reported between Write access at [^ ]*lowp_call_stores.cu:28 by thread \\(([0-9]|[12][0-9]|3[01]),0,0\\)\n[^\n]*and Write access at [^ ]*lowp_call_stores.cu:28 by thread \\((3[2-9]|[4-5][0-9]|6[0-3]),0,0\\) in block \\(0,0,0\\)|Race reported between Write access at [^ ]*lowp_call_stores.cu:28 by thread \\((3[2-9]|[4-5][0-9]|6[0-3]),0,0\\)\n[^\n]*and Write access at [^ ]*lowp_call_stores.cu:28 by thread \\(([0-9]|[12][0-9]|3[01]),0,0\\) in block \\(0,0,0\\)"
     TIMEOUT 60)
 endforeach()
 

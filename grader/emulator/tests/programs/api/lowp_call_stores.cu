@@ -5,6 +5,7 @@
 //   bound   the conversion loop's guard is `i <= n`: thread (36,0,0) of block (1,0,0) stores past the output
 //   race    both warps store their pair sums into the same 32 slots of a shared tile (a race between warps)
 //   local   a per-thread array of four bf16 is written at index 4: UBSan's bounds report, with the CUDA thread
+//   misaligned  the float4 output starts 4 bytes into its buffer: the make_float4 store is misaligned, as on a GPU
 //   fixed   every kernel correct
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -76,7 +77,9 @@ int main(int argc, char** argv) {
   float* w;
   CHECK_CUDA(cudaMalloc(&w, 128 * sizeof(float)));
   CHECK_CUDA(cudaMemcpy(w, hw.data(), 128 * sizeof(float), cudaMemcpyHostToDevice));
-  widen4<<<1, 32>>>(w, wide, std::strcmp(mode, "local") == 0 ? 4 : 3);
+  float4* dst = std::strcmp(mode, "misaligned") == 0 ? reinterpret_cast<float4*>(reinterpret_cast<float*>(wide) + 1)
+                                                     : wide;
+  widen4<<<1, 32>>>(w, dst, std::strcmp(mode, "local") == 0 ? 4 : 3);
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float4> hwide(32);
   CHECK_CUDA(cudaMemcpy(hwide.data(), wide, 32 * sizeof(float4), cudaMemcpyDeviceToHost));

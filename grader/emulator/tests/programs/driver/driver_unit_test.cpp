@@ -284,7 +284,7 @@ TEST_CASE("emu-nvcc materializes the value a statement stores into memory, and n
         "s->w = c ? f(1) : f(2); at(i) = f(3); ::buf[i] = f(4);\n"
         "int a[2] = {1, 2}; T* p = f(5); y[i] = {h()}; y[i] = y[0] = f(1); bool e = y[i] == f(2); y[i] += f(3); "
         "v = f(6); s.x = f(7); y[i] = z; pp[i] = &y[0]; m(y[i] = f(8)); for (;; y[i] = f(9)) {} y[i] = m<A, B>(1); "
-        "enum { E = f(10) }; S() = default; }\n";
+        "enum { E = f(10) }; S() = default; reinterpret_cast<float4*>(y)[i] = mk(1); get<0>(t)[i] = f(11); }\n";
     const auto r = emu::rewrite::rewrite_preprocessed(src);
     INFO(r.text);
     REQUIRE(r.problems.empty());
@@ -311,5 +311,7 @@ TEST_CASE("emu-nvcc materializes the value a statement stores into memory, and n
     CHECK(r.text.find("y[i] = m<A, B>(1);") != std::string::npos);        // a comma: not told from an operator
     CHECK(r.text.find("enum { E = f(10) };") != std::string::npos);
     CHECK(r.text.find("S() = default;") != std::string::npos);
+    CHECK(r.text.find("reinterpret_cast<float4*>(y)[i] = ::emu::detail::stored_value( mk(1));") != std::string::npos);
+    CHECK(r.text.find("get<0>(t)[i] = ::emu::detail::stored_value( f(11));") != std::string::npos);
     CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
 }
