@@ -332,9 +332,10 @@ class Rewriter {
         static const std::set<std::string> kStatementStart = {";", "{", "}", ")", "else", "do"};
         if (!kStatementStart.count(tok(a - 1).text)) return;
         if (eq + 1 >= sig_.size() || is(tok(eq + 1), "{") || is(tok(eq + 1), "&") || is(tok(eq + 1), ";")) return;
-        static const std::set<std::string> kAssign = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
-        static const std::set<std::string> kOperators = {"+",  "-",  "*",  "/",  "%", "&", "|",  "^",  "~",  "!",
-                                                         "<<", ">>", "<",  ">",  "<=", ">=", "==", "!=", "&&", "||", "?"};
+        static const std::set<std::string> kAssign = {
+            "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
+        static const std::set<std::string> kOperators = {"+",  "-", "*", "/",  "%",  "&",  "|",  "^",  "~",  "!", "<<",
+                                                         ">>", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?"};
         bool computes = false;
         int depth = 0;
         std::size_t j = eq + 1;
@@ -388,8 +389,8 @@ class Rewriter {
                     }
                     continue;
                 }
-                const bool call = o > 0 && (tok(o - 1).kind == Kind::identifier || is(tok(o - 1), ")") ||
-                                            is(tok(o - 1), "]"));
+                const bool call =
+                    o > 0 && (tok(o - 1).kind == Kind::identifier || is(tok(o - 1), ")") || is(tok(o - 1), "]"));
                 if (!call) {
                     a = o;  // parentheses around the whole left-hand side: `(*p) = …`
                     break;

@@ -35,17 +35,28 @@ void touch(BarrierState* b, const void* pc, const char* what, const char* file, 
     Engine& e = g_engine;
     const auto a = reinterpret_cast<std::uintptr_t>(b);
     if (a - mc::g_arena_lo >= mc::g_arena_hi - mc::g_arena_lo)
-        fail_launch("barrier",
-                    std::string(what) + " at " + at(file, line) + " by thread " + thread_coords(*e.cur) +
-                        " in block " + block_coords() + " of kernel " + e.name +
-                        "\n    the barrier is not in __shared__ memory; a block-scoped cuda::barrier (an mbarrier) must "
-                        "be (declare it __shared__)",
-                    cudaErrorLaunchFailure);
+        fail_launch(
+            "barrier",
+            std::string(what) + " at " + at(file, line) + " by thread " + thread_coords(*e.cur) + " in block " +
+                block_coords() + " of kernel " + e.name +
+                "\n    the barrier is not in __shared__ memory; a block-scoped cuda::barrier (an mbarrier) must "
+                "be (declare it __shared__)",
+            cudaErrorLaunchFailure);
     mc::access(b, sizeof *b, mc::kAtomic | mc::kWrite, pc);
     const ThreadInfo& me = e.cur->info;
     if (b->block == e.block_serial && b->init_epoch == e.block_epoch && b->init_thread != me.linear)
-        mc::note_race(mc::Race{mc::Hazard::raw, false, false, b->init_pc, b->init_thread, {}, false, pc, true,
-                               b->init_thread / 32 == me.warp, a - mc::g_arena_lo, sizeof *b});
+        mc::note_race(mc::Race{mc::Hazard::raw,
+                               false,
+                               false,
+                               b->init_pc,
+                               b->init_thread,
+                               {},
+                               false,
+                               pc,
+                               true,
+                               b->init_thread / 32 == me.warp,
+                               a - mc::g_arena_lo,
+                               sizeof *b});
 }
 
 // The barrier was set up by init() in this block execution; otherwise the launch fails, naming the call.
@@ -217,8 +228,7 @@ std::uint32_t barrier_arrive(BarrierState* b, std::ptrdiff_t n, bool drop, Barri
     return token;
 }
 
-void barrier_wait(BarrierState* b, std::uint32_t phase, const void* pc, const char* what, const char* file,
-                  int line) {
+void barrier_wait(BarrierState* b, std::uint32_t phase, const void* pc, const char* what, const char* file, int line) {
     Thread& t = running(what, file, line);
     touch(b, pc, what, file, line);
     require_init(b, what, file, line);
@@ -240,8 +250,7 @@ void barrier_wait(BarrierState* b, std::uint32_t phase, const void* pc, const ch
     block_current();
 }
 
-bool barrier_test(BarrierState* b, std::uint32_t phase, const void* pc, const char* what, const char* file,
-                  int line) {
+bool barrier_test(BarrierState* b, std::uint32_t phase, const void* pc, const char* what, const char* file, int line) {
     running(what, file, line);
     touch(b, pc, what, file, line);
     require_init(b, what, file, line);

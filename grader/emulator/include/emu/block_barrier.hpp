@@ -13,12 +13,12 @@
 namespace emu::detail {
 
 struct BarrierState {
-    std::uint64_t block;           // the block execution whose init() set it up (shared memory starts as 0xff bytes)
-    std::uint32_t expected;        // arrivals that complete the current phase
-    std::uint32_t next_expected;   // the same for the next phases (arrive_and_drop lowers it)
-    std::uint32_t pending;         // arrivals still missing in the current phase
-    std::uint32_t phase;           // phases completed
-    const char* init_file;         // where init() was called, for diagnostics
+    std::uint64_t block;          // the block execution whose init() set it up (shared memory starts as 0xff bytes)
+    std::uint32_t expected;       // arrivals that complete the current phase
+    std::uint32_t next_expected;  // the same for the next phases (arrive_and_drop lowers it)
+    std::uint32_t pending;        // arrivals still missing in the current phase
+    std::uint32_t phase;          // phases completed
+    const char* init_file;        // where init() was called, for diagnostics
     int init_line;
     // Who initialized it, when: a use by another thread in the same barrier interval races with the init (the
     // checker's own record of the init's write is replaced by the first arrival's).

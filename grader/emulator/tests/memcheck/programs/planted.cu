@@ -332,9 +332,9 @@ void oob_bf16_store(bool bug) {
         // The struct the conversion returns is stored through emu-nvcc's stored_value(), so the store is checked
         // when it happens, at its line and thread, not found in the guard zone after the launch.
         expect(e == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
-        expect_one("out-of-bounds", {"Invalid __global__ write of size 2 bytes", "at " + here("bf16-store"),
-                                     "by thread (100,0,0) in block (0,0,0)", "0 bytes after the end of an allocation",
-                                     "of 200 bytes"});
+        expect_one("out-of-bounds",
+                   {"Invalid __global__ write of size 2 bytes", "at " + here("bf16-store"),
+                    "by thread (100,0,0) in block (0,0,0)", "0 bytes after the end of an allocation", "of 200 bytes"});
         cudaDeviceReset();
     } else {
         expect(e == cudaSuccess, "success");

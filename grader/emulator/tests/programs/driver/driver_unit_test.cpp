@@ -298,17 +298,17 @@ TEST_CASE("emu-nvcc materializes the value a statement stores into memory, and n
     CHECK(r.text.find("::buf[i] = ::emu::detail::stored_value( f(4));") != std::string::npos);
     CHECK(r.text.find("int a[2] = {1, 2};") != std::string::npos);  // declarations
     CHECK(r.text.find("T* p = f(5);") != std::string::npos);
-    CHECK(r.text.find("y[i] = {h()};") != std::string::npos);             // a braced value
-    CHECK(r.text.find("y[i] = y[0] = f(1);") != std::string::npos);       // chained
-    CHECK(r.text.find("y[i] == f(2)") != std::string::npos);              // a comparison
-    CHECK(r.text.find("y[i] += f(3)") != std::string::npos);              // compound: the operator stores itself
-    CHECK(r.text.find("v = f(6);") != std::string::npos);                 // a local
-    CHECK(r.text.find("s.x = f(7);") != std::string::npos);               // a member of a local
-    CHECK(r.text.find("y[i] = z;") != std::string::npos);                 // a copy g++ instruments
-    CHECK(r.text.find("pp[i] = &y[0];") != std::string::npos);            // an address
-    CHECK(r.text.find("m(y[i] = f(8));") != std::string::npos);           // inside an expression
-    CHECK(r.text.find("for (;; y[i] = f(9))") != std::string::npos);      // a for-header
-    CHECK(r.text.find("y[i] = m<A, B>(1);") != std::string::npos);        // a comma: not told from an operator
+    CHECK(r.text.find("y[i] = {h()};") != std::string::npos);         // a braced value
+    CHECK(r.text.find("y[i] = y[0] = f(1);") != std::string::npos);   // chained
+    CHECK(r.text.find("y[i] == f(2)") != std::string::npos);          // a comparison
+    CHECK(r.text.find("y[i] += f(3)") != std::string::npos);          // compound: the operator stores itself
+    CHECK(r.text.find("v = f(6);") != std::string::npos);             // a local
+    CHECK(r.text.find("s.x = f(7);") != std::string::npos);           // a member of a local
+    CHECK(r.text.find("y[i] = z;") != std::string::npos);             // a copy g++ instruments
+    CHECK(r.text.find("pp[i] = &y[0];") != std::string::npos);        // an address
+    CHECK(r.text.find("m(y[i] = f(8));") != std::string::npos);       // inside an expression
+    CHECK(r.text.find("for (;; y[i] = f(9))") != std::string::npos);  // a for-header
+    CHECK(r.text.find("y[i] = m<A, B>(1);") != std::string::npos);    // a comma: not told from an operator
     CHECK(r.text.find("enum { E = f(10) };") != std::string::npos);
     CHECK(r.text.find("S() = default;") != std::string::npos);
     CHECK(r.text.find("reinterpret_cast<float4*>(y)[i] = ::emu::detail::stored_value( mk(1));") != std::string::npos);
