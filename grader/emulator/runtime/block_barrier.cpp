@@ -4,6 +4,7 @@
 // can never complete (an arrival missing because a thread exited, waits at __syncthreads() or waits for another
 // phase) is explained when the block stalls.
 #include <emu/block_barrier.hpp>
+#include <emu/intrinsics_detail.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -254,6 +255,8 @@ bool barrier_test(BarrierState* b, std::uint32_t phase, const void* pc, const ch
     running(what, file, line);
     touch(b, pc, what, file, line);
     require_init(b, what, file, line);
+    if (b->phase > phase) return true;
+    yield_thread();
     return b->phase > phase;
 }
 

@@ -37,7 +37,8 @@ std::uint32_t barrier_arrive(BarrierState* b, std::ptrdiff_t n, bool drop, Barri
                              const void* pc, const char* what, const char* file, int line);
 // Blocks until phase `phase` has completed.
 void barrier_wait(BarrierState* b, std::uint32_t phase, const void* pc, const char* what, const char* file, int line);
-// Whether phase `phase` has completed, without blocking.
+// Whether phase `phase` has completed. When it has not, the thread yields first (as __nanosleep does), so that a loop
+// polling it lets the threads it waits for run, as they would beside it on a GPU.
 bool barrier_test(BarrierState* b, std::uint32_t phase, const void* pc, const char* what, const char* file, int line);
 // Queues a copy that lands when the current phase of `b` completes (null src: zero fill).
 void barrier_copy(BarrierState* b, void* dst, const void* src, std::size_t bytes, const void* pc);

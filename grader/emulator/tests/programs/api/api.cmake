@@ -124,8 +124,8 @@ endforeach()
 foreach(schedule forward reverse random:5)
   string(REPLACE ":" "" suffix "${schedule}")
   foreach(pair
-      "no-wait|Uninitialized __shared__ memory read of size 4 bytes\n[^\n]*at [^ ]*barrier_pipeline.cu:37 by thread \\([0-9]+,0,0\\) in block \\(0,0,0\\)\n[^\n]*on __shared__ tile .*in kernel tile_sums_barrier\\]"
-      "no-consumer-wait|Uninitialized __shared__ memory read of size 4 bytes\n[^\n]*at [^ ]*barrier_pipeline.cu:37 by thread \\([0-9]+,0,0\\) in block \\(0,0,0\\)\n[^\n]*on __shared__ buf .*in kernel tile_sums_pipeline\\]")
+      "no-wait|Uninitialized __shared__ memory read of size 4 bytes\n[^\n]*at [^ ]*barrier_pipeline.cu:38 by thread \\([0-9]+,0,0\\) in block \\(0,0,0\\)\n[^\n]*on __shared__ tile .*in kernel tile_sums_barrier\\]"
+      "no-consumer-wait|Uninitialized __shared__ memory read of size 4 bytes\n[^\n]*at [^ ]*barrier_pipeline.cu:38 by thread \\([0-9]+,0,0\\) in block \\(0,0,0\\)\n[^\n]*on __shared__ buf .*in kernel tile_sums_pipeline\\]")
     string(REPLACE "|" ";" parts "${pair}")
     list(GET parts 0 mode)
     list(GET parts 1 expect)
@@ -135,9 +135,9 @@ foreach(schedule forward reverse random:5)
   endforeach()
 endforeach()
 foreach(pair
-    "missing-arrive|forward|Deadlock at a barrier phase in block \\(0,0,0\\) of kernel tile_sums_barrier:\n[^\n]*thread\\(s\\) \\(0,0,0\\)-\\(4,0,0\\), \\(6,0,0\\)-\\(63,0,0\\) wait at cuda::barrier::arrive_and_wait\\(\\) in [^ ]*barrier_pipeline.cu:66 for phase 0 of the barrier initialized at [^ ]*barrier_pipeline.cu:55 for 64 arrivals; 63 arrived, 1 missing\n[^\n]*exited: thread\\(s\\) \\(5,0,0\\).*cudaErrorLaunchFailure"
-    "init-race|forward|Race reported between Write access at [^ ]*barrier_pipeline.cu:55 by thread \\(0,0,0\\)\n[^\n]*and Atomic access at [^ ]*barrier_pipeline.cu:66 by thread \\([1-9][0-9]*,0,0\\) in block \\(0,0,0\\)\n[^\n]*on __shared__ bar"
-    "init-race|reverse|cuda::barrier::arrive_and_wait\\(\\) at [^ ]*barrier_pipeline.cu:66 by thread \\(63,0,0\\) in block \\(0,0,0\\) of kernel tile_sums_barrier\n[^\n]*the barrier was not initialized in this block")
+    "missing-arrive|forward|Deadlock at a barrier phase in block \\(0,0,0\\) of kernel tile_sums_barrier:\n[^\n]*thread\\(s\\) \\(0,0,0\\)-\\(4,0,0\\), \\(6,0,0\\)-\\(63,0,0\\) wait at cuda::barrier::arrive_and_wait\\(\\) in [^ ]*barrier_pipeline.cu:67 for phase 0 of the barrier initialized at [^ ]*barrier_pipeline.cu:56 for 64 arrivals; 63 arrived, 1 missing\n[^\n]*exited: thread\\(s\\) \\(5,0,0\\).*cudaErrorLaunchFailure"
+    "init-race|forward|Race reported between Write access at [^ ]*barrier_pipeline.cu:56 by thread \\(0,0,0\\)\n[^\n]*and Atomic access at [^ ]*barrier_pipeline.cu:67 by thread \\([1-9][0-9]*,0,0\\) in block \\(0,0,0\\)\n[^\n]*on __shared__ bar"
+    "init-race|reverse|cuda::barrier::arrive_and_wait\\(\\) at [^ ]*barrier_pipeline.cu:67 by thread \\(63,0,0\\) in block \\(0,0,0\\) of kernel tile_sums_barrier\n[^\n]*the barrier was not initialized in this block")
   string(REPLACE "|" ";" parts "${pair}")
   list(GET parts 0 mode)
   list(GET parts 1 schedule)

@@ -6,6 +6,7 @@
 //   tile_sums_pipeline    a two-stage pipeline every thread produces and consumes (the next tile's copy overlaps the
 //                         current tile's sum)
 //   tile_sums_roles       warp 0 produces, the other warps consume (make_pipeline with a producer count)
+//   drop_and_poll         threads past `active` leave the barrier (arrive_and_drop); the others poll with try_wait
 // Planted bugs (mode argument):
 //   no-wait           the tile is read without waiting for the barrier (the copy has not been made yet)
 //   no-consumer-wait  the pipeline's stage is read without consumer_wait()
@@ -133,6 +134,31 @@ __global__ void tile_sums_roles(const float* in, int tiles, float* out) {
   if (threadIdx.x == 32) out[0] = total;
 }
 
+// After the first phase only `active` threads remain counted; each round reads a neighbour's slot, arrives, polls
+// until the phase completed, then bumps its own slot (ordered after every read of the round by the phase).
+__global__ void drop_and_poll(int* out, int active) {
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  __shared__ int slots[64];
+  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  __syncthreads();
+  slots[threadIdx.x] = threadIdx.x;
+  if (static_cast<int>(threadIdx.x) >= active) {
+    bar.arrive_and_drop();
+    return;
+  }
+  bar.arrive_and_wait();
+  int sum = 0;
+  for (int round = 0; round < 2; ++round) {
+    sum += slots[(threadIdx.x + 1 + round) % active];
+    auto token = bar.arrive();
+    while (!bar.try_wait(std::move(token))) {
+    }
+    slots[threadIdx.x] += 1;
+    bar.arrive_and_wait();  // the writes before the next round's reads
+  }
+  out[threadIdx.x] = sum;
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "fixed";
   int bug = none;
@@ -177,8 +203,18 @@ int main(int argc, char** argv) {
   for (float v : h) all += v;
   t.close("roles", 0, got[0], all, 0);
 
+  const int active = 40;
+  int* sums;
+  CHECK_CUDA(cudaMalloc(&sums, 64 * sizeof(int)));
+  drop_and_poll<<<2, 64>>>(sums, active);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  int hsums[64];
+  CHECK_CUDA(cudaMemcpy(hsums, sums, sizeof hsums, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < active; ++i) t.equal("drop_and_poll", i, hsums[i], (i + 1) % active + (i + 2) % active + 1);
+
   cudaFree(in);
   cudaFree(out);
   cudaFree(phases);
+  cudaFree(sums);
   return t.finish();
 }
