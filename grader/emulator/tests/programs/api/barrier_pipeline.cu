@@ -5,7 +5,7 @@
 //                         independent work in between; a completion function counting the phases
 //   tile_sums_pipeline    a two-stage pipeline every thread produces and consumes (the next tile's copy overlaps the
 //                         current tile's sum)
-//   tile_sums_roles       warp 0 produces, the other warps consume (make_pipeline with a producer count)
+//   tile_sums_roles       warp 0 produces, the other warps consume (make_pipeline with a producer count, or a role)
 //   drop_and_poll         threads past `active` leave the barrier (arrive_and_drop); the others poll with try_wait
 // Planted bugs (mode argument):
 //   no-wait           the tile is read without waiting for the barrier (the copy has not been made yet)
@@ -105,14 +105,16 @@ __global__ void tile_sums_pipeline(const float* in, int tiles, float* out, int b
 }
 
 // Warp 0 copies tiles into the stages; warps 1 and 2 sum them, each warp one half of the tile.
-__global__ void tile_sums_roles(const float* in, int tiles, float* out) {
+__global__ void tile_sums_roles(const float* in, int tiles, float* out, bool by_role) {
   constexpr int kStages = 2;
   __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, kStages> state;
   __shared__ float buf[kStages][kTile];
   __shared__ float warp_sums[2];
   auto block = cg::this_thread_block();
   const bool producer = threadIdx.x < 32;
-  auto pipe = cuda::make_pipeline(block, &state, 32);
+  auto pipe = by_role ? cuda::make_pipeline(block, &state, producer ? cuda::pipeline_role::producer
+                                                                     : cuda::pipeline_role::consumer)
+                      : cuda::make_pipeline(block, &state, 32);
   float total = 0.0f;
   for (int k = 0; k < tiles; ++k) {
     if (producer) {
@@ -196,12 +198,14 @@ int main(int argc, char** argv) {
   CHECK_CUDA(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost));
   for (int b = 0; b < blocks; ++b) t.close("pipeline", b, got[b], want[b], 0);
 
-  tile_sums_roles<<<1, 96>>>(in, tiles, out);
-  CHECK_CUDA(cudaDeviceSynchronize());
-  CHECK_CUDA(cudaMemcpy(got, out, sizeof(float), cudaMemcpyDeviceToHost));
   double all = 0.0;
   for (float v : h) all += v;
-  t.close("roles", 0, got[0], all, 0);
+  for (bool by_role : {false, true}) {
+    tile_sums_roles<<<1, 96>>>(in, tiles, out, by_role);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(got, out, sizeof(float), cudaMemcpyDeviceToHost));
+    t.close(by_role ? "roles.by_role" : "roles.by_count", 0, got[0], all, 0);
+  }
 
   const int active = 40;
   int* sums;
