@@ -118,6 +118,20 @@ struct block_tile_memory {
 };
 
 inline thread_block this_thread_block() { return thread_block(); }
+
+// Thread block clusters are not emulated (docs/emulator.md): cg::this_cluster() is refused where it is called.
+namespace details {
+template <class T>
+struct emu_no_clusters : std::false_type {};
+}  // namespace details
+template <class T = void>
+auto this_cluster() {
+    static_assert(details::emu_no_clusters<T>::value,
+                  "thread block clusters (cg::this_cluster(), cluster.sync(), map_shared_rank) are not emulated by the "
+                  "CPU emulator: every block's shared memory lives at the same addresses here, so blocks of a cluster "
+                  "cannot see each other's; run this kernel on a GPU");
+    return 0;
+}
 template <unsigned... Sizes>
 thread_block this_thread_block(block_tile_memory<Sizes...>&) {
     return thread_block();

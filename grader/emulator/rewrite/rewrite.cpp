@@ -74,6 +74,8 @@ class Rewriter {
                 if (is(t, "__global__") && ns_scope) note_kernel(k);
             } else if (preprocessed_ && is(t, "(") && k > 0 && user_[k] && call_like(k - 1)) {
                 wrap_element_args(k);
+            } else if (preprocessed_ && is(t, "=") && k > 0 && user_[k]) {
+                wrap_stored_value(k);
             } else if (is(t, "__shared__")) {
                 bool ns_scope = !in_macro_;  // a macro is most likely expanded inside a function
                 for (bool b : braces) ns_scope = ns_scope && b;
@@ -315,6 +317,106 @@ class Rewriter {
         if (edits_.count(sig_[a]) || edits_.count(sig_[b])) return;
         replace(a, a, "(::emu::detail::arg_probe(" + tok(a).text);
         replace(b, b, tok(b).text + "), " + join(a, b) + ")");
+    }
+
+    // A statement `lhs = rhs;` whose left-hand side reaches memory (through an index, '->', a dereference or a call:
+    // `y[i]`, `p->v`, `*p`, `at(i)`) and whose right-hand side computes something (a call or an operator) becomes
+    // `lhs = ::emu::detail::stored_value(rhs);` (include/emu/arg_read.hpp): g++ does not instrument the store of a
+    // struct that a call returns straight into memory (`y[i] = __float2bfloat16(v)`). The left-hand side is not
+    // touched. Declarations, braced values, chained and comma assignments, and assignments inside an expression or a
+    // for-header are left alone; so is a value whose address is taken (`p[i] = &f`: an overloaded function's address
+    // needs its target type).
+    void wrap_stored_value(std::size_t eq) {
+        const std::size_t a = memory_lhs_begin(eq);
+        if (a == std::string::npos || a == 0) return;
+        static const std::set<std::string> kStatementStart = {";", "{", "}", ")", "else", "do"};
+        if (!kStatementStart.count(tok(a - 1).text)) return;
+        if (eq + 1 >= sig_.size() || is(tok(eq + 1), "{") || is(tok(eq + 1), "&") || is(tok(eq + 1), ";")) return;
+        static const std::set<std::string> kAssign = {
+            "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
+        static const std::set<std::string> kOperators = {"+",  "-", "*", "/",  "%",  "&",  "|",  "^",  "~",  "!", "<<",
+                                                         ">>", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?"};
+        bool computes = false;
+        int depth = 0;
+        std::size_t j = eq + 1;
+        for (; j < sig_.size(); ++j) {
+            const std::string& s = tok(j).text;
+            if (s == "(" || s == "[" || s == "{") {
+                if (s == "(" && j > eq + 1 && (call_like(j - 1) || is(tok(j - 1), ")") || is(tok(j - 1), "]")))
+                    computes = true;
+                ++depth;
+            } else if (s == ")" || s == "]" || s == "}") {
+                if (--depth < 0) return;  // the assignment is inside a bracket: part of an expression
+            } else if (depth == 0 && (s == "," || kAssign.count(s))) {
+                return;  // a comma or a chained assignment
+            } else if (depth == 0 && s == ";") {
+                break;
+            } else if (depth == 0 && kOperators.count(s)) {
+                computes = true;  // an operator of a struct (`__half` a + b) is a call too
+            }
+        }
+        if (j >= sig_.size() || !computes || edits_.count(sig_[eq]) || edits_.count(sig_[j])) return;
+        replace(eq, eq, "= ::emu::detail::stored_value(");
+        replace(j, j, ");");
+    }
+
+    // First token of the left-hand side that ends just before the '=' at `eq`, when it is a postfix expression that
+    // reaches memory (`y[i]`, `s.rows[r]`, `p->v`, `*p`, `(*p)`, `at(i)`, `ns::buf[i]`); npos otherwise (a plain name
+    // or member, or something that is no postfix expression).
+    std::size_t memory_lhs_begin(std::size_t eq) const {
+        constexpr std::size_t npos = std::string::npos;
+        bool memory = false;
+        std::size_t a = npos;
+        std::size_t j = eq - 1;  // the last token of the operand being walked back over
+        while (true) {
+            const Token& t = tok(j);
+            if (is(t, "]")) {
+                const std::size_t o = match_back(j);
+                if (o == npos || o == 0 || o + 1 == j) return npos;
+                memory = true;
+                j = o - 1;
+            } else if (is(t, ")")) {
+                const std::size_t o = match_back(j);
+                if (o == npos) return npos;
+                memory = true;
+                if (o > 1 && is(tok(o - 1), ">")) {  // a template's call or a cast: `reinterpret_cast<float4*>(p)[i]`
+                    const std::size_t lt = match_angle_back(o - 1);
+                    if (lt == npos || lt == 0) return npos;
+                    j = lt - 1;
+                    if (tok(j).kind == Kind::keyword && tok(j).text.find("_cast") != std::string::npos) {
+                        a = j;  // a cast begins the postfix expression
+                        break;
+                    }
+                    continue;
+                }
+                const bool call =
+                    o > 0 && (tok(o - 1).kind == Kind::identifier || is(tok(o - 1), ")") || is(tok(o - 1), "]"));
+                if (!call) {
+                    a = o;  // parentheses around the whole left-hand side: `(*p) = …`
+                    break;
+                }
+                j = o - 1;
+            } else if (t.kind == Kind::identifier || is(t, "this")) {
+                a = j;
+                if (j >= 1 && is(tok(j - 1), "::") && (j < 2 || tok(j - 2).kind != Kind::identifier)) {
+                    a = j - 1;  // `::buf[i]`
+                    break;
+                }
+                if (j >= 2 && (is(tok(j - 1), ".") || is(tok(j - 1), "->") || is(tok(j - 1), "::"))) {
+                    memory = memory || is(tok(j - 1), "->");
+                    j -= 2;
+                    continue;
+                }
+                break;
+            } else {
+                return npos;
+            }
+        }
+        while (a > 0 && is(tok(a - 1), "*")) {
+            memory = true;
+            --a;
+        }
+        return memory ? a : npos;
     }
 
     // The __global__ at k begins a declaration: remembers the kernel when it is a definition of a function that is not

@@ -20,8 +20,9 @@ extern dim3 emu_builtin_grid_dim __asm__("gridDim");
 
 namespace emu::rt {
 
-// `group`: waiting at a collective of a cooperative-groups tile wider than a warp (tile_groups.cpp).
-enum class TState : std::uint8_t { runnable, barrier, warp, group, exited };
+// `group`: waiting at a collective of a cooperative-groups tile wider than a warp (tile_groups.cpp); `phase`: waiting
+// for a phase of a cuda::barrier (or a block pipeline's stage) to complete (block_barrier.cpp).
+enum class TState : std::uint8_t { runnable, barrier, warp, group, phase, exited };
 enum class Coll : std::uint8_t { shfl, vote, syncwarp, activemask, reduce, match };
 
 // What a blocked thread waits at.
@@ -35,7 +36,9 @@ struct Wait {
     const char* file = "";
     int line = 0;
     unsigned group_first = 0, group_count = 0;  // a multi-warp tile: linear thread ids [first, first + count)
-    const char* what = "";                      // a multi-warp tile's call, for diagnostics
+    const char* what = "";                      // a multi-warp tile's or a barrier's call, for diagnostics
+    const void* object = nullptr;               // the cuda::barrier waited at (`phase`: the phase waited for)
+    std::uint32_t phase = 0;
 };
 
 // A copy queued by memcpy_async, made when its thread waits for its stage (async_copy.cpp).
@@ -47,6 +50,12 @@ struct AsyncCopy {
     std::uint32_t stage;
 };
 
+// A copy queued on a cuda::barrier (or a block pipeline's stage), made at its thread's next arrival there.
+struct BarrierCopy {
+    const void* barrier;
+    AsyncCopy copy;
+};
+
 struct Thread {
     FiberContext ctx;
     TState state = TState::runnable;
@@ -56,7 +65,16 @@ struct Thread {
     std::uint64_t result = 0;
     std::vector<AsyncCopy> copies;              // queued, oldest first
     std::uint32_t committed = 0, released = 0;  // stages committed and released by a pipeline's consumer
+    std::vector<BarrierCopy> barrier_copies;    // queued on barriers, oldest first
 };
+
+// Makes `t`'s copies queued on `barrier` (all of them: nullptr), in order (block_barrier.cpp).
+void complete_barrier_copies(Thread& t, const void* barrier);
+// Every thread exited with copies still queued on a barrier whose phase never completed: makes them, each as its
+// own thread's access, as a kernel's end completes outstanding copies.
+void land_leftover_barrier_copies();
+// Explains a stall in which some thread waits for a barrier's phase; false if none does (block_barrier.cpp).
+bool diagnose_phase_stall();
 
 // Makes the running thread's queued copies of stages up to `stage` (all: ~0u), in order (async_copy.cpp).
 void complete_async_copies(Thread& t, std::uint32_t stage);
@@ -88,6 +106,9 @@ struct Engine {
     std::uint64_t block_serial = 0;
     std::uint64_t barrier_intervals = 0;
     Thread* cur = nullptr;
+    // While the memory checker is told about an access the running thread makes for another one (a copy queued by
+    // that thread, made when a barrier phase completes): that thread, whose identity the checker records.
+    Thread* acting = nullptr;
     unsigned pos = 0;  // index in `order` of the running thread during a pass
     FiberContext sched_ctx;
 };

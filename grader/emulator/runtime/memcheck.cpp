@@ -141,7 +141,7 @@ void record_race(const Race& r, const rt::ThreadInfo& second, const void* second
     }
 }
 
-// The write-write hazard waiting for its store (at most one: every checked access settles the previous one first).
+// The write-write hazard waiting for its store (at most one: every write settles the previous one first).
 struct PendingWaw {
     Race race;
     rt::ThreadInfo second;
@@ -154,6 +154,7 @@ PendingWaw g_pending;
 }  // namespace
 
 bool g_waw_pending = false;
+std::uint32_t g_waw_thread = 0;
 
 void note_race(const Race& r) {
     const bool known = collected().races.count(key_of(r)) != 0;
@@ -172,6 +173,7 @@ void note_waw_unless_same_value(const Race& r, const void* mem) {
     g_pending.mem = static_cast<const unsigned char*>(mem);
     std::memcpy(g_pending.before, mem, r.size);
     g_waw_pending = true;
+    g_waw_thread = g_pending.second.linear;
 }
 
 void settle_waw() {

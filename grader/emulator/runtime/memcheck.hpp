@@ -30,12 +30,17 @@ extern std::uintptr_t g_arena_lo, g_arena_hi;  // __shared__ arena
 void global_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
 void shared_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
 
-// A write-write hazard waits for its store to land (see pending_waw below); every checked access settles it first.
+// A write-write hazard waits for its store to land (see note_waw_unless_same_value below). It is settled by the
+// next write, or the next access of another thread: a read of the same thread may come between the write hook and
+// the store (an aggregate copy `tile[i] = h` calls the write hook, then the hook reading `h`, then copies), so it
+// must not judge the bytes yet.
 extern bool g_waw_pending;
+extern std::uint32_t g_waw_thread;  // linear id of the thread whose store the hazard waits for
 void settle_waw();
 
 inline void access(const void* p, std::size_t size, unsigned flags, const void* pc) {
-    if (__builtin_expect(g_waw_pending, 0)) settle_waw();
+    if (__builtin_expect(g_waw_pending, 0) && ((flags & kWrite) || rt::current_thread().linear != g_waw_thread))
+        settle_waw();
     if (__builtin_expect(prof::g_on, 0)) prof::on_access(p, size, flags, pc);  // the opt-in profiler (profile.hpp)
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
@@ -101,7 +106,8 @@ struct Race {
 void note_race(const Race& r);
 // Two plain writes: a hazard only if the second one changes the bytes (compute-sanitizer's racecheck does not report
 // several threads storing the same value). The hook runs before its store, so the verdict waits until the store has
-// happened: the next checked access, the next block, or the end of the launch (settle_waw). `mem` is where the
+// happened: the next write, the next access of another thread, the next block, or the end of the launch
+// (settle_waw). `mem` is where the
 // bytes are.
 void note_waw_unless_same_value(const Race& r, const void* mem);
 

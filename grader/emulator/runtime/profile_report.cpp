@@ -172,11 +172,10 @@ std::string text(const LaunchStats& s, const Derived& d) {
     if (s.ld_requests + s.st_requests + s.atom_requests == 0)
         o << "   WARNING: no global memory access was seen. The prediction is meaningless.\n";
     else if (s.st_requests + s.atom_requests == 0)
-        o << "   WARNING: loads but no global store were seen. The emulator misses a store of a value a call returns "
-             "(y[p] = make_float2(...), y[i] = __float2bfloat16(v)); store through a local (T o = ...; y[i] = o;) to "
-             "have "
-             "it counted "
-             "(docs/emulator.md, Profiler: limits).\n";
+        o << "   WARNING: loads but no global store were seen. The emulator misses a store of a struct a call returns "
+             "when the store is not a statement of its own (a = y[i] = f(v), a store inside a condition, a comma "
+             "expression or a for-header; docs/emulator.md, Memory checker: limits); write it as its own statement "
+             "(y[i] = f(v);) to have it counted. The DRAM bytes and the prediction leave the stores out.\n";
     if (d.unseen_store_bytes > 0)
         line(
             "   (the prediction counts the %.4g bytes the program states it moves beyond the loads seen as stores "

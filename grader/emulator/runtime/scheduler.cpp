@@ -181,6 +181,7 @@ Settled settle_barrier(Engine& e) {
 // Nothing can run: explain who waits for whom, then end the launch.
 void diagnose_stall(Engine& e) {
     if (diagnose_group_stall()) return;
+    if (diagnose_phase_stall()) return;
     for (unsigned w = 0; w < e.warps.size(); ++w) {
         const WarpState& ws = e.warps[w];
         if (!ws.arrived) continue;
@@ -261,6 +262,7 @@ void start_block(Engine& e, Dim3 index) {
         t.result = 0;
         t.wait = Wait{};
         t.copies.clear();
+        t.barrier_copies.clear();
         t.committed = t.released = 0;
         fiber_poison(i);
         fiber_prepare(t.ctx, fiber_stack(i), &fiber_main, &t);
@@ -273,6 +275,7 @@ void start_block(Engine& e, Dim3 index) {
     e.live = n;
     e.runnable = n;
     e.at_barrier = 0;
+    e.acting = nullptr;  // a launch that faulted while a copy was made for another thread
     e.block_epoch = 0;
     e.barrier_intervals = 0;
     make_order(e.order, n);
@@ -290,7 +293,10 @@ BlockEnd drive_block(Engine& e) {
             break;
         }
         if (e.aborted) return BlockEnd::aborted;
-        if (e.live == 0) return BlockEnd::finished;
+        if (e.live == 0) {
+            land_leftover_barrier_copies();  // queued on a phase that never completed: the block's end lands them
+            return e.aborted ? BlockEnd::aborted : BlockEnd::finished;
+        }
         if (e.runnable > 0) continue;
         if (complete_activemasks()) continue;
         if (e.at_barrier == e.live) {
@@ -443,7 +449,7 @@ int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body,
     return e.aborted ? e.abort_error : 0;
 }
 
-const ThreadInfo& current_thread() { return g_engine.cur->info; }
+const ThreadInfo& current_thread() { return (g_engine.acting ? g_engine.acting : g_engine.cur)->info; }
 std::uint32_t block_epoch() { return g_engine.block_epoch; }
 std::uint32_t warp_epoch(unsigned warp) { return warp < g_engine.warps.size() ? g_engine.warps[warp].epoch : 0; }
 std::uint64_t block_serial() { return g_engine.block_serial; }
@@ -519,7 +525,7 @@ std::string wait_site(const Thread& t) {
                 return std::string("__activemask() in ") + t.wait.file + ":" + std::to_string(t.wait.line);
         }
         what += std::string("(mask ") + mask + ")";
-    } else if (t.state == TState::group) {
+    } else if (t.state == TState::group || t.state == TState::phase) {
         what = t.wait.what;
     } else if (t.state == TState::exited) {
         return "(exited)";

@@ -5,6 +5,13 @@
 // and the argument itself is the original expression (type, value category and UBSan's bounds check unchanged), so
 // emu-nvcc does this only where evaluating the element twice has no effect (no call, increment or assignment in it).
 // Scalars are instrumented by g++ already: their probe does nothing.
+//
+// The store side, `y[i] = __float2bfloat16(v)`: g++ lets a call that returns a struct write its result straight
+// into y[i], and its ThreadSanitizer pass does not instrument a call's left-hand side, so the store would go
+// unseen. emu-nvcc writes such a statement's right-hand side as `::emu::detail::stored_value(...)`: the result is
+// then a temporary that an ordinary, instrumented copy moves into y[i] (checked at the statement's line, once).
+// The left-hand side is left as written, so UBSan's bounds check of a local array's index and the order of
+// evaluation are unchanged.
 #pragma once
 #include <type_traits>
 
@@ -31,5 +38,12 @@ __attribute__((noinline, no_sanitize_thread)) constexpr void arg_probe(T&& v) no
 // Anything else: nothing to check (g++ instruments it), inlined even at -O0.
 template <class T, std::enable_if_t<!checked_element<T>::value, int> = 0>
 __attribute__((always_inline)) inline constexpr void arg_probe(T&&) noexcept {}
+
+// Hands back what it is given, type and value category unchanged; inlined even at -O0. What it changes is only
+// that a call's result is materialized before the assignment copies it (see the top of this file).
+template <class T>
+__attribute__((always_inline)) inline constexpr T&& stored_value(T&& v) noexcept {
+    return static_cast<T&&>(v);
+}
 
 }  // namespace emu::detail

@@ -19,6 +19,13 @@
 #define __noinline__ noinline
 #endif
 #define __launch_bounds__(...)
+// Thread block clusters are not emulated (docs/emulator.md): a kernel declared with __cluster_dims__ compiles, but any
+// call of it (its launch, or the registration that cudaLaunchKernel needs) is refused by g++ with this message.
+#define __cluster_dims__(...)                                                                          \
+    __attribute__((                                                                                    \
+        error("thread block clusters (__cluster_dims__) are not emulated by the CPU emulator: every "  \
+              "block's shared memory lives at the same addresses here, so blocks of a cluster cannot " \
+              "see each other's; run this kernel on a GPU")))
 #define __align__(n) alignas(n)
 #define __constant__
 #define __managed__

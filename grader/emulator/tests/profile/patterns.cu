@@ -72,6 +72,17 @@ __global__ void bf16_call_kernel(const __nv_bfloat16* x, float* y) {
     y[i] = bf16_to_float(x[i]);  // 2 bytes per lane read straight into a by-value argument: 64 bytes, 2 sectors
 }
 
+// Structs that a call returns, stored straight into memory: counted because emu-nvcc materializes the value
+// (stored_value) and g++ then instruments the copy.
+__global__ void bf16_store_kernel(const float* x, __nv_bfloat16* y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = __float2bfloat16(x[i]);  // 2 bytes per lane: 64 bytes, 2 sectors per request
+}
+__global__ void float2_store_kernel(const float* x, float2* y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = make_float2(x[i], 1.f);  // 8 bytes per lane: 256 bytes, 8 sectors per request
+}
+
 std::map<std::string, std::string> read_profile(const std::string& dir) {
     std::map<std::string, std::string> by_kernel;
     std::ifstream in(dir + "/profile.jsonl");
@@ -140,6 +151,8 @@ int main() {
     bank_kernel<1><<<kBlocks, kThreads>>>(x, y);
     reread_kernel<<<kBlocks, kThreads>>>(x, y);
     bf16_call_kernel<<<kBlocks, kThreads>>>(reinterpret_cast<const __nv_bfloat16*>(x), y);
+    bf16_store_kernel<<<kBlocks, kThreads>>>(x, reinterpret_cast<__nv_bfloat16*>(y));
+    float2_store_kernel<<<kBlocks, kThreads>>>(x, reinterpret_cast<float2*>(y));
     pair_kernel<<<kBlocks, kThreads>>>(x, y);
     walk_kernel<0><<<kBlocks, kThreads>>>(x, y);
     // The same walk predicted for 1056 blocks: 8 resident per SM, 64 warps interleaved, each warp's 32 lines (4 KiB)
@@ -205,6 +218,11 @@ int main() {
     // Each instance its own registers, found from the function its accesses are in.
     expect(p, "bank_kernel<0>", "regs", 40);
     expect(p, "bank_kernel<1>", "regs", 64);
+    expect(p, "bf16_store_kernel", "st_requests", warps);
+    expect(p, "bf16_store_kernel", "st_sectors/request", 2);
+    expect(p, "bf16_store_kernel", "ld_sectors/request", 4);
+    expect(p, "float2_store_kernel", "st_requests", warps);
+    expect(p, "float2_store_kernel", "st_sectors/request", 8);
     // The picture of the conflicted kernel: its template name escaped for XML, the conflicting store coloured.
     std::ifstream svg(std::string(dir) + "/warp-bank_kernel_0_.svg");
     const std::string pic((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());

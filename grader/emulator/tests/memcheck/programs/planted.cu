@@ -105,7 +105,7 @@ __global__ void bf16_neighbours_kernel(__nv_bfloat16* out) {
 
 __global__ void to_bf16_kernel(const float* in, __nv_bfloat16* out, int n, bool inclusive) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (inclusive ? i <= n : i < n) out[i] = __float2bfloat16(in[i % n]);
+    if (inclusive ? i <= n : i < n) out[i] = __float2bfloat16(in[i % n]);  // @bf16-store
 }
 
 __global__ void histogram_kernel(const int* in, int* bins) {
@@ -327,11 +327,17 @@ void oob_bf16_store(bool bug) {
     float* in = device(std::vector<float>(n, 1.f));
     __nv_bfloat16* out = device(std::vector<__nv_bfloat16>(n));
     to_bf16_kernel<<<1, 128>>>(in, out, n, bug);
-    finish();
+    cudaError_t e = finish();
     if (bug) {
-        expect_one("out-of-bounds", {"Invalid __global__ write in kernel to_bf16_kernel, found after the launch",
-                                     "0 bytes after the end of an allocation", "of 200 bytes"});
+        // The struct the conversion returns is stored through emu-nvcc's stored_value(), so the store is checked
+        // when it happens, at its line and thread, not found in the guard zone after the launch.
+        expect(e == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
+        expect_one("out-of-bounds",
+                   {"Invalid __global__ write of size 2 bytes", "at " + here("bf16-store"),
+                    "by thread (100,0,0) in block (0,0,0)", "0 bytes after the end of an allocation", "of 200 bytes"});
+        cudaDeviceReset();
     } else {
+        expect(e == cudaSuccess, "success");
         expect_none();
     }
 }

@@ -74,6 +74,15 @@ add_test(NAME emu.programs.driver.arch_host_device_refused COMMAND ${CMAKE_COMMA
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/arch_host_device_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/refused.o"
   "-DEXPECT=arch_host_device_refused\\.cu:5: error: 'lane_or_zero' is __host__ __device__ and its body depends on __CUDA_ARCH__"
   -DSTATUS=nonzero -P ${_drv_expect})
+# Thread block clusters are refused at compile time, at the launch (or the call of cg::this_cluster()), with why.
+add_test(NAME emu.programs.driver.cluster_dims_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/cluster_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/cluster.o"
+  "-DEXPECT=cluster_refused\\.cu:[0-9]+:[0-9]+: error: call to [^ ]*pairs[^ ]* declared with attribute error: thread block clusters \\(__cluster_dims__\\) are not emulated"
+  -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.this_cluster_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;-DUSE_THIS_CLUSTER;${_drv}/cluster_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/cluster2.o"
+  "-DEXPECT=error: static assertion failed: thread block clusters \\(cg::this_cluster\\(\\), cluster.sync\\(\\), map_shared_rank\\) are not emulated"
+  -DSTATUS=nonzero -P ${_drv_expect})
 add_test(NAME emu.programs.driver.compile_error_in_header COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/compile_error_in_header.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/err.o"
   "-DEXPECT=compile_error_in_header\\.cuh:5:[0-9]+: error: [^ ]*undeclared_factor[^ ]* was not declared"

@@ -273,3 +273,45 @@ TEST_CASE("emu-nvcc wraps element arguments of calls in the program's own files 
     CHECK(r.text.find("decltype(x[i])") != std::string::npos);
     CHECK(r.text.find("d(T[])") != std::string::npos);
 }
+
+TEST_CASE("emu-nvcc materializes the value a statement stores into memory, and nothing else around an '='",
+          "[driver]") {
+    const std::string src =
+        "# 1 \"/opt/emu/include/emu/arg_read.hpp\" 1\n"
+        "void lib(T* y) { y[0] = f(0); }\n"
+        "# 1 \"main.cu\"\n"
+        "void k(T* y, S* s, T** pp, int i) { y[i] = f(i); if (i) s->v[i][1] = g(); *y = a + b; (*y) = h(); "
+        "s->w = c ? f(1) : f(2); at(i) = f(3); ::buf[i] = f(4);\n"
+        "int a[2] = {1, 2}; T* p = f(5); y[i] = {h()}; y[i] = y[0] = f(1); bool e = y[i] == f(2); y[i] += f(3); "
+        "v = f(6); s.x = f(7); y[i] = z; pp[i] = &y[0]; m(y[i] = f(8)); for (;; y[i] = f(9)) {} y[i] = m<A, B>(1); "
+        "enum { E = f(10) }; S() = default; reinterpret_cast<float4*>(y)[i] = mk(1); get<0>(t)[i] = f(11); }\n";
+    const auto r = emu::rewrite::rewrite_preprocessed(src);
+    INFO(r.text);
+    REQUIRE(r.problems.empty());
+    CHECK(r.text.find("y[0] = f(0);") != std::string::npos);  // the emulator's own header
+    CHECK(r.text.find("{ y[i] = ::emu::detail::stored_value( f(i));") != std::string::npos);
+    CHECK(r.text.find("if (i) s->v[i][1] = ::emu::detail::stored_value( g());") != std::string::npos);
+    CHECK(r.text.find("*y = ::emu::detail::stored_value( a + b);") != std::string::npos);  // `__half` a + b
+    CHECK(r.text.find("(*y) = ::emu::detail::stored_value( h());") != std::string::npos);
+    CHECK(r.text.find("s->w = ::emu::detail::stored_value( c ? f(1) : f(2));") != std::string::npos);
+    CHECK(r.text.find("at(i) = ::emu::detail::stored_value( f(3));") != std::string::npos);
+    CHECK(r.text.find("::buf[i] = ::emu::detail::stored_value( f(4));") != std::string::npos);
+    CHECK(r.text.find("int a[2] = {1, 2};") != std::string::npos);  // declarations
+    CHECK(r.text.find("T* p = f(5);") != std::string::npos);
+    CHECK(r.text.find("y[i] = {h()};") != std::string::npos);         // a braced value
+    CHECK(r.text.find("y[i] = y[0] = f(1);") != std::string::npos);   // chained
+    CHECK(r.text.find("y[i] == f(2)") != std::string::npos);          // a comparison
+    CHECK(r.text.find("y[i] += f(3)") != std::string::npos);          // compound: the operator stores itself
+    CHECK(r.text.find("v = f(6);") != std::string::npos);             // a local
+    CHECK(r.text.find("s.x = f(7);") != std::string::npos);           // a member of a local
+    CHECK(r.text.find("y[i] = z;") != std::string::npos);             // a copy g++ instruments
+    CHECK(r.text.find("pp[i] = &y[0];") != std::string::npos);        // an address
+    CHECK(r.text.find("m(y[i] = f(8));") != std::string::npos);       // inside an expression
+    CHECK(r.text.find("for (;; y[i] = f(9))") != std::string::npos);  // a for-header
+    CHECK(r.text.find("y[i] = m<A, B>(1);") != std::string::npos);    // a comma: not told from an operator
+    CHECK(r.text.find("enum { E = f(10) };") != std::string::npos);
+    CHECK(r.text.find("S() = default;") != std::string::npos);
+    CHECK(r.text.find("reinterpret_cast<float4*>(y)[i] = ::emu::detail::stored_value( mk(1));") != std::string::npos);
+    CHECK(r.text.find("get<0>(t)[i] = ::emu::detail::stored_value( f(11));") != std::string::npos);
+    CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
+}
