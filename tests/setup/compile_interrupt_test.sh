@@ -12,7 +12,7 @@ fails=0
 fail() { echo "FAILED: $*"; fails=$((fails + 1)); }
 expect() { grep -qF -- "$2" <<<"$1" || fail "$3: expected «$2» in:"$'\n'"$1"; }
 reject() { grep -qF -- "$2" <<<"$1" && fail "$3: unexpected «$2» in:"$'\n'"$1"; }
-[ -f "$root/solutions/04-rmsnorm/rmsnorm.cu" ] || { echo "(no solutions here: nothing to compile; nothing checked)"; exit 0; }
+[ -f "$root/solutions/04-rmsnorm/rmsnorm.cu" ] || { echo "FAILED: no solutions/04-rmsnorm/rmsnorm.cu to grade"; exit 1; }
 
 course=$work/course
 mkdir -p "$course/grader" "$work/good" "$work/broken"
