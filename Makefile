@@ -111,7 +111,9 @@ profile-%: configure
 
 # The profiler's pictures in lesson 04's text (lessons/04-rmsnorm/figures/profile-*.svg), redrawn; the tests
 # emu.profile.figure.* fail when the committed ones drift from what the profiler draws.
+# A student edition has neither the solutions nor the emulator's tests that draw them: one sentence, not make's error.
 figures-04: configure
+	@test -d grader/emulator/tests/profile || { echo "workbook: make figures-04 is an author's command: it draws the lesson's pictures from the solutions, which this student edition leaves out." >&2; exit 2; }
 	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the profiler's figures" profile-figures-04
 
 grade-class: grader
@@ -136,6 +138,7 @@ student-edition: cli
 bench-%:
 	@slug=$(filter $*-%,$(LESSONS)); \
 	  if [ -z "$$slug" ]; then echo "workbook: no lesson $* here (lessons: $(NUMBERS))" >&2; exit 2; fi; \
+	  if [ ! -d benchmarks ] && [ ! -d solutions ]; then echo "bench-$*: the benchmarks time your kernels beside the lesson's reference kernels, which are complete solutions, so they stay with your instructor and this student edition has none (docs/performance.md has their H200 figures)."; exit 0; fi; \
 	  if [ ! -x "benchmarks/$$slug/bench.sh" ]; then echo "bench-$*: lesson $$slug has no benchmark (benchmarks/$$slug/bench.sh)"; exit 0; fi; \
 	  BUILD=$(BUILD) benchmarks/$$slug/bench.sh $(if $(EX),--ex $(EX))
 

@@ -37,8 +37,29 @@ else
 fi
 # The package lists of a fresh machine (or container) are often empty, so update them first.
 echo "workbook: running: ${as[*]:+${as[*]} }apt-get update -q && ${as[*]:+${as[*]} }${install[*]}"
-if ! "${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q ||
-   ! "${as[@]}" env DEBIAN_FRONTEND=noninteractive "${install[@]}"; then
+if ! "${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q; then
+  echo "workbook: apt-get update failed (see its message above); install them by hand:" >&2
+  echo "  sudo ${install[*]}" >&2
+  exit 2
+fi
+# A name the package sources do not have would fail the whole install with apt's "Unable to locate package"; said
+# first, in one sentence. On Ubuntu most of the list is in the universe component, which a trimmed image (a
+# container, an autograder's base image) may have turned off. The package names are those of Debian 12, Ubuntu 22.04
+# and Ubuntu 24.04 alike (docs/instructor-guide.md, "Gradescope"). WORKBOOK_OS_RELEASE: another os-release file
+# (the set-up test's Ubuntu).
+unavailable=()
+for p in "${missing[@]}"; do
+  apt-cache show --no-all-versions "$p" >/dev/null 2>&1 || unavailable+=("$p")
+done
+if ((${#unavailable[@]})); then
+  where="add the distribution's main archive to /etc/apt/sources.list"
+  if grep -qsx 'ID=ubuntu' "${WORKBOOK_OS_RELEASE:-/etc/os-release}"; then
+    where="enable Ubuntu's universe component (${as[*]:+${as[*]} }add-apt-repository -y universe; the command is in software-properties-common)"
+  fi
+  echo "workbook: this machine's package sources have no ${unavailable[*]}: $where, then run the same command again." >&2
+  exit 2
+fi
+if ! "${as[@]}" env DEBIAN_FRONTEND=noninteractive "${install[@]}"; then
   echo "workbook: installing failed (see apt-get's message above); install them by hand:" >&2
   echo "  sudo ${install[*]}" >&2
   exit 2

@@ -121,6 +121,17 @@ TEST_CASE("status: each exercise's last grade, also after grades of one exercise
     s = tools::lesson_status(L);
     CHECK(s[0].state == "in progress");
     CHECK(s[0].detail == "1 of 2 blanks filled; 5 of 6 tests passed at the last grade (emu)");
+
+    // A grade that ran none of k's tests says why, not "0 of 0 tests passed".
+    auto none = results_for("k", false);
+    none["extra_data"]["exercises"]["k"]["tests_passed"] = 0;
+    none["extra_data"]["exercises"]["k"]["tests_total"] = 0;
+    none["extra_data"]["exercises"]["k"]["reasons"] = {"did not compile"};
+    fixture::write(results / "runs/20261201T130000Z-4/results.json", none.dump());
+    fs::last_write_time(results / "runs/20261201T130000Z-4/results.json",
+                        fs::file_time_type::clock::now() + std::chrono::hours(2));
+    s = tools::lesson_status(L);
+    CHECK(s[0].detail == "1 of 2 blanks filled; the last grade (emu) ran no test: did not compile");
     fs::remove_all(root);
 }
 

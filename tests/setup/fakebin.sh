@@ -1,6 +1,6 @@
 # Sourced by the setup tests: writes stand-ins for the commands the Makefile's setup runs, each recording how it was
-# called in $FAKE/calls. Controlled by files in $FAKE: installed (package names), uid, sudo_ok, cmake_fails,
-# grade_rc.
+# called in $FAKE/calls. Controlled by files in $FAKE: installed (package names), unavailable (names the package
+# sources lack), uid, sudo_ok, cmake_fails, grade_rc.
 make_fakebin() {
   local bin=$FAKE/bin
   mkdir -p "$bin"
@@ -21,6 +21,15 @@ SH
 echo "apt-get $* (uid $(cat "$FAKE/uid"), DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-})" >> "$FAKE/calls"
 if [ "$1" = install ]; then for p in "$@"; do case "$p" in -*|install) ;; *) echo "$p" >> "$FAKE/installed" ;; esac; done; fi
 exit 0
+SH
+  cat > "$bin/apt-cache" <<'SH'
+#!/usr/bin/env bash
+echo "apt-cache $*" >> "$FAKE/calls"
+[ "$1" = show ] || exit 0
+for p in "$@"; do
+  case "$p" in -*|show) ;; *) grep -qsx -- "$p" "$FAKE/unavailable" && { echo "E: No packages found" >&2; exit 100; } ;; esac
+done
+echo "Package: $*"
 SH
   cat > "$bin/sudo" <<'SH'
 #!/usr/bin/env bash

@@ -49,6 +49,19 @@ out=$(run configure); rc=$?
 reject "$(cat "$FAKE/calls")" "sudo" "root needs no sudo"
 expect "$(cat "$FAKE/calls")" "apt-get install -y --no-install-recommends gcovr (uid 0" "root install"
 
+echo "--- a package the machine's sources lack (Ubuntu with universe off): one sentence, nothing installed"
+project; grep -v -x -e catch2 -e libcli11-dev -e git <("$root/scripts/setup/packages.sh" --list) > "$FAKE/installed"
+echo 0 > "$FAKE/uid"; printf 'catch2\nlibcli11-dev\n' > "$FAKE/unavailable"
+printf 'NAME="Ubuntu"\nID=ubuntu\nVERSION_CODENAME=jammy\n' > "$FAKE/os-release"
+out=$(WORKBOOK_OS_RELEASE=$FAKE/os-release run configure); rc=$?
+echo "$out"
+[ "$rc" -eq 2 ] || fail "unavailable packages: exit 2 (got $rc)"
+expect "$out" "workbook: this machine's package sources have no catch2 libcli11-dev: enable Ubuntu's universe component (add-apt-repository -y universe" "the one sentence"
+reject "$(cat "$FAKE/calls")" "apt-get install" "installed with packages unavailable"
+reject "$(cat "$FAKE/calls")" "cmake -S" "configured with packages unavailable"
+out=$(run configure)
+expect "$out" "have no catch2 libcli11-dev: add the distribution's main archive" "elsewhere than Ubuntu, the sources named"
+
 echo "--- first grade: configure and build progress; later: quiet; not passed: exit 1 and no make trailer"
 project; all_packages
 out=$(run grade-04); rc=$?

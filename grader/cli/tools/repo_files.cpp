@@ -18,6 +18,7 @@ const std::vector<std::string>& instructor_only_paths() {
                                                    "tests/grading",
                                                    "tests/lesson",
                                                    "tests/review",
+                                                   "tests/written",  // its corpus holds answers that score in full
                                                    ".ci",
                                                    ".git",
                                                    ".workbook",

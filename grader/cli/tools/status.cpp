@@ -175,6 +175,12 @@ std::vector<ExerciseStatus> lesson_status(const lesson::Lesson& lesson) {
                 }
             } else if (backend == "static") {
                 s.detail += "; last grade was a static review only (tests pending)";
+            } else if (r.value("tests_total", 0) == 0) {
+                // No test ran (blanks not filled, did not compile, missing): "0 of 0 tests passed" would say nothing.
+                std::string why;
+                for (const auto& reason : r.value("reasons", nlohmann::json::array()))
+                    if (reason.is_string()) why += (why.empty() ? "" : ", ") + reason.get<std::string>();
+                s.detail += "; the last grade (" + backend + ") ran no test" + (why.empty() ? "" : ": " + why);
             } else {
                 s.detail += "; " + std::to_string(r.value("tests_passed", 0)) + " of " +
                             std::to_string(r.value("tests_total", 0)) + " tests passed at the last grade (" + backend +

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Issue 10, item 4, with the real grader on a copy of the course: a compiler killed by a signal (Ctrl-C, the
+# out-of-memory killer) is never cached as "did not compile", and a compile failure read back from the cache shows
+# the compiler's own message. The emulator's compiler is replaced, through the build config, by a stand-in that kills
+# itself with SIGKILL on its first call and runs the real one afterwards.
+#   compile_interrupt_test.sh ROOT WORKBOOK CONFIG
+set -uo pipefail
+root=$1 workbook=$2 config=$3
+work=$(mktemp -d /tmp/workbook-compile-interrupt-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAILED: $*"; fails=$((fails + 1)); }
+expect() { grep -qF -- "$2" <<<"$1" || fail "$3: expected «$2» in:"$'\n'"$1"; }
+reject() { grep -qF -- "$2" <<<"$1" && fail "$3: unexpected «$2» in:"$'\n'"$1"; }
+[ -f "$root/solutions/04-rmsnorm/rmsnorm.cu" ] || { echo "FAILED: no solutions/04-rmsnorm/rmsnorm.cu to grade"; exit 1; }
+
+course=$work/course
+mkdir -p "$course/grader" "$work/good" "$work/broken"
+cp -r "$root/lessons" "$root/exercises" "$course/"
+cp -r "$root/grader/rubrics" "$course/grader/"
+mkdir -p "$course/solutions" && cp -r "$root/solutions/04-rmsnorm" "$course/solutions/"
+cp "$root/solutions/04-rmsnorm/rmsnorm.cu" "$root/solutions/04-rmsnorm/answers.md" "$work/good/"
+# A fill that names an undeclared variable: a real compile error, in the student's file and line.
+sed 's|+ eps) /\*END\*/|+ epsilon) /*END*/|' "$root/solutions/04-rmsnorm/rmsnorm.cu" > "$work/broken/rmsnorm.cu"
+grep -q epsilon "$work/broken/rmsnorm.cu" || { echo "FAILED: the broken copy was not made (the solution's fill changed?)"; exit 1; }
+
+cat > "$work/emu-nvcc" <<SH
+#!/usr/bin/env bash
+# The first call dies as a compiler killed by the out-of-memory killer would; later calls are the real compiler.
+echo "\$*" >> "$work/calls"
+if [ ! -e "$work/killed-once" ]; then touch "$work/killed-once"; kill -KILL \$\$; fi
+exec "\$REAL_EMU_NVCC" "\$@"
+SH
+chmod +x "$work/emu-nvcc"
+real=$(python3 - "$config" "$course" "$work/emu-nvcc" "$work/config.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1])); c["repo_root"] = sys.argv[2]; c["build_dir"] = sys.argv[2] + "/build"
+print(c["emu"]["nvcc"]); c["emu"]["nvcc"] = sys.argv[3]
+json.dump(c, open(sys.argv[4], "w"))
+PY
+)
+export REAL_EMU_NVCC=$real WORKBOOK_CONFIG=$work/config.json
+grade() { (cd "$course" && "$workbook" grade 04 --backend emu --ex rmsnorm --seed 3 --submission "$1" 2>&1); }
+
+echo "--- a correct file whose compiler is killed: said, not cached"
+out=$(grade "$work/good"); rc=$?
+echo "$out" | grep -E "compiler|compile|PASSED|Exit status"
+[ -e "$work/killed-once" ] || fail "the stand-in compiler was never called"
+expect "$out" "the compiler was stopped by SIGKILL" "the signal is named"
+expect "$out" "(the compiler did not finish, so nothing was cached)" "nothing cached"
+[ "$rc" -ne 0 ] || fail "a grade whose compile was killed passed"
+echo "--- the same file again: compiled and graded"
+out=$(grade "$work/good"); rc=$?
+echo "$out" | grep -E "PASSED|Exit status"
+[ "$rc" -eq 0 ] || fail "the second grade of a correct file does not pass (exit $rc): $(tail -n 3 <<<"$out")"
+reject "$out" "stopped by SIGKILL" "the killed compile was cached"
+
+echo "--- a file that does not compile, twice: the second, from the cache, shows the compiler's message too"
+first=$(grade "$work/broken")
+calls=$(wc -l < "$work/calls")
+second=$(grade "$work/broken")
+[ "$(wc -l < "$work/calls")" -eq "$calls" ] || fail "the second grade compiled again: its verdict did not come from the cache"
+for out in "$first" "$second"; do
+  expect "$out" "did not compile" "the verdict"
+  expect "$out" "epsilon" "the compiler's message names the undeclared name"
+  expect "$out" "rmsnorm.cu:" "the message points at the student's file"
+done
+grep -E "rmsnorm.cu:[0-9]+" <<<"$second" | head -n 2
+
+[ "$fails" -eq 0 ] && echo "ok" || { echo "$fails check(s) failed"; exit 1; }
