@@ -105,11 +105,19 @@ else
   echo "(not a git checkout: student edition and solutions branch not exercised here)"
 fi
 
+echo "--- make bench-NN without a GPU: says that timings need one, and exits 0"
+if ! nvidia-smi -L >/dev/null 2>&1 && [ -f "$root/benchmarks/04-rmsnorm/bench.sh" ]; then
+  for n in 04 05; do
+    out=$(make -s -C "$root" "bench-$n" 2>&1) || fail "make bench-$n without a GPU exited non-zero"
+    expect "$out" "timings need a GPU" "make bench-$n without a GPU"
+  done
+fi
+
 echo "--- every make command of the three documents is exercised somewhere"
 # target → where it is exercised (this file, setup_test.sh with stand-ins, or the ctest that covers it)
 covered="grade-04:setup_test.sh+grading.* test:ctest watch-04:here hint-04:here status:here reset-04:here
 restore-04:here report-04:here grade-class:review.tools gradescope-04:review.tools solutions-branch:here
-student-edition:here"
+student-edition:here bench-04:here bench-05:here"
 docs=$(cd "$root" && ls README.md docs/student-guide.md docs/instructor-guide.md 2>/dev/null)  # the edition has no guide
 for t in $(cd "$root" && grep -ohE '`make [a-z0-9-]+' $docs | sed 's/`make //' | sort -u); do
   grep -qE "(^| )$t:" <<<"$covered" || fail "'make $t' is documented but no test exercises it"
