@@ -20,7 +20,21 @@ struct LaunchShape {
     // The weight's loads issued before the row's reduction (their latency hidden behind it) or after it (fewer
     // registers held across it, so more threads fit on a multiprocessor).
     bool weight_early = true;
+    // kOptCap | kOptStream below (32 registers; streaming loads and stores): hints that only whole-block
+    // rows of at most 4 packs a thread have instances for, and only rows whose operands are all 16-byte aligned
+    // use (a misaligned row runs the plain instance).
+    int opt = 0;
 };
+
+// The options (bit flags of LaunchShape::opt and of the kernels' OPT parameter).
+// kOptCap: __launch_bounds__ asks for 2048 threads per multiprocessor, so ptxas keeps to 32 registers a thread.
+// One wave of 512 rows needs 4 blocks of up to 512 threads on each of the H200's 132 multiprocessors; at 33 to 64
+// registers only 2 or 3 fit and the last rows run in a second, nearly empty wave.
+// kOptStream: the row (x, and the fused add's residual) is read and the output written with the streaming hint
+// (ld.global.cs / st.global.cs: evict first), since neither is touched again, so that L1 and L2 keep the weight,
+// which every row rereads.
+constexpr int kOptCap = 1;
+constexpr int kOptStream = 2;
 
 // The (lanes, packs) pairs the kernel files instantiate; anything else is refused by their dispatch.
 constexpr int kBlockPacks[] = {1, 2, 4, 8};
@@ -93,15 +107,27 @@ inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
 }
 
 // Every shape the kernels can run a row of n elements with, for the benchmark's tuning sweep: whole blocks with
-// 1, 2, 4 or 8 packs per thread and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row
-// without more than doubling it, each with the weight loaded early and late.
+// 1, 2, 4 or 8 packs per thread (as few threads as hold the row, and also 512 threads with the last packs of some
+// threads empty, where the fewest would be between 256 and 512: Triton's one-step kernel's shape, one wave of 512
+// rows when 4 such blocks fit a multiprocessor), those of at most 4 packs also with each option (capped, streaming,
+// both), and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row without more than doubling
+// it; each with the weight loaded early and late.
 inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
     std::vector<LaunchShape> out;
     const int row_packs = packs_per_row(n, elem_bytes);
     for (bool early : {true, false}) {
         for (int packs : kBlockPacks) {
-            const LaunchShape s = block_shape(row_packs, packs, early);
-            if (s.threads <= max_threads(0, packs)) out.push_back(s);
+            LaunchShape s = block_shape(row_packs, packs, early);
+            if (s.threads > max_threads(0, packs)) continue;
+            std::vector<int> threads = {s.threads};
+            if (s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) threads.push_back(512);
+            for (int t : threads) {
+                s.threads = t;
+                for (int opt = 0; opt <= (packs <= 4 ? (kOptCap | kOptStream) : 0); ++opt) {
+                    s.opt = opt;
+                    out.push_back(s);
+                }
+            }
         }
         for (int lanes : kGroupLanes) {
             for (int packs : kGroupPacks) {
@@ -116,7 +142,9 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
 
 inline std::string shape_name(const LaunchShape& s) {
     if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
-    const std::string w = s.weight_early ? "" : "+w-late";  // no comma: the name is a CSV field
+    // No comma: the name is a CSV field.
+    const std::string w = std::string(s.weight_early ? "" : "+w-late") + (s.opt & kOptCap ? "+cap" : "") +
+                          (s.opt & kOptStream ? "+cs" : "");
     if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
     return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }
