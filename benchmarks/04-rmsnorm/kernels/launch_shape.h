@@ -2,6 +2,7 @@
 // Host code (the launchers and the benchmark's tuning sweep include it).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -61,25 +62,19 @@ inline LaunchShape block_shape(int row_packs, int packs, bool weight_early = tru
 // them apart because they cannot fill the GPU with rows, only with threads per row.
 constexpr int kShortBatchRows = 2048;
 
-// The rule's table: packs per thread for whole-block rows, by element size, op and batch length, and when the
-// weight is loaded. Chosen from the tuning sweep of run 3 (2026-12-01, H200, docs/performance.md) with
-// rule_from_tune.py: for each entry, the variant with the best geometric mean over that run's shapes of
-// (bandwidth / best shape's bandwidth), quoted beside it.
+// A line of the rule's table: for whole-block rows, packs per thread, when the weight is loaded, the options, and
+// `fill`: 512 threads where the fewest that hold the row would be between 256 and 512 (the last packs of some
+// threads empty; more warps to hide the reduction's latency, and still 4 blocks a multiprocessor).
 struct RuleEntry {
     int packs;
     bool weight_early;
+    int opt = 0;
+    bool fill = false;
 };
-inline RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch) {
-    // Long batches: run 3's best variant at each of the five large shapes is within 2 % of these picks (with
-    // shape_for's fallback to fewer packs where the block would be one warp), and within 1 % of Triton's one-step
-    // kernel or faster. Short batches: rule_from_tune.py's geometric-mean pick over the 512 x N sweep.
-    if (elem_bytes == 4) {
-        if (!fused) return {4, true};                                    // 0.976 (short), 0.998 (long)
-        return short_batch ? RuleEntry{2, false} : RuleEntry{1, false};  // 0.957, 0.99
-    }
-    if (!fused) return short_batch ? RuleEntry{1, true} : RuleEntry{4, false};  // 0.935, 0.99
-    return short_batch ? RuleEntry{1, true} : RuleEntry{1, false};              // 0.959, 0.994
-}
+struct RuleLine {
+    int max_n;  // the line holds for hidden sizes up to this one (past the table's last line, the last line)
+    RuleEntry entry;
+};
 
 // The shape for rows of n elements given a table entry. Rows of at most 32 packs go to part of a warp (a whole block
 // on so short a row would leave most of its threads without data); longer rows to a whole block with the entry's
@@ -95,15 +90,40 @@ inline LaunchShape shape_for(int n, int elem_bytes, RuleEntry e) {
     int packs = e.packs;
     while (packs > 1 && block_shape(row_packs, packs).threads < 64) packs /= 2;
     for (; packs <= 8; packs *= 2) {
-        const LaunchShape s = block_shape(row_packs, packs, e.weight_early);
-        if (s.threads <= max_threads(0, packs)) return s;
+        LaunchShape s = block_shape(row_packs, packs, e.weight_early);
+        if (s.threads > max_threads(0, packs)) continue;
+        if (e.fill && s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) s.threads = 512;
+        if (packs <= 4) s.opt = e.opt;  // the options have instances up to 4 packs a thread
+        return s;
     }
     return {-1, 0, kMaxThreads, true};
 }
 
-// The rule of lesson 04's reference kernels.
+}  // namespace rmsref
+
+#include "rule_table.h"
+
+namespace rmsref {
+
+// The rule of lesson 04's reference kernels: the line of rule_table.h (chosen from a tuning sweep by make_rule.py)
+// for this element size, op, batch length (at most kShortBatchRows rows: the 512-row sweep's lines; more: the large
+// shapes') and hidden size.
+template <std::size_t K>
+inline RuleEntry rule_line(const RuleLine (&table)[K], int n) {
+    for (const RuleLine& line : table)
+        if (n <= line.max_n) return line.entry;
+    return table[K - 1].entry;
+}
+inline RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch, int n) {
+    if (elem_bytes == 4) {
+        if (fused) return short_batch ? rule_line(kRuleFp32FusedShort, n) : rule_line(kRuleFp32FusedLong, n);
+        return short_batch ? rule_line(kRuleFp32NormShort, n) : rule_line(kRuleFp32NormLong, n);
+    }
+    if (fused) return short_batch ? rule_line(kRuleHalfFusedShort, n) : rule_line(kRuleHalfFusedLong, n);
+    return short_batch ? rule_line(kRuleHalfNormShort, n) : rule_line(kRuleHalfNormLong, n);
+}
 inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
-    return shape_for(n, elem_bytes, rule_entry(elem_bytes, fused, m <= kShortBatchRows));
+    return shape_for(n, elem_bytes, rule_entry(elem_bytes, fused, m <= kShortBatchRows, n));
 }
 
 // Every shape the kernels can run a row of n elements with, for the benchmark's tuning sweep: whole blocks with
@@ -112,7 +132,8 @@ inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
 // rows when 4 such blocks fit a multiprocessor), those of at most 4 packs also with each option (capped, streaming,
 // both), and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row without more than doubling
 // it; each with the weight loaded early and late.
-inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
+// Without `options` (lesson 05's LayerNorm kernels, which have no instances for them), no capped or streaming shapes.
+inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true) {
     std::vector<LaunchShape> out;
     const int row_packs = packs_per_row(n, elem_bytes);
     for (bool early : {true, false}) {
@@ -123,7 +144,7 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
             if (s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) threads.push_back(512);
             for (int t : threads) {
                 s.threads = t;
-                for (int opt = 0; opt <= (packs <= 4 ? (kOptCap | kOptStream) : 0); ++opt) {
+                for (int opt = 0; opt <= (options && packs <= 4 ? (kOptCap | kOptStream) : 0); ++opt) {
                     s.opt = opt;
                     out.push_back(s);
                 }
