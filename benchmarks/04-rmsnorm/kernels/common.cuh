@@ -236,7 +236,8 @@ struct RowSplit {
 };
 
 // ALIGNED: the launcher has checked that every row of every operand starts on a 16-byte boundary (aligned pointers,
-// row strides a multiple of 16 bytes), so the prefix is empty at compile time and every operand moves as packs. That
+// row strides a multiple of 16 bytes) and holds whole packs (n a multiple of kN), so prefix and tail are empty at
+// compile time and every operand moves as packs. That
 // is the common case, and what the fast path is for: the misaligned walk's prefix and its per-operand choice between
 // a pack and 8 single elements cost registers (both paths' addresses stay live), and registers decide how many rows a
 // multiprocessor has in flight.
@@ -244,7 +245,16 @@ template <bool ALIGNED = false, typename T>
 __device__ __forceinline__ RowSplit split_row(const T* row, int n) {
     constexpr int kN = Pack<T>::kN;
     RowSplit s;
-    const int to_boundary = ALIGNED ? 0 : static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
+    if constexpr (ALIGNED) {
+        // The launcher has also checked that n is a whole number of packs: no single element at either end, known
+        // at compile time, so the single-element code of the kernels is not even compiled in.
+        s.prefix = 0;
+        s.packs = n / kN;
+        s.tail_start = n;
+        s.singles = 0;
+        return s;
+    }
+    const int to_boundary = static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
     s.prefix = to_boundary < n ? to_boundary : n;
     s.packs = (n - s.prefix) / kN;
     s.tail_start = s.prefix + s.packs * kN;

@@ -27,7 +27,8 @@ __device__ __forceinline__ T add_rounded(T a, T b) {
 // at most 4 packs only). `warp_partials` is the kernel's shared array for the block's reduction.
 template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
 __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residual, const T* __restrict__ weight,
-                                                      T* output, int M, int N, float eps, float* warp_partials) {
+                                                      T* output, int M, int N, float eps, float inv_n,
+                                                      float* warp_partials) {
     constexpr int kN = Pack<T>::kN;
     constexpr int kSingles = (2 * (kN - 1) + (LANES > 0 ? LANES : 32) - 1) / (LANES > 0 ? LANES : 32);
     const int lanes = LANES > 0 ? LANES : static_cast<int>(blockDim.x);
@@ -94,7 +95,7 @@ __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residua
     } else {
         total = block_sum(sq, warp_partials);
     }
-    const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
+    const float inv_rms = rsqrtf(total * inv_n + eps);
 
     const bool output_packs = ALIGNED || misalignment(y) == x_mis;
 #pragma unroll
@@ -125,18 +126,18 @@ __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residua
 template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     fused_add_rmsnorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
-                                  float eps) {
+                                  float eps, float inv_n) {
     __shared__ float warp_partials[32];
     fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, residual, weight, output, M, N, eps,
-                                                                          warp_partials);
+                                                                          inv_n, warp_partials);
 }
 template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
     fused_add_rmsnorm_capped_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
-                                    float eps) {
+                                    float eps, float inv_n) {
     __shared__ float warp_partials[32];
     fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, residual, weight, output, M, N, eps,
-                                                                          warp_partials);
+                                                                          inv_n, warp_partials);
 }
 
 // Rows longer than the registers hold: pass 1 adds and writes the residual, pass 2 rereads it. Each thread rereads
@@ -196,20 +197,25 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
         lanes * s.packs < packs_per_row(N, sizeof(T)))
         return false;
     const int rows_per_block = s.lanes > 0 ? s.threads / s.lanes : 1;
+    // The mean square as sum * (1/N), the reciprocal rounded once here, within an ulp of sum / N: the kernel's
+    // division (a reciprocal, two refinements and a check with its slow path) sat between the reduction and the
+    // first store of every row.
+    const float inv_n = 1.0f / static_cast<float>(N);
     const int grid = ceil_div(M, rows_per_block);
     const long long row_bytes = static_cast<long long>(N) * sizeof(T);
+    // (row_bytes a multiple of 16: the rows hold whole packs, as split_row<true> needs.)
     const bool aligned = rows_aligned(input, row_bytes) && rows_aligned(residual, row_bytes) &&
                          rows_aligned(output, row_bytes) && rows_aligned(weight, 0);
     // The options are hints for the ALIGNED whole-block instances; a misaligned row runs the plain instance.
     const int opt = aligned ? s.opt : 0;
-#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                              \
-    do {                                                                                      \
-        if constexpr (((OPT)&kOptCap) != 0)                                                   \
-            fused_add_rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0> \
-                <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps); \
-        else                                                                                  \
-            fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>   \
-                <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps); \
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                     \
+    do {                                                                                             \
+        if constexpr (((OPT)&kOptCap) != 0)                                                          \
+            fused_add_rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>        \
+                <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
+        else                                                                                         \
+            fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>          \
+                <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
     } while (0)
 #define RMSREF_OPTS(L, P, EARLY)                                                                        \
     if constexpr ((L) == 0 && (P) <= 4) {                                                               \

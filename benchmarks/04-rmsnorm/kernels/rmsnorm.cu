@@ -15,7 +15,8 @@
 // last whole pack. Weight and output are moved as packs only when they share the input row's offset from a 16-byte
 // boundary; otherwise element by element (correct for every combination of pointers, slower).
 //
-// Contract (as the lesson's exercises): fp32 accumulation, inv_rms = 1 / sqrt(sum(x^2) / N + eps);
+// Contract (as the lesson's exercises): fp32 accumulation, inv_rms = 1 / sqrt(sum(x^2) * (1/N) + eps), 1/N rounded
+// to fp32 once on the host (within an ulp of sum / N);
 //   fp32:          y = x * inv_rms * w
 //   bf16 / fp16:   y = T( float( T(x * inv_rms) ) * w )
 // Row r of the input is input[r * in_stride + j], of the output output[r * out_stride + j]. In-place use (output ==
@@ -33,7 +34,7 @@ namespace {
 // at most 4 packs only). `warp_partials` is the kernel's shared array for the block's reduction.
 template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
 __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride, const T* __restrict__ weight,
-                                            T* output, long long out_stride, int M, int N, float eps,
+                                            T* output, long long out_stride, int M, int N, float eps, float inv_n,
                                             float* warp_partials) {
     constexpr int kN = Pack<T>::kN;
     // The prefix and the tail together hold fewer than 2 * kN single elements, spread over the row's lanes.
@@ -93,7 +94,7 @@ __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride,
     } else {
         total = block_sum(sq, warp_partials);
     }
-    const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
+    const float inv_rms = rsqrtf(total * inv_n + eps);
 
     // Write the row from registers.
     const bool output_packs = ALIGNED || misalignment(y) == misalignment(x);
@@ -125,18 +126,18 @@ __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride,
 template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     rmsnorm_regs_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
-                        long long out_stride, int M, int N, float eps) {
+                        long long out_stride, int M, int N, float eps, float inv_n) {
     __shared__ float warp_partials[32];
     rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, in_stride, weight, output, out_stride, M, N, eps,
-                                                                warp_partials);
+                                                                inv_n, warp_partials);
 }
 template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
     rmsnorm_capped_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
-                          long long out_stride, int M, int N, float eps) {
+                          long long out_stride, int M, int N, float eps, float inv_n) {
     __shared__ float warp_partials[32];
     rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, in_stride, weight, output, out_stride, M, N, eps,
-                                                                warp_partials);
+                                                                inv_n, warp_partials);
 }
 
 // Rows longer than 512 threads x 8 packs: two passes, the second rereads x (from L2 if it is still there).
@@ -188,19 +189,23 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
         lanes * s.packs < packs_per_row(N, sizeof(T)))
         return false;
     const int rows_per_block = s.lanes > 0 ? s.threads / s.lanes : 1;
+    // The mean square as sum * (1/N), the reciprocal rounded once here, within an ulp of sum / N: the kernel's
+    // division (a reciprocal, two refinements and a check with its slow path) sat between the reduction and the
+    // first store of every row.
+    const float inv_n = 1.0f / static_cast<float>(N);
     const int grid = ceil_div(M, rows_per_block);
     const bool aligned = rows_aligned(input, in_stride * sizeof(T)) && rows_aligned(output, out_stride * sizeof(T)) &&
-                         rows_aligned(weight, 0);
+                         rows_aligned(weight, 0) && N % Pack<T>::kN == 0;
     // The options are hints for the ALIGNED whole-block instances; a misaligned row runs the plain instance.
     const int opt = aligned ? s.opt : 0;
-#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                           \
-    do {                                                                                                   \
-        if constexpr (((OPT)&kOptCap) != 0)                                                                \
-            rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                        \
-                <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps); \
-        else                                                                                               \
-            rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                          \
-                <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps); \
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                  \
+    do {                                                                                                          \
+        if constexpr (((OPT)&kOptCap) != 0)                                                                       \
+            rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                               \
+                <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
+        else                                                                                                      \
+            rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                                 \
+                <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
     } while (0)
 #define RMSREF_OPTS(L, P, EARLY)                                                                        \
     if constexpr ((L) == 0 && (P) <= 4) {                                                               \

@@ -7,58 +7,58 @@
 namespace rmsref {
 
 inline constexpr RuleLine kRuleHalfNormLong[] = {
-    {5120, {2, true, kOptStream, false}},  // N 1024..5120
+    {5120, {2, true, kOptStream, false}},              // N 1024..5120
     {16384, {4, false, kOptCap | kOptStream, false}},  // N 8192..16384
 };
 inline constexpr RuleLine kRuleHalfNormShort[] = {
     {4096, {1, true, kOptCap | kOptStream, false}},  // N 384..4096
-    {5760, {2, true, kOptCap, false}},  // N 4224..5760
+    {5760, {2, true, kOptCap, false}},               // N 4224..5760
     {7424, {2, true, kOptCap | kOptStream, false}},  // N 5888..7424
-    {8192, {2, true, kOptStream, false}},  // N 7552..8192
+    {8192, {2, true, kOptStream, false}},            // N 7552..8192
 };
 inline constexpr RuleLine kRuleHalfFusedLong[] = {
-    {1024, {1, true, kOptCap, false}},  // N 1024..1024
-    {5120, {2, true, 0, false}},  // N 4096..5120
-    {8192, {1, false, kOptCap, false}},  // N 8192..8192
+    {1024, {1, true, kOptCap, false}},    // N 1024..1024
+    {5120, {2, true, 0, false}},          // N 4096..5120
+    {8192, {1, false, kOptCap, false}},   // N 8192..8192
     {16384, {2, false, kOptCap, false}},  // N 16384..16384
 };
 inline constexpr RuleLine kRuleHalfFusedShort[] = {
-    {4096, {1, true, kOptStream, false}},  // N 384..4096
-    {5120, {2, true, kOptStream, false}},  // N 4224..5120
-    {6144, {2, false, kOptStream, false}},  // N 5248..6144
+    {4096, {1, true, kOptStream, false}},            // N 384..4096
+    {5120, {2, true, kOptStream, false}},            // N 4224..5120
+    {6144, {2, false, kOptStream, false}},           // N 5248..6144
     {7424, {2, false, kOptCap | kOptStream, true}},  // N 6272..7424
-    {8192, {2, false, kOptCap, false}},  // N 7552..8192
+    {8192, {2, false, kOptCap, false}},              // N 7552..8192
 };
 inline constexpr RuleLine kRuleFp32NormLong[] = {
-    {8192, {2, false, kOptCap | kOptStream, false}},  // N 1024..8192
+    {8192, {2, false, kOptCap | kOptStream, false}},   // N 1024..8192
     {16384, {4, false, kOptCap | kOptStream, false}},  // N 16384..16384
 };
 inline constexpr RuleLine kRuleFp32NormShort[] = {
-    {2048, {1, true, kOptStream, false}},  // N 256..2048
-    {2560, {2, true, 0, false}},  // N 2176..2560
-    {3328, {2, false, kOptCap, false}},  // N 2688..3328
+    {2048, {1, true, kOptStream, false}},             // N 256..2048
+    {2560, {2, true, 0, false}},                      // N 2176..2560
+    {3328, {2, false, kOptCap, false}},               // N 2688..3328
     {4096, {2, false, kOptCap | kOptStream, false}},  // N 3456..4096
-    {7680, {4, false, kOptCap | kOptStream, true}},  // N 4224..7680
+    {7680, {4, false, kOptCap | kOptStream, true}},   // N 4224..7680
     {8192, {4, false, kOptCap | kOptStream, false}},  // N 7808..8192
 };
 inline constexpr RuleLine kRuleFp32FusedLong[] = {
-    {4096, {1, false, 0, false}},  // N 1024..4096
-    {8192, {2, false, 0, false}},  // N 5120..8192
+    {4096, {1, false, 0, false}},         // N 1024..4096
+    {8192, {2, false, 0, false}},         // N 5120..8192
     {16384, {4, false, kOptCap, false}},  // N 16384..16384
 };
 inline constexpr RuleLine kRuleFp32FusedShort[] = {
-    {2048, {1, true, kOptStream, false}},  // N 256..2048
-    {2816, {2, true, kOptStream, false}},  // N 2176..2816
-    {3072, {2, true, 0, false}},  // N 2944..3072
-    {3456, {2, false, kOptStream, true}},  // N 3200..3456
-    {3840, {2, false, 0, true}},  // N 3584..3840
-    {3968, {2, false, 0, false}},  // N 3968..3968
+    {2048, {1, true, kOptStream, false}},             // N 256..2048
+    {2816, {2, true, kOptStream, false}},             // N 2176..2816
+    {3072, {2, true, 0, false}},                      // N 2944..3072
+    {3456, {2, false, kOptStream, true}},             // N 3200..3456
+    {3840, {2, false, 0, true}},                      // N 3584..3840
+    {3968, {2, false, 0, false}},                     // N 3968..3968
     {4096, {2, false, kOptCap | kOptStream, false}},  // N 4096..4096
-    {4608, {4, true, kOptStream, false}},  // N 4224..4608
-    {4992, {4, false, 0, false}},  // N 4736..4992
-    {5120, {4, false, kOptStream, false}},  // N 5120..5120
-    {7680, {4, false, kOptCap, true}},  // N 5248..7680
-    {8192, {4, false, kOptCap, false}},  // N 7808..8192
+    {4608, {4, true, kOptStream, false}},             // N 4224..4608
+    {4992, {4, false, 0, false}},                     // N 4736..4992
+    {5120, {4, false, kOptStream, false}},            // N 5120..5120
+    {7680, {4, false, kOptCap, true}},                // N 5248..7680
+    {8192, {4, false, kOptCap, false}},               // N 7808..8192
 };
 
 }  // namespace rmsref
