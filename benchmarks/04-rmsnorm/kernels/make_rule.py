@@ -9,9 +9,10 @@ its range; each range becomes a line of the table (up to its largest measured N;
 fp16 takes the bf16 table (the same element size; bf16 is the one measured at every shape). Rows of at most 32 packs
 go to warp groups whatever the table says (launch_shape.h, shape_for), so those sizes are left out.
 
-Usage: make_rule.py tune.csv > rule_table.h   (no GPU needed)
+Usage: make_rule.py tune.csv[.gz] > rule_table.h   (no GPU needed)
 """
 import csv
+import gzip
 import re
 import sys
 from collections import defaultdict
@@ -61,7 +62,7 @@ def segments(times):
 
 def main(path):
     times = defaultdict(lambda: defaultdict(dict))
-    with open(path) as f:
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         for r in csv.DictReader(f):
             if r["source"] != "tune" or r["status"] != "ok" or r["dtype"] == "fp16":
                 continue
