@@ -5,10 +5,13 @@
 //      read misses L2 once rows are long and many are in flight);
 //   2. 16-byte packs: one load instruction moves 4 floats or 8 bf16/fp16 values, so a warp has 512 bytes in flight
 //      per instruction instead of 64 (bf16 scalar) or 128 (fp32 scalar);
-//   3. the launch shape follows the hidden size (launch_shape.h): short rows share a warp, long rows get a block
-//      sized so that every lane holds data;
+//   3. the launch shape follows the hidden size (launch_shape.h, rule_table.h): short rows share a warp, long rows
+//      get a block sized so that every lane holds data, and a batch of 512 rows runs in one wave (4 blocks on each
+//      multiprocessor: 2 packs a thread, or the 32-register kernel, where fewer packs would not fit);
 //   4. the weight is loaded before the reduction (its latency hides behind the shuffles and the barrier) or after
-//      it (fewer registers held across it, more threads per multiprocessor), whichever the rule's table says.
+//      it (fewer registers held across it, more threads per multiprocessor), whichever the rule's table says;
+//   5. nothing between the row's last load and its first store that can be done earlier: 1/N comes from the host,
+//      and the ALIGNED instances (whole-pack rows) have no single-element code at all.
 //
 // Misaligned rows (a slice, an odd hidden size, a row stride that is not a multiple of 16 bytes) are walked as in the
 // `rmsnorm_vec` exercise: single elements up to the first 16-byte boundary, whole packs, single elements after the
