@@ -100,7 +100,8 @@ __device__ __forceinline__ void forget_widened(Pack& p) {
     unsigned words[VEC / 2];
     __builtin_memcpy(words, &p, sizeof(words));
 #pragma unroll
-    for (int k = 0; k < VEC / 2; ++k) asm("" : "+r"(words[k]));
+    for (int k = 0; k < VEC / 2; ++k) asm(""
+                                          : "+r"(words[k]));
     __builtin_memcpy(&p, words, sizeof(words));
 }
 
@@ -114,7 +115,7 @@ __device__ __forceinline__ __nv_bfloat16 normalize_one(__nv_bfloat16 x, float in
 __device__ __forceinline__ Pack normalize_pack(const Pack& x, float inv_rms, const Pack& w) {
     Pack y;
     ______  // blank: normalize_pack
-        return y;
+    return y;
 }
 
 // The launcher's largest block. The block size is chosen at run time (a whole number of warps, from the row's
@@ -140,8 +141,8 @@ __device__ __forceinline__ float row_inv_rms(float local_sq, int N, float eps) {
 // One block of blockDim.x threads (a multiple of 32) per row; thread t owns packs t, t + blockDim.x, ... and keeps
 // the first PACKS of them in registers.
 template <int PACKS, bool ALIGNED>
-__global__ void rmsnorm_bf16_fast_kernel(const __nv_bfloat16* input, const __nv_bfloat16* weight, __nv_bfloat16* output,
-                                         int N, float eps) {
+__global__ void rmsnorm_bf16_fast_kernel(const __nv_bfloat16* input, const __nv_bfloat16* weight,
+                                         __nv_bfloat16* output, int N, float eps) {
     const int tid = threadIdx.x;
     const int threads = blockDim.x;
     const __nv_bfloat16* x = input + static_cast<long long>(blockIdx.x) * N;
@@ -156,8 +157,8 @@ __global__ void rmsnorm_bf16_fast_kernel(const __nv_bfloat16* input, const __nv_
     Pack cache[PACKS];
     float local_sq = 0.0f;
     ______  // blank: cache_row
-        // Packs past the registers (rows longer than PACKS * threads packs), the prefix and the tail.
-        for (int v = cached_vec + tid; v < num_vec; v += threads) {
+    // Packs past the registers (rows longer than PACKS * threads packs), the prefix and the tail.
+    for (int v = cached_vec + tid; v < num_vec; v += threads) {
         const Pack p = load_pack(x + prefix + v * VEC, true);
 #pragma unroll
         for (int k = 0; k < VEC / 2; ++k) {
@@ -207,7 +208,7 @@ int round_up_to_warp(int n) { return (n + 31) / 32 * 32; }
 int pick_packs(int row_packs) {
     int packs = 4;
     ______  // blank: pick_packs
-        return packs;
+    return packs;
 }
 
 bool rows_aligned(const void* p, long long row_bytes) {
@@ -220,7 +221,8 @@ void launch_packs(const __nv_bfloat16* input, const __nv_bfloat16* weight, __nv_
     const long long row_bytes = static_cast<long long>(N) * sizeof(__nv_bfloat16);
     if (rows_aligned(input, row_bytes) && rows_aligned(output, row_bytes) && rows_aligned(weight, 0))
         rmsnorm_bf16_fast_kernel<PACKS, true><<<M, threads, 0, stream>>>(input, weight, output, N, eps);
-    else rmsnorm_bf16_fast_kernel<PACKS, false><<<M, threads, 0, stream>>>(input, weight, output, N, eps);
+    else
+        rmsnorm_bf16_fast_kernel<PACKS, false><<<M, threads, 0, stream>>>(input, weight, output, N, eps);
 }
 
 }  // namespace
