@@ -67,17 +67,13 @@ __device__ __forceinline__ Pack load_pack(const __nv_bfloat16* p, bool aligned) 
     for (int k = 0; k < VEC / 2; ++k) r.pair[k] = __halves2bfloat162(p[2 * k], p[2 * k + 1]);
     return r;
 }
-// The weight, which every row reads again: through the read-only path (LDG.CONSTANT), which keeps it in L1.
+// The weight, which every row reads again: as packs through the read-only path (LDG.CONSTANT), which keeps it in
+// L1; a weight misaligned unlike the row (the slow path) as load_pack's 8 scalar loads.
 __device__ __forceinline__ Pack load_weight_pack(const __nv_bfloat16* p, bool aligned) {
-    if (aligned) {
-        const int4 raw = __ldg(reinterpret_cast<const int4*>(p));
-        Pack r;
-        __builtin_memcpy(&r, &raw, sizeof(r));
-        return r;
-    }
+    if (!aligned) return load_pack(p, false);
+    const int4 raw = __ldg(reinterpret_cast<const int4*>(p));
     Pack r;
-#pragma unroll
-    for (int k = 0; k < VEC / 2; ++k) r.pair[k] = __halves2bfloat162(__ldg(p + 2 * k), __ldg(p + 2 * k + 1));
+    __builtin_memcpy(&r, &raw, sizeof(r));
     return r;
 }
 __device__ __forceinline__ void store_pack(__nv_bfloat16* p, const Pack& y, bool aligned) {
