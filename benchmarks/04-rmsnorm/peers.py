@@ -11,9 +11,16 @@ sets that together exceed the L2 three times; median over replays, divided by K)
                      one-step design that writes the residual back.
 
 Writes one CSV (the columns bench/report.cpp reads). Usage: peers.py --csv peers.csv [--replays N] [--quick]
+
+peers.py --dump DIR compiles the Triton kernels instead, at the shapes where the reference kernels were behind them
+(the 512-row sweep past N = 4096, 8192 x 16384), and writes for each its registers, spills, PTX and cubin, and the
+SASS where a cuobjdump is found (CUDA's or the one Triton ships): what Triton generates, read rather than guessed.
 """
 import argparse
+import os
+import shutil
 import statistics
+import subprocess
 
 import torch
 import torch.nn.functional as F
@@ -94,12 +101,63 @@ def rms_ref(h, w):
     return h * torch.rsqrt((h * h).mean(dim=-1, keepdim=True) + EPS) * w.double()
 
 
+def cuobjdump():
+    """CUDA's cuobjdump, else the one bundled with Triton's NVIDIA backend, else None."""
+    found = shutil.which("cuobjdump")
+    if found:
+        return found
+    bundled = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
+    return bundled if os.path.exists(bundled) else None
+
+
+def dump(out_dir):
+    """What Triton compiled for the shapes where it led: one summary line per kernel, and its PTX, cubin and SASS."""
+    os.makedirs(out_dir, exist_ok=True)
+    tool = cuobjdump()
+    lines = ["op,dtype,M,N,BLOCK,num_warps,n_regs,n_spills,shared_bytes"]
+    cases = [("rmsnorm", dt, 512, n) for dt in (torch.bfloat16, torch.float32) for n in (4224, 4992, 6016, 8064)]
+    cases += [("rmsnorm", torch.bfloat16, 8192, 16384), ("rmsnorm", torch.float32, 8192, 16384),
+              ("fused_add_rmsnorm", torch.float32, 8192, 16384), ("fused_add_rmsnorm", torch.bfloat16, 512, 8064)]
+    for op, dtype, M, N in cases:
+        x = torch.randn((M, N), device="cuda", dtype=dtype)
+        w = torch.ones(N, device="cuda", dtype=dtype)
+        y = torch.empty_like(x)
+        block = triton.next_power_of_2(N)
+        nw = warps_for(block)
+        if op == "rmsnorm":
+            k = rmsnorm_one_step[(M,)](x, w, y, N, EPS, N, block, num_warps=nw)
+        else:
+            r = torch.randn_like(x)
+            k = fused_add_rmsnorm_one_step[(M,)](x, r, w, y, N, EPS, N, block, num_warps=nw)
+        torch.cuda.synchronize()
+        name = f"{op}-{NAMES[dtype]}-{M}x{N}"
+        lines.append(f"{op},{NAMES[dtype]},{M},{N},{block},{nw},{k.n_regs},{k.n_spills},{k.metadata.shared}")
+        with open(os.path.join(out_dir, name + ".ptx"), "w") as f:
+            f.write(k.asm["ptx"])
+        cubin = os.path.join(out_dir, name + ".cubin")
+        with open(cubin, "wb") as f:
+            f.write(k.asm["cubin"])
+        if tool:
+            sass = subprocess.run([tool, "-sass", cubin], capture_output=True, text=True).stdout
+            with open(os.path.join(out_dir, name + ".sass"), "w") as f:
+                f.write(sass)
+    with open(os.path.join(out_dir, "kernels.csv"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--csv", required=True)
+    ap.add_argument("--csv")
     ap.add_argument("--replays", type=int, default=20)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--dump", metavar="DIR", help="write what Triton compiled (no timing)")
     args = ap.parse_args()
+    if args.dump:
+        dump(args.dump)
+        return
+    if not args.csv:
+        ap.error("--csv is required (or --dump DIR)")
     props = torch.cuda.get_device_properties(0)
     l2 = props.L2_cache_size
     gen = torch.Generator(device="cuda").manual_seed(2026)

@@ -75,6 +75,29 @@ __device__ __forceinline__ void store_pack(T* p, const Pack<T>& v) {
     *reinterpret_cast<Pack<T>*>(p) = v;
 }
 
+// Loads and stores of a pack with the streaming hint when STREAM (the kOptStream option of launch_shape.h).
+template <bool STREAM, typename T>
+__device__ __forceinline__ Pack<T> load_pack_hinted(const T* p) {
+    if constexpr (STREAM) {
+        const int4 raw = __ldcs(reinterpret_cast<const int4*>(p));
+        Pack<T> out;
+        __builtin_memcpy(&out, &raw, sizeof(out));
+        return out;
+    } else {
+        return load_pack(p);
+    }
+}
+template <bool STREAM, typename T>
+__device__ __forceinline__ void store_pack_hinted(T* p, const Pack<T>& v) {
+    if constexpr (STREAM) {
+        int4 raw;
+        __builtin_memcpy(&raw, &v, sizeof(raw));
+        __stcs(reinterpret_cast<int4*>(p), raw);
+    } else {
+        store_pack(p, v);
+    }
+}
+
 // Hides from the compiler that the pack still holds the values it was loaded with. Without it, the compiler keeps the
 // fp32 widening of every 16-bit element (computed for the sum of squares) alive until the output is written: twice
 // the registers of the packed values, which spills at 4 and 8 packs per thread. After this, it widens them again,
@@ -213,7 +236,8 @@ struct RowSplit {
 };
 
 // ALIGNED: the launcher has checked that every row of every operand starts on a 16-byte boundary (aligned pointers,
-// row strides a multiple of 16 bytes), so the prefix is empty at compile time and every operand moves as packs. That
+// row strides a multiple of 16 bytes) and holds whole packs (n a multiple of kN), so prefix and tail are empty at
+// compile time and every operand moves as packs. That
 // is the common case, and what the fast path is for: the misaligned walk's prefix and its per-operand choice between
 // a pack and 8 single elements cost registers (both paths' addresses stay live), and registers decide how many rows a
 // multiprocessor has in flight.
@@ -221,7 +245,16 @@ template <bool ALIGNED = false, typename T>
 __device__ __forceinline__ RowSplit split_row(const T* row, int n) {
     constexpr int kN = Pack<T>::kN;
     RowSplit s;
-    const int to_boundary = ALIGNED ? 0 : static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
+    if constexpr (ALIGNED) {
+        // The launcher has also checked that n is a whole number of packs: no single element at either end, known
+        // at compile time, so the single-element code of the kernels is not even compiled in.
+        s.prefix = 0;
+        s.packs = n / kN;
+        s.tail_start = n;
+        s.singles = 0;
+        return s;
+    }
+    const int to_boundary = static_cast<int>(((kPackBytes - misalignment(row)) % kPackBytes) / sizeof(T));
     s.prefix = to_boundary < n ? to_boundary : n;
     s.packs = (n - s.prefix) / kN;
     s.tail_start = s.prefix + s.packs * kN;
@@ -249,6 +282,9 @@ __device__ __forceinline__ float group_sum(float v) {
 // after it each warp reduces the per-warp partials itself instead of waiting for warp 0 to broadcast them. Called at
 // most once per block (the partials are not protected against a second call). `warp_partials` is the kernel's
 // `__shared__ float[32]` (declared in the kernel, where the CPU emulator's rewriter sees shared declarations).
+// (Adding the partials from 16-byte shared loads instead of the second round of shuffles was tried, 2026-12-01 session
+// 4: ptxas hoists those loads and holds their registers beside the row's, 28 -> 38 to 48 registers a thread for the
+// whole-block instances, fewer threads per multiprocessor; so not.)
 __device__ __forceinline__ float block_sum(float v, float* warp_partials) {
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;

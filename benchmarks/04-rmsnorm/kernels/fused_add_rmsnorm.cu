@@ -22,11 +22,13 @@ __device__ __forceinline__ T add_rounded(T a, T b) {
     return from_float<T>(to_float(a) + to_float(b));
 }
 
-// ALIGNED: every row of every operand starts on a 16-byte boundary (the launcher checks), see split_row.
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED>
-__global__ void __launch_bounds__(max_threads(LANES, PACKS))
-    fused_add_rmsnorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
-                                  float eps) {
+// ALIGNED: every row of every operand starts on a 16-byte boundary (the launcher checks), see split_row. STREAM:
+// the kOptStream hint of launch_shape.h (instantiated, with the capped kernel below, for ALIGNED whole-block rows of
+// at most 4 packs only). `warp_partials` is the kernel's shared array for the block's reduction.
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+__device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residual, const T* __restrict__ weight,
+                                                      T* output, int M, int N, float eps, float inv_n,
+                                                      float* warp_partials) {
     constexpr int kN = Pack<T>::kN;
     constexpr int kSingles = (2 * (kN - 1) + (LANES > 0 ? LANES : 32) - 1) / (LANES > 0 ? LANES : 32);
     const int lanes = LANES > 0 ? LANES : static_cast<int>(blockDim.x);
@@ -50,14 +52,16 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         const int p = lane + i * lanes;
         if (p < split.packs) {
             const int col = split.prefix + p * kN;
-            const Pack<T> a = load_pack(x + col);
-            hs[i] = add_pack(a, load_pack_or_elements(r + col, residual_packs));
+            const Pack<T> a = load_pack_hinted<STREAM>(x + col);
+            if constexpr (ALIGNED) hs[i] = add_pack(a, load_pack_hinted<STREAM>(r + col));
+            else hs[i] = add_pack(a, load_pack_or_elements(r + col, residual_packs));
 #pragma unroll
             for (int k = 0; k < kN; ++k) {
                 const float f = to_float(hs[i].v[k]);
                 sq += f * f;
             }
-            store_pack_or_elements(r + col, hs[i], residual_packs);
+            if constexpr (ALIGNED) store_pack_hinted<STREAM>(r + col, hs[i]);
+            else store_pack_or_elements(r + col, hs[i], residual_packs);
         }
     }
     T singles[kSingles];
@@ -89,10 +93,9 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     if constexpr (LANES > 0) {
         total = group_sum<LANES>(sq);
     } else {
-        __shared__ float warp_partials[32];
         total = block_sum(sq, warp_partials);
     }
-    const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
+    const float inv_rms = rsqrtf(total * inv_n + eps);
 
     const bool output_packs = ALIGNED || misalignment(y) == x_mis;
 #pragma unroll
@@ -101,7 +104,9 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         if (p < split.packs) {
             forget_widened(hs[i]);
             if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
-            store_pack_or_elements(y + split.prefix + p * kN, normalize_pack(hs[i], inv_rms, ws[i]), output_packs);
+            const Pack<T> out = normalize_pack(hs[i], inv_rms, ws[i]);
+            if constexpr (ALIGNED) store_pack_hinted<STREAM>(y + split.prefix + p * kN, out);
+            else store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
         }
     }
 #pragma unroll
@@ -112,6 +117,27 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
             y[col] = normalize<T>(to_float(singles[j]), inv_rms, to_float(__ldg(weight + col)));
         }
     }
+}
+
+// The kernels: the same row, compiled with the register budget of max_threads (a block of that many threads must
+// fit), or capped at 32 registers (kOptCap: __launch_bounds__' minimum of 2048 / max_threads blocks per
+// multiprocessor). Two kernels rather than a computed minimum because ptxas treats an explicit minimum of 1 block
+// differently from none: it gave 30 -> 38 registers for the bf16 block x2 instance (measured with --resource-usage).
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+__global__ void __launch_bounds__(max_threads(LANES, PACKS))
+    fused_add_rmsnorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
+                                  float eps, float inv_n) {
+    __shared__ float warp_partials[32];
+    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, residual, weight, output, M, N, eps,
+                                                                          inv_n, warp_partials);
+}
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+__global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
+    fused_add_rmsnorm_capped_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
+                                    float eps, float inv_n) {
+    __shared__ float warp_partials[32];
+    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, residual, weight, output, M, N, eps,
+                                                                          inv_n, warp_partials);
 }
 
 // Rows longer than the registers hold: pass 1 adds and writes the residual, pass 2 rereads it. Each thread rereads
@@ -171,23 +197,48 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
         lanes * s.packs < packs_per_row(N, sizeof(T)))
         return false;
     const int rows_per_block = s.lanes > 0 ? s.threads / s.lanes : 1;
+    // The mean square as sum * (1/N), the reciprocal rounded once here, within an ulp of sum / N: the kernel's
+    // division (a reciprocal, two refinements and a check with its slow path) sat between the reduction and the
+    // first store of every row.
+    const float inv_n = 1.0f / static_cast<float>(N);
     const int grid = ceil_div(M, rows_per_block);
     const long long row_bytes = static_cast<long long>(N) * sizeof(T);
+    // (row_bytes a multiple of 16: the rows hold whole packs, as split_row<true> needs.)
     const bool aligned = rows_aligned(input, row_bytes) && rows_aligned(residual, row_bytes) &&
                          rows_aligned(output, row_bytes) && rows_aligned(weight, 0);
-#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED)                \
-    fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED> \
-        <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps)
-#define RMSREF_SHAPE(L, P)                                        \
-    if (s.lanes == (L) && s.packs == (P)) {                       \
-        if (aligned) {                                            \
-            if (s.weight_early) RMSREF_LAUNCH(L, P, true, true);  \
-            else RMSREF_LAUNCH(L, P, false, true);                \
-        } else {                                                  \
-            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false); \
-            else RMSREF_LAUNCH(L, P, false, false);               \
-        }                                                         \
-        return true;                                              \
+    // The options are hints for the ALIGNED whole-block instances; a misaligned row runs the plain instance.
+    const int opt = aligned ? s.opt : 0;
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                     \
+    do {                                                                                             \
+        if constexpr (((OPT)&kOptCap) != 0)                                                          \
+            fused_add_rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>        \
+                <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
+        else                                                                                         \
+            fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>          \
+                <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
+    } while (0)
+#define RMSREF_OPTS(L, P, EARLY)                                                                        \
+    if constexpr ((L) == 0 && (P) <= 4) {                                                               \
+        if (opt == kOptCap) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap);                                  \
+        else if (opt == kOptStream) RMSREF_LAUNCH(L, P, EARLY, true, kOptStream);                       \
+        else if (opt == (kOptCap | kOptStream)) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap | kOptStream); \
+        else RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                       \
+    } else {                                                                                            \
+        RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                            \
+    }
+#define RMSREF_SHAPE(L, P)                                           \
+    if (s.lanes == (L) && s.packs == (P)) {                          \
+        if (aligned) {                                               \
+            if (s.weight_early) {                                    \
+                RMSREF_OPTS(L, P, true)                              \
+            } else {                                                 \
+                RMSREF_OPTS(L, P, false)                             \
+            }                                                        \
+        } else {                                                     \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false, 0); \
+            else RMSREF_LAUNCH(L, P, false, false, 0);               \
+        }                                                            \
+        return true;                                                 \
     }
     RMSREF_SHAPE(0, 1)
     RMSREF_SHAPE(0, 2)
@@ -206,6 +257,7 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
     RMSREF_SHAPE(32, 2)
     RMSREF_SHAPE(32, 4)
 #undef RMSREF_SHAPE
+#undef RMSREF_OPTS
 #undef RMSREF_LAUNCH
     return false;
 }

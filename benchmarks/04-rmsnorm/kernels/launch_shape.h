@@ -2,6 +2,7 @@
 // Host code (the launchers and the benchmark's tuning sweep include it).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,21 @@ struct LaunchShape {
     // The weight's loads issued before the row's reduction (their latency hidden behind it) or after it (fewer
     // registers held across it, so more threads fit on a multiprocessor).
     bool weight_early = true;
+    // kOptCap | kOptStream below (32 registers; streaming loads and stores): hints that only whole-block
+    // rows of at most 4 packs a thread have instances for, and only rows whose operands are all 16-byte aligned
+    // use (a misaligned row runs the plain instance).
+    int opt = 0;
 };
+
+// The options (bit flags of LaunchShape::opt and of the kernels' OPT parameter).
+// kOptCap: __launch_bounds__ asks for 2048 threads per multiprocessor, so ptxas keeps to 32 registers a thread.
+// One wave of 512 rows needs 4 blocks of up to 512 threads on each of the H200's 132 multiprocessors; at 33 to 64
+// registers only 2 or 3 fit and the last rows run in a second, nearly empty wave.
+// kOptStream: the row (x, and the fused add's residual) is read and the output written with the streaming hint
+// (ld.global.cs / st.global.cs: evict first), since neither is touched again, so that L1 and L2 keep the weight,
+// which every row rereads.
+constexpr int kOptCap = 1;
+constexpr int kOptStream = 2;
 
 // The (lanes, packs) pairs the kernel files instantiate; anything else is refused by their dispatch.
 constexpr int kBlockPacks[] = {1, 2, 4, 8};
@@ -47,25 +62,19 @@ inline LaunchShape block_shape(int row_packs, int packs, bool weight_early = tru
 // them apart because they cannot fill the GPU with rows, only with threads per row.
 constexpr int kShortBatchRows = 2048;
 
-// The rule's table: packs per thread for whole-block rows, by element size, op and batch length, and when the
-// weight is loaded. Chosen from the tuning sweep of run 3 (2026-12-01, H200, docs/performance.md) with
-// rule_from_tune.py: for each entry, the variant with the best geometric mean over that run's shapes of
-// (bandwidth / best shape's bandwidth), quoted beside it.
+// A line of the rule's table: for whole-block rows, packs per thread, when the weight is loaded, the options, and
+// `fill`: 512 threads where the fewest that hold the row would be between 256 and 512 (the last packs of some
+// threads empty; more warps to hide the reduction's latency, and still 4 blocks a multiprocessor).
 struct RuleEntry {
     int packs;
     bool weight_early;
+    int opt = 0;
+    bool fill = false;
 };
-inline RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch) {
-    // Long batches: run 3's best variant at each of the five large shapes is within 2 % of these picks (with
-    // shape_for's fallback to fewer packs where the block would be one warp), and within 1 % of Triton's one-step
-    // kernel or faster. Short batches: rule_from_tune.py's geometric-mean pick over the 512 x N sweep.
-    if (elem_bytes == 4) {
-        if (!fused) return {4, true};                                    // 0.976 (short), 0.998 (long)
-        return short_batch ? RuleEntry{2, false} : RuleEntry{1, false};  // 0.957, 0.99
-    }
-    if (!fused) return short_batch ? RuleEntry{1, true} : RuleEntry{4, false};  // 0.935, 0.99
-    return short_batch ? RuleEntry{1, true} : RuleEntry{1, false};              // 0.959, 0.994
-}
+struct RuleLine {
+    int max_n;  // the line holds for hidden sizes up to this one (past the table's last line, the last line)
+    RuleEntry entry;
+};
 
 // The shape for rows of n elements given a table entry. Rows of at most 32 packs go to part of a warp (a whole block
 // on so short a row would leave most of its threads without data); longer rows to a whole block with the entry's
@@ -81,27 +90,65 @@ inline LaunchShape shape_for(int n, int elem_bytes, RuleEntry e) {
     int packs = e.packs;
     while (packs > 1 && block_shape(row_packs, packs).threads < 64) packs /= 2;
     for (; packs <= 8; packs *= 2) {
-        const LaunchShape s = block_shape(row_packs, packs, e.weight_early);
-        if (s.threads <= max_threads(0, packs)) return s;
+        LaunchShape s = block_shape(row_packs, packs, e.weight_early);
+        if (s.threads > max_threads(0, packs)) continue;
+        if (e.fill && s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) s.threads = 512;
+        if (packs <= 4) s.opt = e.opt;  // the options have instances up to 4 packs a thread
+        return s;
     }
     return {-1, 0, kMaxThreads, true};
 }
 
-// The rule of lesson 04's reference kernels.
+}  // namespace rmsref
+
+#include "rule_table.h"
+
+namespace rmsref {
+
+// The rule of lesson 04's reference kernels: the line of rule_table.h (chosen from a tuning sweep by make_rule.py)
+// for this element size, op, batch length (at most kShortBatchRows rows: the 512-row sweep's lines; more: the large
+// shapes') and hidden size.
+template <std::size_t K>
+inline RuleEntry rule_line(const RuleLine (&table)[K], int n) {
+    for (const RuleLine& line : table)
+        if (n <= line.max_n) return line.entry;
+    return table[K - 1].entry;
+}
+inline RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch, int n) {
+    if (elem_bytes == 4) {
+        if (fused) return short_batch ? rule_line(kRuleFp32FusedShort, n) : rule_line(kRuleFp32FusedLong, n);
+        return short_batch ? rule_line(kRuleFp32NormShort, n) : rule_line(kRuleFp32NormLong, n);
+    }
+    if (fused) return short_batch ? rule_line(kRuleHalfFusedShort, n) : rule_line(kRuleHalfFusedLong, n);
+    return short_batch ? rule_line(kRuleHalfNormShort, n) : rule_line(kRuleHalfNormLong, n);
+}
 inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
-    return shape_for(n, elem_bytes, rule_entry(elem_bytes, fused, m <= kShortBatchRows));
+    return shape_for(n, elem_bytes, rule_entry(elem_bytes, fused, m <= kShortBatchRows, n));
 }
 
 // Every shape the kernels can run a row of n elements with, for the benchmark's tuning sweep: whole blocks with
-// 1, 2, 4 or 8 packs per thread and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row
-// without more than doubling it, each with the weight loaded early and late.
-inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
+// 1, 2, 4 or 8 packs per thread (as few threads as hold the row, and also 512 threads with the last packs of some
+// threads empty, where the fewest would be between 256 and 512: Triton's one-step kernel's shape, one wave of 512
+// rows when 4 such blocks fit a multiprocessor), those of at most 4 packs also with each option (capped, streaming,
+// both), and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row without more than doubling
+// it; each with the weight loaded early and late.
+// Without `options` (lesson 05's LayerNorm kernels, which have no instances for them), no capped or streaming shapes.
+inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true) {
     std::vector<LaunchShape> out;
     const int row_packs = packs_per_row(n, elem_bytes);
     for (bool early : {true, false}) {
         for (int packs : kBlockPacks) {
-            const LaunchShape s = block_shape(row_packs, packs, early);
-            if (s.threads <= max_threads(0, packs)) out.push_back(s);
+            LaunchShape s = block_shape(row_packs, packs, early);
+            if (s.threads > max_threads(0, packs)) continue;
+            std::vector<int> threads = {s.threads};
+            if (s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) threads.push_back(512);
+            for (int t : threads) {
+                s.threads = t;
+                for (int opt = 0; opt <= (options && packs <= 4 ? (kOptCap | kOptStream) : 0); ++opt) {
+                    s.opt = opt;
+                    out.push_back(s);
+                }
+            }
         }
         for (int lanes : kGroupLanes) {
             for (int packs : kGroupPacks) {
@@ -116,7 +163,9 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes) {
 
 inline std::string shape_name(const LaunchShape& s) {
     if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
-    const std::string w = s.weight_early ? "" : "+w-late";  // no comma: the name is a CSV field
+    // No comma: the name is a CSV field.
+    const std::string w = std::string(s.weight_early ? "" : "+w-late") + (s.opt & kOptCap ? "+cap" : "") +
+                          (s.opt & kOptStream ? "+cs" : "");
     if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
     return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }

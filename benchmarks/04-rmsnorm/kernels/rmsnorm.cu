@@ -5,17 +5,21 @@
 //      read misses L2 once rows are long and many are in flight);
 //   2. 16-byte packs: one load instruction moves 4 floats or 8 bf16/fp16 values, so a warp has 512 bytes in flight
 //      per instruction instead of 64 (bf16 scalar) or 128 (fp32 scalar);
-//   3. the launch shape follows the hidden size (launch_shape.h): short rows share a warp, long rows get a block
-//      sized so that every lane holds data;
+//   3. the launch shape follows the hidden size (launch_shape.h, rule_table.h): short rows share a warp, long rows
+//      get a block sized so that every lane holds data, and a batch of 512 rows runs in one wave (4 blocks on each
+//      multiprocessor: 2 packs a thread, or the 32-register kernel, where fewer packs would not fit);
 //   4. the weight is loaded before the reduction (its latency hides behind the shuffles and the barrier) or after
-//      it (fewer registers held across it, more threads per multiprocessor), whichever the rule's table says.
+//      it (fewer registers held across it, more threads per multiprocessor), whichever the rule's table says;
+//   5. nothing between the row's last load and its first store that can be done earlier: 1/N comes from the host,
+//      and the ALIGNED instances (whole-pack rows) have no single-element code at all.
 //
 // Misaligned rows (a slice, an odd hidden size, a row stride that is not a multiple of 16 bytes) are walked as in the
 // `rmsnorm_vec` exercise: single elements up to the first 16-byte boundary, whole packs, single elements after the
 // last whole pack. Weight and output are moved as packs only when they share the input row's offset from a 16-byte
 // boundary; otherwise element by element (correct for every combination of pointers, slower).
 //
-// Contract (as the lesson's exercises): fp32 accumulation, inv_rms = 1 / sqrt(sum(x^2) / N + eps);
+// Contract (as the lesson's exercises): fp32 accumulation, inv_rms = 1 / sqrt(sum(x^2) * (1/N) + eps), 1/N rounded
+// to fp32 once on the host (within an ulp of sum / N);
 //   fp32:          y = x * inv_rms * w
 //   bf16 / fp16:   y = T( float( T(x * inv_rms) ) * w )
 // Row r of the input is input[r * in_stride + j], of the output output[r * out_stride + j]. In-place use (output ==
@@ -28,11 +32,13 @@ namespace rmsref {
 namespace {
 
 // One row per LANES lanes (LANES = 0: per block), PACKS packs per lane held in registers; WEIGHT_EARLY: the weight
-// is loaded before the reduction; ALIGNED: every row of input, weight and output starts on a 16-byte boundary.
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED>
-__global__ void __launch_bounds__(max_threads(LANES, PACKS))
-    rmsnorm_regs_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
-                        long long out_stride, int M, int N, float eps) {
+// is loaded before the reduction; ALIGNED: every row of input, weight and output starts on a 16-byte boundary; STREAM:
+// the kOptStream hint of launch_shape.h (instantiated, with the capped kernel below, for ALIGNED whole-block rows of
+// at most 4 packs only). `warp_partials` is the kernel's shared array for the block's reduction.
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+__device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride, const T* __restrict__ weight,
+                                            T* output, long long out_stride, int M, int N, float eps, float inv_n,
+                                            float* warp_partials) {
     constexpr int kN = Pack<T>::kN;
     // The prefix and the tail together hold fewer than 2 * kN single elements, spread over the row's lanes.
     constexpr int kSingles = (2 * (kN - 1) + (LANES > 0 ? LANES : 32) - 1) / (LANES > 0 ? LANES : 32);
@@ -54,7 +60,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
         if (p < split.packs) {
-            xs[i] = load_pack(x + split.prefix + p * kN);
+            xs[i] = load_pack_hinted<STREAM>(x + split.prefix + p * kN);
 #pragma unroll
             for (int k = 0; k < kN; ++k) {
                 const float f = to_float(xs[i].v[k]);
@@ -89,10 +95,9 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     if constexpr (LANES > 0) {
         total = group_sum<LANES>(sq);
     } else {
-        __shared__ float warp_partials[32];
         total = block_sum(sq, warp_partials);
     }
-    const float inv_rms = rsqrtf(total / static_cast<float>(N) + eps);
+    const float inv_rms = rsqrtf(total * inv_n + eps);
 
     // Write the row from registers.
     const bool output_packs = ALIGNED || misalignment(y) == misalignment(x);
@@ -102,7 +107,9 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
         if (p < split.packs) {
             forget_widened(xs[i]);
             if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
-            store_pack_or_elements(y + split.prefix + p * kN, normalize_pack(xs[i], inv_rms, ws[i]), output_packs);
+            const Pack<T> out = normalize_pack(xs[i], inv_rms, ws[i]);
+            if constexpr (ALIGNED) store_pack_hinted<STREAM>(y + split.prefix + p * kN, out);
+            else store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
         }
     }
 #pragma unroll
@@ -113,6 +120,27 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
             y[col] = normalize<T>(to_float(singles[j]), inv_rms, to_float(__ldg(weight + col)));
         }
     }
+}
+
+// The kernels: the same row, compiled with the register budget of max_threads (a block of that many threads must
+// fit), or capped at 32 registers (kOptCap: __launch_bounds__' minimum of 2048 / max_threads blocks per
+// multiprocessor). Two kernels rather than a computed minimum because ptxas treats an explicit minimum of 1 block
+// differently from none: it gave 30 -> 38 registers for the bf16 block x2 instance (measured with --resource-usage).
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+__global__ void __launch_bounds__(max_threads(LANES, PACKS))
+    rmsnorm_regs_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
+                        long long out_stride, int M, int N, float eps, float inv_n) {
+    __shared__ float warp_partials[32];
+    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, in_stride, weight, output, out_stride, M, N, eps,
+                                                                inv_n, warp_partials);
+}
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+__global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
+    rmsnorm_capped_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
+                          long long out_stride, int M, int N, float eps, float inv_n) {
+    __shared__ float warp_partials[32];
+    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, in_stride, weight, output, out_stride, M, N, eps,
+                                                                inv_n, warp_partials);
 }
 
 // Rows longer than 512 threads x 8 packs: two passes, the second rereads x (from L2 if it is still there).
@@ -164,22 +192,46 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
         lanes * s.packs < packs_per_row(N, sizeof(T)))
         return false;
     const int rows_per_block = s.lanes > 0 ? s.threads / s.lanes : 1;
+    // The mean square as sum * (1/N), the reciprocal rounded once here, within an ulp of sum / N: the kernel's
+    // division (a reciprocal, two refinements and a check with its slow path) sat between the reduction and the
+    // first store of every row.
+    const float inv_n = 1.0f / static_cast<float>(N);
     const int grid = ceil_div(M, rows_per_block);
     const bool aligned = rows_aligned(input, in_stride * sizeof(T)) && rows_aligned(output, out_stride * sizeof(T)) &&
-                         rows_aligned(weight, 0);
-#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED)      \
-    rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED> \
-        <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps)
-#define RMSREF_SHAPE(L, P)                                        \
-    if (s.lanes == (L) && s.packs == (P)) {                       \
-        if (aligned) {                                            \
-            if (s.weight_early) RMSREF_LAUNCH(L, P, true, true);  \
-            else RMSREF_LAUNCH(L, P, false, true);                \
-        } else {                                                  \
-            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false); \
-            else RMSREF_LAUNCH(L, P, false, false);               \
-        }                                                         \
-        return true;                                              \
+                         rows_aligned(weight, 0) && N % Pack<T>::kN == 0;
+    // The options are hints for the ALIGNED whole-block instances; a misaligned row runs the plain instance.
+    const int opt = aligned ? s.opt : 0;
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                  \
+    do {                                                                                                          \
+        if constexpr (((OPT)&kOptCap) != 0)                                                                       \
+            rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                               \
+                <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
+        else                                                                                                      \
+            rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                                 \
+                <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
+    } while (0)
+#define RMSREF_OPTS(L, P, EARLY)                                                                        \
+    if constexpr ((L) == 0 && (P) <= 4) {                                                               \
+        if (opt == kOptCap) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap);                                  \
+        else if (opt == kOptStream) RMSREF_LAUNCH(L, P, EARLY, true, kOptStream);                       \
+        else if (opt == (kOptCap | kOptStream)) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap | kOptStream); \
+        else RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                       \
+    } else {                                                                                            \
+        RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                            \
+    }
+#define RMSREF_SHAPE(L, P)                                           \
+    if (s.lanes == (L) && s.packs == (P)) {                          \
+        if (aligned) {                                               \
+            if (s.weight_early) {                                    \
+                RMSREF_OPTS(L, P, true)                              \
+            } else {                                                 \
+                RMSREF_OPTS(L, P, false)                             \
+            }                                                        \
+        } else {                                                     \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false, 0); \
+            else RMSREF_LAUNCH(L, P, false, false, 0);               \
+        }                                                            \
+        return true;                                                 \
     }
     RMSREF_SHAPE(0, 1)
     RMSREF_SHAPE(0, 2)
@@ -198,6 +250,7 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
     RMSREF_SHAPE(32, 2)
     RMSREF_SHAPE(32, 4)
 #undef RMSREF_SHAPE
+#undef RMSREF_OPTS
 #undef RMSREF_LAUNCH
     return false;
 }

@@ -150,7 +150,7 @@ std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune) {
     if (Launch l = rule_launch(op, dtype))
         ks.push_back({"reference", "reference", rmsref::shape_name(rule), op, dtype, std::move(l)});
     if (tune)
-        for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, dtype_bytes(dtype)))
+        for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, dtype_bytes(dtype), false))
             ks.push_back({"ref:" + rmsref::shape_name(s), "tune", rmsref::shape_name(s), op, dtype,
                           shaped_launch(dtype, s, fused)});
     // The roofline at this shape: a copy of the input's bytes (plain norm only, as in lesson 04's benchmark).
