@@ -12,7 +12,13 @@
 # Not here: anything that defines CATCH_CONFIG_* before including Catch2 (the judges' main and listener, catch_main),
 # since the header is included before the first line of the file; the -O2 hot targets (WORKBOOK_HOT_TARGETS), whose
 # -O level a -O0 PCH does not match; the emulator's tests (they force-include the emulator's prelude first).
+# WORKBOOK_SHARED_PCH=OFF builds without it: a build of one or two of these targets alone (setup.new_lesson's clone
+# builds one judge) is shorter without the ~5 s of the .gch.
+option(WORKBOOK_SHARED_PCH "one precompiled header for the -O0 judges and test programs" ON)
 function(workbook_share_precompiled_headers)
+  if(NOT WORKBOOK_SHARED_PCH)
+    return()
+  endif()
   if(WORKBOOK_CATCH2_MAJOR EQUAL 3)
     set(catch_headers <catch2/catch_message.hpp> <catch2/catch_test_macros.hpp> <catch2/matchers/catch_matchers.hpp>)
   else()
