@@ -91,9 +91,13 @@ std::vector<BlankFill> solution_fills(const std::filesystem::path& dir) {
             while (post < stripped.size() - pre && post < marked.size() - pre &&
                    stripped[stripped.size() - 1 - post] == marked[marked.size() - 1 - post])
                 ++post;
-            const std::string replaced = marked.substr(pre, marked.size() - pre - post);
-            if (replaced.find(kSentinel) == std::string::npos)
+            // The common prefix or suffix may run into the sentinel itself (a fill that starts "local_sum" shares
+            // its "l" with "lesson_fill_sentinel"): the sentinel's own position bounds both.
+            const std::size_t at = marked.find(kSentinel);
+            if (at == std::string::npos || marked.find(kSentinel, at + 1) != std::string::npos)
                 throw std::runtime_error(label + ": blank " + b.id + " could not be isolated");
+            pre = std::min(pre, at);
+            post = std::min(post, marked.size() - at - std::string(kSentinel).size());
             out.push_back({f.stem().string(), b.id, stripped.substr(pre, stripped.size() - pre - post)});
         }
     }
