@@ -3,6 +3,7 @@
 // catches and what it lets through, so that the last one cannot pass by seeing nothing.
 #include "workbook_catch.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -147,4 +148,45 @@ TEST_CASE("the given-code check sees a fill printed in another exercise's file",
     const std::string given =
         "```c++\nif (tid == 0) {\n    smem_inv_rms = rsqrtf(sq_sum / static_cast<float>(N) + eps);\n}\n```\n";
     CHECK(lesson_test::find_leaks(only("inv_rms"), given).size() == 1);
+}
+
+// The two checks above for every lesson, in course order: a lesson's pages and its starters' given code may not print
+// a fill of the same lesson (another exercise's, for a starter) or of a later lesson. An earlier lesson's answers are
+// the course's past: a later starter may build on them (lesson 05's vectorized loads are lesson 04's).
+TEST_CASE("no lesson prints a fill of its own or of a later lesson", "[leaks]") {
+    std::vector<std::string> lessons;
+    for (const auto& e : fs::directory_iterator(kRoot / "lessons"))
+        if (fs::exists(e.path() / "lesson.json") && fs::is_directory(kRoot / "solutions" / e.path().filename()))
+            lessons.push_back(e.path().filename().string());
+    std::sort(lessons.begin(), lessons.end());
+    REQUIRE(lessons.size() >= 2);
+    for (std::size_t i = 0; i < lessons.size(); ++i) {
+        std::vector<lesson_test::BlankFill> own, later;
+        for (std::size_t k = i; k <= i; ++k)
+            for (auto f : lesson_test::solution_fills(kRoot / "solutions" / lessons[k])) {
+                f.exercise = lessons[k] + "/" + f.exercise;
+                (k == i ? own : later).push_back(f);
+            }
+        REQUIRE_FALSE(own.empty());
+        std::vector<lesson_test::BlankFill> all = own;
+        all.insert(all.end(), later.begin(), later.end());
+        for (const auto& e : fs::directory_iterator(kRoot / "lessons" / lessons[i])) {
+            if (e.path().extension() != ".md") continue;
+            for (const auto& leak : lesson_test::find_leaks(all, read(e.path())))
+                FAIL_CHECK("lessons/" << lessons[i] << "/" << e.path().filename().string() << ":" << leak.line
+                                      << ": the fill of " << leak.blank << " is printed here");
+        }
+        for (const auto& e : fs::directory_iterator(kRoot / "solutions" / lessons[i])) {
+            if (e.path().extension() != ".cu") continue;
+            const std::string exercise = lessons[i] + "/" + e.path().stem().string();
+            std::vector<lesson_test::BlankFill> others;
+            for (const auto& f : all)
+                if (f.exercise != exercise) others.push_back(f);
+            const std::string starter =
+                workbook::lesson::make_starter(read(e.path()), e.path().filename().string()).text;
+            for (const auto& leak : lesson_test::find_leaks(others, "```c++\n" + starter + "```\n"))
+                FAIL_CHECK("exercises/" << exercise << ".cu prints the fill of " << leak.blank << " ("
+                                        << leak.distance << " token edits away) in its given code");
+        }
+    }
 }
