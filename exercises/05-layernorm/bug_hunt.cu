@@ -71,9 +71,8 @@ __global__ void layernorm_bughunt_kernel(const float* __restrict__ input, const 
     // fix: row_stats (edit only down to 'end fix')
     float local_sum = 0.0f, local_sq_sum = 0.0f;
     for (int col = tid; col < N; col += BLOCK_SIZE) {
-        const float x = row_in[col];
-        local_sum += x;
-        local_sq_sum += x * x;
+        local_sq_sum = fmaf(row_in[col], row_in[col], local_sq_sum);  // one rounding per square, not two
+        local_sum += row_in[col];
     }
     const float mean = block_allreduce_sum<BLOCK_SIZE>(local_sum) * inv_n;
     const float mean_sq = block_allreduce_sum<BLOCK_SIZE>(local_sq_sum) * inv_n;
@@ -82,7 +81,8 @@ __global__ void layernorm_bughunt_kernel(const float* __restrict__ input, const 
 
     const float rstd = rsqrtf(var + eps);
     for (int col = tid; col < N; col += BLOCK_SIZE) {
-        row_out[col] = (row_in[col] - mean) * rstd * weight[col] + bias[col];
+        const float x_hat = (row_in[col] - mean) * rstd;  // the normalized element, before the affine part
+        row_out[col] = x_hat * weight[col] + bias[col];
     }
 }
 

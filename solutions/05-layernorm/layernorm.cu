@@ -1,7 +1,7 @@
 // Lesson 05 · exercise `layernorm` (core) — fp32 LayerNorm in two statistics passes, one thread block per row.
 //
 // What to fill, in file order:
-//   mean             the row's mean, from the block's total `sum` of the row;
+//   mean             pass 1: each thread's sum of its elements, the block's total, and the row's mean;
 //   centered_square  the body of pass 2: add this element's squared distance from the mean to local_sq_sum;
 //   rstd             the reciprocal standard deviation, from the block's total `sq_sum` of squared distances;
 //   normalize        the output element: centred, scaled by rstd, multiplied by the weight, plus the bias.
@@ -73,12 +73,13 @@ __global__ void layernorm_kernel(const float* __restrict__ input, const float* _
     float* row_out = output + row_offset;
 
     // Pass 1: the sum of the row, coalesced strided loop as in lesson 04.
+    // BLANK:mean
     float local_sum = 0.0f;
     for (int col = tid; col < N; col += BLOCK_SIZE) {
         local_sum += row_in[col];
     }
-    const float sum = block_allreduce_sum<BLOCK_SIZE>(local_sum);
-    const float mean = /*BLANK:mean*/ sum / static_cast<float>(N) /*END*/;
+    const float mean = block_allreduce_sum<BLOCK_SIZE>(local_sum) / static_cast<float>(N);
+    // END BLANK
 
     // Pass 2: the sum of squared distances from the mean (the row is read again, usually from L2).
     float local_sq_sum = 0.0f;

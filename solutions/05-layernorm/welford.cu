@@ -6,7 +6,7 @@
 //   warp_merge      the loop that merges the 32 triples of a warp into lane 0, through __shfl_down_sync;
 //   block_merge     lane 0 of every warp parks its triple in shared memory, the block waits, and warp 0 merges those
 //                   triples so that lane 0 of warp 0 holds the row's triple;
-//   welford_update  the body of the per-thread loop: fold element x into this thread's running triple;
+//   welford_update  the body of the per-thread loop: read element col as x and fold it into this thread's triple;
 //   rstd            the reciprocal standard deviation from the row's triple.
 //
 // Entry point:
@@ -88,7 +88,7 @@ __device__ Stats block_reduce_stats(Stats s) {
     if (warp == 0) {
         // Lanes past the number of warps stand for empty sets, which merge() leaves out.
         const Stats empty = {0.0f, 0.0f, 0.0f};
-        s = (lane < NUM_WARPS) ? warp_stats[lane] : empty;
+        s = lane < NUM_WARPS ? warp_stats[lane] : empty;
         s = warp_reduce_stats(s);
     }
     // END BLANK
@@ -115,8 +115,8 @@ __global__ void layernorm_welford_kernel(const float* __restrict__ input, const 
     // One pass: every thread keeps the triple of the elements it has seen so far.
     Stats s = {0.0f, 0.0f, 0.0f};
     for (int col = tid; col < N; col += BLOCK_SIZE) {
-        const float x = row_in[col];
         // BLANK:welford_update
+        const float x = row_in[col];
         s.count += 1.0f;
         const float delta = x - s.mean;  // distance from the old mean
         s.mean += delta / s.count;
@@ -133,7 +133,8 @@ __global__ void layernorm_welford_kernel(const float* __restrict__ input, const 
     }
 
     for (int col = tid; col < N; col += BLOCK_SIZE) {
-        row_out[col] = (row_in[col] - mean) * rstd * weight[col] + bias[col];
+        const float x_hat = rstd * (row_in[col] - mean);  // the normalized element, before the affine part
+        row_out[col] = x_hat * weight[col] + bias[col];
     }
 }
 

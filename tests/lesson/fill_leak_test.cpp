@@ -185,8 +185,8 @@ TEST_CASE("no lesson prints a fill of its own or of a later lesson", "[leaks]") 
             const std::string starter =
                 workbook::lesson::make_starter(read(e.path()), e.path().filename().string()).text;
             for (const auto& leak : lesson_test::find_leaks(others, "```c++\n" + starter + "```\n"))
-                FAIL_CHECK("exercises/" << exercise << ".cu prints the fill of " << leak.blank << " ("
-                                        << leak.distance << " token edits away) in its given code");
+                FAIL_CHECK("exercises/" << exercise << ".cu prints the fill of " << leak.blank << " (" << leak.distance
+                                        << " token edits away) in its given code");
         }
     }
 }
