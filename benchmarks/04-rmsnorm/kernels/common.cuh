@@ -297,3 +297,48 @@ __device__ __forceinline__ float block_sum(float v, float* warp_partials) {
 }
 
 }  // namespace rmsref
+
+// The launch-shape dispatch both reference kernels share. The includer defines RMSREF_LAUNCH(L, P, EARLY, ALIGNED,
+// OPT), which launches its own kernel instance, and expands RMSREF_DISPATCH_SHAPES() in its launcher, where the shape
+// `s`, `aligned` and `opt` are in scope: each (lanes, packs) instance the rule can pick, with the options only for the
+// ALIGNED whole-block instances of at most 4 packs.
+#define RMSREF_OPTS(L, P, EARLY)                                                                        \
+    if constexpr ((L) == 0 && (P) <= 4) {                                                               \
+        if (opt == kOptCap) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap);                                  \
+        else if (opt == kOptStream) RMSREF_LAUNCH(L, P, EARLY, true, kOptStream);                       \
+        else if (opt == (kOptCap | kOptStream)) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap | kOptStream); \
+        else RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                       \
+    } else {                                                                                            \
+        RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                            \
+    }
+#define RMSREF_SHAPE(L, P)                                           \
+    if (s.lanes == (L) && s.packs == (P)) {                          \
+        if (aligned) {                                               \
+            if (s.weight_early) {                                    \
+                RMSREF_OPTS(L, P, true)                              \
+            } else {                                                 \
+                RMSREF_OPTS(L, P, false)                             \
+            }                                                        \
+        } else {                                                     \
+            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false, 0); \
+            else RMSREF_LAUNCH(L, P, false, false, 0);               \
+        }                                                            \
+        return true;                                                 \
+    }
+#define RMSREF_DISPATCH_SHAPES() \
+    RMSREF_SHAPE(0, 1)           \
+    RMSREF_SHAPE(0, 2)           \
+    RMSREF_SHAPE(0, 4)           \
+    RMSREF_SHAPE(0, 8)           \
+    RMSREF_SHAPE(4, 1)           \
+    RMSREF_SHAPE(4, 2)           \
+    RMSREF_SHAPE(4, 4)           \
+    RMSREF_SHAPE(8, 1)           \
+    RMSREF_SHAPE(8, 2)           \
+    RMSREF_SHAPE(8, 4)           \
+    RMSREF_SHAPE(16, 1)          \
+    RMSREF_SHAPE(16, 2)          \
+    RMSREF_SHAPE(16, 4)          \
+    RMSREF_SHAPE(32, 1)          \
+    RMSREF_SHAPE(32, 2)          \
+    RMSREF_SHAPE(32, 4)

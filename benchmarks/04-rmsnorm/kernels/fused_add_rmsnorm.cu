@@ -217,47 +217,7 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
             fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>          \
                 <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
     } while (0)
-#define RMSREF_OPTS(L, P, EARLY)                                                                        \
-    if constexpr ((L) == 0 && (P) <= 4) {                                                               \
-        if (opt == kOptCap) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap);                                  \
-        else if (opt == kOptStream) RMSREF_LAUNCH(L, P, EARLY, true, kOptStream);                       \
-        else if (opt == (kOptCap | kOptStream)) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap | kOptStream); \
-        else RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                       \
-    } else {                                                                                            \
-        RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                            \
-    }
-#define RMSREF_SHAPE(L, P)                                           \
-    if (s.lanes == (L) && s.packs == (P)) {                          \
-        if (aligned) {                                               \
-            if (s.weight_early) {                                    \
-                RMSREF_OPTS(L, P, true)                              \
-            } else {                                                 \
-                RMSREF_OPTS(L, P, false)                             \
-            }                                                        \
-        } else {                                                     \
-            if (s.weight_early) RMSREF_LAUNCH(L, P, true, false, 0); \
-            else RMSREF_LAUNCH(L, P, false, false, 0);               \
-        }                                                            \
-        return true;                                                 \
-    }
-    RMSREF_SHAPE(0, 1)
-    RMSREF_SHAPE(0, 2)
-    RMSREF_SHAPE(0, 4)
-    RMSREF_SHAPE(0, 8)
-    RMSREF_SHAPE(4, 1)
-    RMSREF_SHAPE(4, 2)
-    RMSREF_SHAPE(4, 4)
-    RMSREF_SHAPE(8, 1)
-    RMSREF_SHAPE(8, 2)
-    RMSREF_SHAPE(8, 4)
-    RMSREF_SHAPE(16, 1)
-    RMSREF_SHAPE(16, 2)
-    RMSREF_SHAPE(16, 4)
-    RMSREF_SHAPE(32, 1)
-    RMSREF_SHAPE(32, 2)
-    RMSREF_SHAPE(32, 4)
-#undef RMSREF_SHAPE
-#undef RMSREF_OPTS
+    RMSREF_DISPATCH_SHAPES()
 #undef RMSREF_LAUNCH
     return false;
 }
