@@ -61,6 +61,17 @@ expect "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["extra
        "make grade-04 SEED=7 EX=rmsnorm BACKEND=static" "results.json replay"
 out=$(wb report 04); echo "$out"
 expect "$out" "Report written to" "report"
+# A GPU grade runs a `runs_on_emulator` exercise on the emulator: the report names it (results.json as a GPU grade
+# writes it, made from this one, since this machine may have no GPU).
+python3 - "$course/build/results/04/results.json" "$course/gpu-like.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); x = r["extra_data"]
+x["backend"] = "gpu"; x["ran_on"] = "GPU (gpu, a stand-in)"
+x.setdefault("exercises", {})["hunt_mask"] = {"backend": "emu", "tests_total": 5, "tests_passed": 5}
+json.dump(r, open(sys.argv[2], "w"))
+PY
+wb report 04 --results "$course/gpu-like.json" --out "$course/gpu-like.md" > /dev/null
+expect "$(cat "$course/gpu-like.md")" "\`hunt_mask\` ran on backend \`emu\`" "report names an exercise emulated in a GPU grade"
 echo "--- a static grade of a bug hunt as shipped: said, and nvcc not run on it"
 out=$(wb grade 04 --backend static --ex hunt_race --seed 7)
 expect "$out" "hunt_race.cu is as shipped: not compiled" "an untouched bug hunt is not compiled"

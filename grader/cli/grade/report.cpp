@@ -64,6 +64,14 @@ std::string ran_on(const Run& run) {
     std::string s = "Ran on: " + backend_description(run.backend, run.gpu_name);
     if (run.backend != Backend::gpu)
         s += run.gpu_verification_done ? "; this content was verified on a GPU earlier" : "; GPU verification pending";
+    // A GPU grade runs an exercise whose manifest says `runs_on_emulator` on the emulator: say so wherever the
+    // backend is named, not only in the note above the tests.
+    std::vector<std::string> emulated;
+    for (const auto& ex : run.exercises)
+        if (run.backend == Backend::gpu && ex.backend == Backend::emu && !ex.tests.empty())
+            emulated.push_back(ex.info->name);
+    if (!emulated.empty())
+        s += "; " + util::join(emulated, ", ") + " on the CPU emulator (the note above says why)";
     return s;
 }
 

@@ -125,6 +125,13 @@ std::string render_report(const lesson::Lesson& lesson, const fs::path& submissi
     if (graded) {
         md += "- Where the tests ran: **" + extra.value("ran_on", extra.value("backend", std::string("unknown"))) +
               "** (backend `" + extra.value("backend", std::string("?")) + "`)\n";
+        // An exercise whose manifest says `runs_on_emulator` ran on the emulator inside a GPU grade.
+        if (extra.contains("exercises") && extra["exercises"].is_object())
+            for (const auto& [name, ex] : extra["exercises"].items())
+                if (ex.is_object() && ex.contains("backend") && ex["backend"].is_string() &&
+                    ex["backend"] != extra.value("backend", std::string()) && ex.value("tests_total", 0) > 0)
+                    md += "- `" + name + "` ran on backend `" + ex["backend"].get<std::string>() +
+                          "` (its manifest names the reason)\n";
         const std::string graded_sub = extra.value("submission", std::string());
         if (!graded_sub.empty() && graded_sub != util::display_path(submission, lesson.root))
             md += "- Note: the last grade run was for `" + graded_sub +
