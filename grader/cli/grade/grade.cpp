@@ -360,9 +360,16 @@ class Pipeline {
             util::erase_all(o.message, prefix);
             util::erase_all(o.output, prefix);
         }
-        if (opt.sanitize && run.backend == Backend::gpu)
+        if (opt.sanitize && run.backend == Backend::gpu) {
             run.sanitizer = run_compute_sanitizer(test_jobs, run.seed, limits, prefix, opt.sanitize_tools);
-        else if (opt.sanitize)
+            std::set<std::string> emulated;
+            for (const auto& j : emulated_jobs) emulated.insert(j.test.exercise);
+            if (!emulated.empty())
+                run.notes.push_back("compute-sanitizer did not run on " +
+                                    util::join(std::vector<std::string>(emulated.begin(), emulated.end()), ", ") +
+                                    ": its tests ran on the emulator, whose own checks (out of bounds, misaligned, "
+                                    "races, barriers, uninitialized memory) ran instead");
+        } else if (opt.sanitize)
             run.notes.push_back(
                 "SANITIZE=1 runs compute-sanitizer, which needs the gpu backend; on emu the "
                 "emulator's own checks (out of bounds, misaligned, races, barriers, uninitialized "
