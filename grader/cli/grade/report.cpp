@@ -70,8 +70,7 @@ std::string ran_on(const Run& run) {
     for (const auto& ex : run.exercises)
         if (run.backend == Backend::gpu && ex.backend == Backend::emu && !ex.tests.empty())
             emulated.push_back(ex.info->name);
-    if (!emulated.empty())
-        s += "; " + util::join(emulated, ", ") + " on the CPU emulator (the note above says why)";
+    if (!emulated.empty()) s += "; " + util::join(emulated, ", ") + " on the CPU emulator (the note above says why)";
     return s;
 }
 
