@@ -362,6 +362,8 @@ class Pipeline {
         }
         if (opt.sanitize && run.backend == Backend::gpu) {
             run.sanitizer = run_compute_sanitizer(test_jobs, run.seed, limits, prefix, opt.sanitize_tools);
+            // An interrupt kills the tool's runs: they did not crash, so nothing of them may be reported.
+            if (util::interrupted()) return usage_error("Interrupted; nothing was recorded.", 130);
             std::set<std::string> emulated;
             for (const auto& j : emulated_jobs) emulated.insert(j.test.exercise);
             if (!emulated.empty())

@@ -216,10 +216,11 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
     // Asked before each start, since one pass of the loop below may start the last untimed test and reach the timed
     // ones: a timed test starts only when nothing runs.
     auto may_start = [&] {
-        if (next >= order.size()) return false;
+        // After an interrupt the running tests are killed as they are polled; none is started.
+        if (next >= order.size() || util::interrupted()) return false;
         return next >= untimed ? running.empty() : running.size() < parallel;
     };
-    while (next < order.size() || !running.empty()) {
+    while ((next < order.size() && !util::interrupted()) || !running.empty()) {
         while (may_start()) {
             const std::size_t index = order[next];
             const TestJob& job = jobs[index];

@@ -5,6 +5,7 @@
 #include <set>
 #include <thread>
 
+#include "util/process.hpp"
 #include "util/util.hpp"
 
 namespace workbook::grade {
@@ -36,6 +37,7 @@ json run_compute_sanitizer(const std::vector<TestJob>& jobs, std::uint64_t seed,
     limits.parallel = std::max(limits.parallel, static_cast<int>(std::min(8u, cores / 2)));
     for (const auto& tool : kSanitizerTools) {
         if (!tools.empty() && std::find(tools.begin(), tools.end(), tool) == tools.end()) continue;
+        if (util::interrupted()) break;  // the caller reports the interrupt, not these runs
         limits.sanitize_tool = tool;
         const auto outcomes = run_tests(jobs, seed, limits);
         std::map<std::string, std::set<std::string>> seen;
