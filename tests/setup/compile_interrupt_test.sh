@@ -67,4 +67,25 @@ for out in "$first" "$second"; do
 done
 grep -E "rmsnorm.cu:[0-9]+" <<<"$second" | head -n 2
 
+echo "--- SIGTERM while the hidden tests run: the grade says it was interrupted and records nothing"
+# The compile is cached by now, so the tests start at once; the signal comes as soon as a judge runs.
+results=$course/build/results/04/results.json
+before=$(readlink -f "$results" 2>/dev/null)
+(cd "$course" && exec "$workbook" grade 04 --backend emu --ex rmsnorm --seed 3 --submission "$work/good" \
+  > "$work/interrupted.txt" 2>&1) &
+pid=$!
+# Only this grade's judges (its children): other tests may be running judges of their own beside this one.
+judges() { pgrep -P "$pid" -f -- "--wb-run"; }
+for _ in $(seq 400); do judges > /dev/null && break; sleep 0.05; done
+judges > /dev/null || fail "no judge of the grade was seen running"
+kill -TERM "$pid"
+wait "$pid"; rc=$?
+out=$(cat "$work/interrupted.txt"); tail -n 2 <<<"$out"
+[ "$rc" -eq 130 ] || fail "an interrupted grade exits 130 (got $rc)"
+expect "$out" "Interrupted; nothing was recorded." "the interrupt is said"
+reject "$out" "judge crashed" "killed tests are not reported as crashes"
+reject "$out" "PASSED" "no verdict after an interrupt"
+[ "$(readlink -f "$results" 2>/dev/null)" = "$before" ] || fail "an interrupted grade replaced the latest results"
+mine=$(pgrep -f -- "--wb-worker $course/"); [ -z "$mine" ] || fail "a judge outlived the interrupted grade: $mine"
+
 [ "$fails" -eq 0 ] && echo "ok" || { echo "$fails check(s) failed"; exit 1; }
