@@ -38,6 +38,11 @@ done
 if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
   echo "$me: timings need a GPU, and this machine has none (nvidia-smi lists no GPU). Nothing was timed."
   echo "          Run 'make $me' where CUDA and a GPU are; 'make grade-$number' checks correctness without one."
+  # The emulator's profiler counts what a profiler would, and predicts (never measures) an H200 time.
+  if [ -f "$root/grader/emulator/profile/lesson${number}_driver.cu" ]; then
+    echo "          Without a GPU, 'make profile-$number EX=<exercise>' shows a kernel's memory traffic on the emulator:"
+    echo "          sectors per request, DRAM bytes over the minimum, and a predicted (not measured) H200 time."
+  fi
   exit 0
 fi
 if ! command -v nvcc >/dev/null; then

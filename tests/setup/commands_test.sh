@@ -122,6 +122,8 @@ if ! nvidia-smi -L >/dev/null 2>&1 && [ -f "$root/benchmarks/04-rmsnorm/bench.sh
     out=$(make -s -C "$root" "bench-$n" 2>&1) || fail "make bench-$n without a GPU exited non-zero"
     expect "$out" "timings need a GPU" "make bench-$n without a GPU"
   done
+  out=$(make -s -C "$root" bench-04 2>&1)
+  expect "$out" "make profile-04 EX=<exercise>" "make bench-04 without a GPU offers the emulator's traffic analysis"
 fi
 
 echo "--- every make command of the three documents is exercised somewhere"
