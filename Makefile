@@ -138,7 +138,7 @@ student-edition: cli
 bench-%:
 	@slug=$(filter $*-%,$(LESSONS)); \
 	  if [ -z "$$slug" ]; then echo "workbook: no lesson $* here (lessons: $(NUMBERS))" >&2; exit 2; fi; \
-	  if [ ! -d benchmarks ] && [ ! -d solutions ]; then echo "bench-$*: the benchmarks time your kernels beside the lesson's reference kernels, which are complete solutions, so they stay with your instructor and this student edition has none (docs/performance.md has their H200 figures)."; exit 0; fi; \
+	  if [ ! -d benchmarks ] && [ ! -d solutions ]; then echo "bench-$*: the benchmarks time your kernels beside the lesson's reference kernels, which are complete solutions, so they stay with your instructor and this student edition has none (docs/performance.md has their H200 figures).$(if $(wildcard grader/emulator/profile/lesson$*_driver.cu), make profile-$* EX=<exercise> shows your kernel's memory traffic on the emulator and a predicted (not measured) H200 time.)"; exit 0; fi; \
 	  if [ ! -x "benchmarks/$$slug/bench.sh" ]; then echo "bench-$*: lesson $$slug has no benchmark (benchmarks/$$slug/bench.sh)"; exit 0; fi; \
 	  BUILD=$(BUILD) benchmarks/$$slug/bench.sh $(if $(EX),--ex $(EX))
 

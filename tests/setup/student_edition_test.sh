@@ -25,6 +25,9 @@ if ! cmake -S "$work/edition" -B "$work/build" "$@" > "$work/configure.log" 2>&1
 fi
 [ -d "$work/edition/solutions" ] && { echo "FAILED: the edition holds solutions/"; exit 1; }
 echo "ok: the student edition configures"
+# Its bench-NN says why it times nothing and offers the emulator's traffic analysis where the lesson has it.
+out=$(make -s -C "$work/edition" bench-04 2>&1) || { echo "FAILED: the edition's make bench-04 exited non-zero: $out"; exit 1; }
+grep -qF "make profile-04 EX=<exercise>" <<<"$out" || { echo "FAILED: the edition's make bench-04: $out"; exit 1; }
 
 ctest --test-dir "$work/build" --show-only=json-v1 > "$work/tests.json" 2> "$work/ctest.err" ||
   { echo "FAILED: ctest cannot list the edition's tests: $(cat "$work/ctest.err")"; exit 1; }
