@@ -15,6 +15,9 @@ Writes one CSV (the columns bench/report.cpp reads). Usage: peers.py --csv peers
 peers.py --dump DIR compiles the Triton kernels instead, at the shapes where the reference kernels were behind them
 (the 512-row sweep past N = 4096, 8192 x 16384), and writes for each its registers, spills, PTX and cubin, and the
 SASS where a cuobjdump is found (CUDA's or the one Triton ships): what Triton generates, read rather than guessed.
+
+peers.py --profile DTYPE M N launches the Triton one-step norm three times at that shape on fresh inputs and nothing
+else, for Nsight Compute (ncu -k regex:rmsnorm_one_step python3 peers.py --profile bf16 8192 16384).
 """
 import argparse
 import os
@@ -146,13 +149,30 @@ def dump(out_dir):
     print("\n".join(lines))
 
 
+def profile(dtype_name, M, N):
+    """Three launches of the Triton norm at one shape, each on its own input, for a profiler to catch."""
+    dtype = {v: k for k, v in NAMES.items()}[dtype_name]
+    block = triton.next_power_of_2(N)
+    w = (1 + 0.1 * torch.randn(N, device="cuda")).to(dtype)
+    for _ in range(3):
+        x = torch.randn((M, N), device="cuda", dtype=dtype)
+        y = torch.empty_like(x)
+        rmsnorm_one_step[(M,)](x, w, y, N, EPS, N, block, num_warps=warps_for(block))
+    torch.cuda.synchronize()
+    print(f"peers: profiled Triton rmsnorm {dtype_name} {M} x {N}, 3 launches")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--csv")
     ap.add_argument("--replays", type=int, default=20)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--dump", metavar="DIR", help="write what Triton compiled (no timing)")
+    ap.add_argument("--profile", nargs=3, metavar=("DTYPE", "M", "N"), help="three launches for a profiler")
     args = ap.parse_args()
+    if args.profile:
+        profile(args.profile[0], int(args.profile[1]), int(args.profile[2]))
+        return
     if args.dump:
         dump(args.dump)
         return
