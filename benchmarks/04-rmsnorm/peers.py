@@ -10,7 +10,12 @@ sets that together exceed the L2 three times; median over replays, divided by K)
   fused_add_rmsnorm: torch add (in place into the residual) followed by rms_norm, and a Triton fused kernel of the same
                      one-step design that writes the residual back.
 
-Writes one CSV (the columns bench/report.cpp reads). Usage: peers.py --csv peers.csv [--replays N] [--quick]
+With --ref-lib LIB (bench/peer_bridge.cu built as a shared library), the norm's rows also get the project's
+reference kernel and its copy of the same bytes timed by this same harness ("reference via peers.py", "copy via
+peers.py"), so that the reference and Triton are compared with one timing code, not two.
+
+Writes one CSV (the columns bench/report.cpp reads).
+Usage: peers.py --csv peers.csv [--replays N] [--quick] [--ref-lib LIB] [--only-dtype fp32|bf16|fp16]...
 
 peers.py --dump DIR compiles the Triton kernels instead, at the shapes where the reference kernels were behind them
 (the 512-row sweep past N = 4096, 8192 x 16384), and writes for each its registers, spills, PTX and cubin, and the
@@ -20,6 +25,7 @@ peers.py --profile DTYPE M N launches the Triton one-step norm three times at th
 else, for Nsight Compute (ncu -k regex:rmsnorm_one_step python3 peers.py --profile bf16 8192 16384).
 """
 import argparse
+import ctypes
 import os
 import shutil
 import statistics
@@ -168,6 +174,8 @@ def main():
     ap.add_argument("--replays", type=int, default=20)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--dump", metavar="DIR", help="write what Triton compiled (no timing)")
+    ap.add_argument("--ref-lib", help="bench/peer_bridge.cu as a shared library: time the reference here too")
+    ap.add_argument("--only-dtype", action="append", help="measure only these dtypes (fp32, bf16, fp16)")
     ap.add_argument("--profile", nargs=3, metavar=("DTYPE", "M", "N"), help="three launches for a profiler")
     args = ap.parse_args()
     if args.profile:
@@ -182,6 +190,13 @@ def main():
     l2 = props.L2_cache_size
     gen = torch.Generator(device="cuda").manual_seed(2026)
     rows = []
+    lib = None
+    if args.ref_lib:
+        lib = ctypes.CDLL(os.path.abspath(args.ref_lib))
+        vp, i32 = ctypes.c_void_p, ctypes.c_int
+        lib.bench04_ref_rmsnorm.argtypes = [i32, vp, vp, vp, i32, i32, ctypes.c_float, vp]
+        lib.bench04_copy.argtypes = [vp, vp, ctypes.c_size_t, vp]
+    codes = {torch.float32: 0, torch.bfloat16: 1, torch.float16: 2}
 
     def record(op, dtype, M, N, kernel, status, nbytes, us, err):
         rows.append(f"{op},{NAMES[dtype]},{M},{N},{kernel},peer,,{status},{nbytes:.0f},{us:.3f},{err:.3g}")
@@ -189,6 +204,8 @@ def main():
     for op, dtypes in (("rmsnorm", (torch.float32, torch.bfloat16, torch.float16)),
                        ("fused_add_rmsnorm", (torch.bfloat16, torch.float32))):
         for dtype in dtypes:
+            if args.only_dtype and NAMES[dtype] not in args.only_dtype:
+                continue
             for M, N in shapes(args.quick):
                 es = torch.tensor([], dtype=dtype).element_size()
                 one = M * N * es
@@ -207,11 +224,29 @@ def main():
                         "torch.rms_norm": lambda i: F.rms_norm(x[i], (N,), w, EPS),
                         "triton one-step": triton_one_step,
                     }
+                    if lib:
+                        def reference(i):
+                            stream = torch.cuda.current_stream().cuda_stream
+                            assert lib.bench04_ref_rmsnorm(codes[dtype], x[i].data_ptr(), w.data_ptr(),
+                                                           y[i].data_ptr(), M, N, EPS, stream) == 0
+
+                        def copy(i):
+                            stream = torch.cuda.current_stream().cuda_stream
+                            assert lib.bench04_copy(y[i].data_ptr(), x[i].data_ptr(), one, stream) == 0
+
+                        cands["reference via peers.py"] = reference
+                        cands["copy via peers.py"] = copy
                     ref = rms_ref(x[0], w)
                     for name, fn in cands.items():
                         y.fill_(float("nan"))
                         out = fn(0)
                         got = out if out is not None else y[0]
+                        if name == "copy via peers.py":
+                            # Checked as a copy (it moves the norm's bytes, it does not normalise).
+                            ok = torch.equal(y[0], x[0])
+                            us = median_launch_us(lambda i: fn(i % sets), max(sets, 8), args.replays) if ok else 0
+                            record(op, dtype, M, N, name, "ok" if ok else "wrong", 2 * one, us, 0)
+                            continue
                         err = worst_ratio(got, ref, dtype)
                         if not err <= 1:
                             record(op, dtype, M, N, name, "wrong", nbytes, 0, err)

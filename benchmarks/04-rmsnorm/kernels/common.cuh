@@ -296,6 +296,24 @@ __device__ __forceinline__ float block_sum(float v, float* warp_partials) {
     return group_sum<32>(v);
 }
 
+// block_sum for ROWS rows at once (the rows-per-block kernel): v[r] becomes row r's sum in every thread, after one
+// barrier for all of them. `warp_partials` is the kernel's `__shared__ float[ROWS * 32]`; called once per block.
+template <int ROWS>
+__device__ __forceinline__ void block_sum_rows(float (&v)[ROWS], float* warp_partials) {
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const int warps = blockDim.x >> 5;
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) v[r] = group_sum<32>(v[r]);
+    if (lane == 0) {
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r) warp_partials[r * 32 + warp] = v[r];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) v[r] = group_sum<32>(lane < warps ? warp_partials[r * 32 + lane] : 0.0f);
+}
+
 }  // namespace rmsref
 
 // The launch-shape dispatch both reference kernels share. The includer defines RMSREF_LAUNCH(L, P, EARLY, ALIGNED,
