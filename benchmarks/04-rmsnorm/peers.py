@@ -15,7 +15,7 @@ reference kernel and its copy of the same bytes timed by this same harness ("ref
 peers.py"), so that the reference and Triton are compared with one timing code, not two.
 
 Writes one CSV (the columns bench/report.cpp reads).
-Usage: peers.py --csv peers.csv [--replays N] [--quick] [--ref-lib LIB] [--only-dtype fp32|bf16|fp16]...
+Usage: peers.py --csv peers.csv [--replays N] [--quick] [--ref-lib LIB] [--only OP:DTYPE]...
 
 peers.py --dump DIR compiles the Triton kernels instead, at the shapes where the reference kernels were behind them
 (the 512-row sweep past N = 4096, 8192 x 16384), and writes for each its registers, spills, PTX and cubin, and the
@@ -175,7 +175,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--dump", metavar="DIR", help="write what Triton compiled (no timing)")
     ap.add_argument("--ref-lib", help="bench/peer_bridge.cu as a shared library: time the reference here too")
-    ap.add_argument("--only-dtype", action="append", help="measure only these dtypes (fp32, bf16, fp16)")
+    ap.add_argument("--only", action="append", metavar="OP:DTYPE", help="measure only these groups (rmsnorm:bf16)")
     ap.add_argument("--profile", nargs=3, metavar=("DTYPE", "M", "N"), help="three launches for a profiler")
     args = ap.parse_args()
     if args.profile:
@@ -204,7 +204,7 @@ def main():
     for op, dtypes in (("rmsnorm", (torch.float32, torch.bfloat16, torch.float16)),
                        ("fused_add_rmsnorm", (torch.bfloat16, torch.float32))):
         for dtype in dtypes:
-            if args.only_dtype and NAMES[dtype] not in args.only_dtype:
+            if args.only and f"{op}:{NAMES[dtype]}" not in args.only:
                 continue
             for M, N in shapes(args.quick):
                 es = torch.tensor([], dtype=dtype).element_size()
