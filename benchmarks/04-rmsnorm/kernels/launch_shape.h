@@ -25,15 +25,6 @@ struct LaunchShape {
     // rows of at most 4 packs a thread have instances for, and only rows whose operands are all 16-byte aligned
     // use (a misaligned row runs the plain instance).
     int opt = 0;
-    // 16-bit norm, whole-block rows, every operand aligned (others run the plain instance of the same lanes and
-    // packs): `rows` > 1 puts that many rows in one block, each thread holding the same columns of every one of them,
-    // so that the weight's packs are loaded once per block and serve every row (at 512 rows, 4 blocks of one row
-    // on a multiprocessor each fetch the whole weight through L1 at the same moment). `pipelined`: a grid of as many
-    // blocks as are resident (at most half the rows), each walking rows blockIdx.x + k * gridDim.x with the next
-    // row's loads issued before the current row's reduction and stores (software pipelining across rows; weight
-    // loaded after the reduction).
-    int rows = 1;
-    bool pipelined = false;
 };
 
 // The options (bit flags of LaunchShape::opt and of the kernels' OPT parameter).
@@ -43,8 +34,14 @@ struct LaunchShape {
 // kOptStream: the row (x, and the fused add's residual) is read and the output written with the streaming hint
 // (ld.global.cs / st.global.cs: evict first), since neither is touched again, so that L1 and L2 keep the weight,
 // which every row rereads.
+// kOptLoadsFirst (the norm only): every pack's load issued before the first instruction that uses one (the squares
+// after all of x's loads; a late weight's loads before the first store), as Triton's one-step kernel orders them.
+// Without it each pack's squares sit in its load's branch and each late weight load follows the previous store, so
+// ptxas may make a thread wait for one pack before it asks for the next; with it a thread holds more registers
+// (bf16 block x4 weight late: 32 -> 39).
 constexpr int kOptCap = 1;
 constexpr int kOptStream = 2;
+constexpr int kOptLoadsFirst = 4;
 
 // The (lanes, packs) pairs the kernel files instantiate; anything else is refused by their dispatch.
 constexpr int kBlockPacks[] = {1, 2, 4, 8};
@@ -56,14 +53,6 @@ constexpr int kMaxThreads = 1024;
 // blocks of at most 256 threads; a whole-block row with 8 packs per thread needs more than the 64 registers a
 // 1024-thread block leaves each thread (x and the weight: 2 x 8 x 4 registers), so it stops at 512.
 constexpr int max_threads(int lanes, int packs) { return lanes > 0 ? 256 : packs >= 8 ? 512 : kMaxThreads; }
-// Rows per block, and the packs they take with it: ROWS x PACKS packs of x a thread, and the weight's PACKS. From 8
-// packs of x on, the 64 registers of a 1024-thread block do not hold them.
-constexpr int kBlockRows[] = {2, 4};
-constexpr int rows_max_threads(int rows, int packs) { return rows * packs >= 8 ? 512 : kMaxThreads; }
-constexpr bool rows_instance(int rows, int packs) { return packs <= 4 && rows * packs <= 8; }
-// The pipelined kernel holds two rows' packs a thread: at 4 packs and 1024 threads' 64 registers it spills (ptxas:
-// 80 bytes), so 512 (94 registers, one block a multiprocessor).
-constexpr int pipelined_max_threads(int packs) { return packs >= 4 ? 512 : kMaxThreads; }
 
 inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
@@ -87,8 +76,6 @@ struct RuleEntry {
     bool weight_early;
     int opt = 0;
     bool fill = false;
-    int rows = 1;            // LaunchShape::rows
-    bool pipelined = false;  // LaunchShape::pipelined
 };
 struct RuleLine {
     int max_n;  // the line holds for hidden sizes up to this one (past the table's last line, the last line)
@@ -113,16 +100,6 @@ inline LaunchShape shape_for(int n, int elem_bytes, RuleEntry e) {
         if (s.threads > max_threads(0, packs)) continue;
         if (e.fill && s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) s.threads = 512;
         if (packs <= 4) s.opt = e.opt;  // the options have instances up to 4 packs a thread
-        if (elem_bytes == 2 && e.rows > 1 && rows_instance(e.rows, packs) &&
-            s.threads <= rows_max_threads(e.rows, packs)) {
-            s.rows = e.rows;
-            s.opt &= kOptStream;  // no capped instance
-        }
-        if (elem_bytes == 2 && e.pipelined && packs <= 4 && s.threads <= pipelined_max_threads(packs)) {
-            s.pipelined = true;
-            s.weight_early = false;
-            s.opt &= kOptStream;
-        }
         return s;
     }
     return {-1, 0, kMaxThreads, true};
@@ -161,10 +138,9 @@ inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
 // rows when 4 such blocks fit a multiprocessor), those of at most 4 packs also with each option (capped, streaming,
 // both), and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row without more than doubling
 // it; each with the weight loaded early and late.
-// Without `options` (lesson 05's LayerNorm kernels, which have no instances for them), no capped or streaming shapes.
-// With `rows_shapes` (lesson 04's 16-bit norm), also rows-per-block and pipelined whole-block shapes, plain and
-// streaming, for rows of at most 4 packs a thread (LaunchShape::rows, pipelined).
-inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true, bool rows_shapes = false) {
+// Without `options` (lesson 05's LayerNorm kernels, which have no instances for them), no capped or streaming shapes;
+// with `loads_first` (lesson 04's norm), each optioned shape also with kOptLoadsFirst.
+inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true, bool loads_first = false) {
     std::vector<LaunchShape> out;
     const int row_packs = packs_per_row(n, elem_bytes);
     for (bool early : {true, false}) {
@@ -175,7 +151,8 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool opt
             if (s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) threads.push_back(512);
             for (int t : threads) {
                 s.threads = t;
-                for (int opt = 0; opt <= (options && packs <= 4 ? (kOptCap | kOptStream) : 0); ++opt) {
+                const int last = options && packs <= 4 ? (kOptCap | kOptStream | (loads_first ? kOptLoadsFirst : 0)) : 0;
+                for (int opt = 0; opt <= last; ++opt) {
                     s.opt = opt;
                     out.push_back(s);
                 }
@@ -189,36 +166,14 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool opt
             }
         }
     }
-    if (!rows_shapes || !options || elem_bytes != 2 || row_packs <= 32) return out;
-    for (int packs : kBlockPacks) {
-        LaunchShape s = block_shape(row_packs, packs);
-        if (packs > 4 || s.threads > max_threads(0, packs)) continue;
-        for (int opt : {0, kOptStream}) {
-            s.opt = opt;
-            for (int rows : kBlockRows) {
-                if (!rows_instance(rows, packs) || s.threads > rows_max_threads(rows, packs)) continue;
-                for (bool early : {true, false}) {
-                    LaunchShape r = s;
-                    r.rows = rows;
-                    r.weight_early = early;
-                    out.push_back(r);
-                }
-            }
-            LaunchShape p = s;
-            p.pipelined = true;
-            p.weight_early = false;
-            if (s.threads <= pipelined_max_threads(packs)) out.push_back(p);
-        }
-    }
     return out;
 }
 
 inline std::string shape_name(const LaunchShape& s) {
     if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
     // No comma: the name is a CSV field.
-    const std::string w = (s.rows > 1 ? "+rows" + std::to_string(s.rows) : std::string()) +
-                          (s.pipelined ? "+pipe" : "") + (s.weight_early || s.pipelined ? "" : "+w-late") +
-                          (s.opt & kOptCap ? "+cap" : "") + (s.opt & kOptStream ? "+cs" : "");
+    const std::string w = std::string(s.weight_early ? "" : "+w-late") + (s.opt & kOptCap ? "+cap" : "") +
+                          (s.opt & kOptStream ? "+cs" : "") + (s.opt & kOptLoadsFirst ? "+first" : "");
     if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
     return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }

@@ -34,8 +34,9 @@ namespace {
 // One row per LANES lanes (LANES = 0: per block), PACKS packs per lane held in registers; WEIGHT_EARLY: the weight
 // is loaded before the reduction; ALIGNED: every row of input, weight and output starts on a 16-byte boundary; STREAM:
 // the kOptStream hint of launch_shape.h (instantiated, with the capped kernel below, for ALIGNED whole-block rows of
-// at most 4 packs only). `warp_partials` is the kernel's shared array for the block's reduction.
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+// at most 4 packs only); FIRST: the kOptLoadsFirst option (likewise), every pack's load issued before the first use of
+// one. `warp_partials` is the kernel's shared array for the block's reduction.
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride, const T* __restrict__ weight,
                                             T* output, long long out_stride, int M, int N, float eps, float inv_n,
                                             float* warp_partials) {
@@ -53,20 +54,30 @@ __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride,
     const RowSplit split = split_row<ALIGNED>(x, live ? N : 0);
 
     // Load the row: this lane's packs (pack p = lane + i * lanes, so a warp reads consecutive 16-byte chunks) and
-    // its share of the single elements. Squares accumulate in fp32.
+    // its share of the single elements. Squares accumulate in fp32. With FIRST every pack's load is issued before
+    // the first square uses one; without, each pack's squares sit in its load's branch, and whether the next load
+    // waits for this one's data is left to ptxas (fewer registers: both are tuned).
     Pack<T> xs[PACKS];
     float sq = 0.0f;
+    auto add_squares = [&](const Pack<T>& v) {
+#pragma unroll
+        for (int k = 0; k < kN; ++k) {
+            const float f = to_float(v.v[k]);
+            sq += f * f;
+        }
+    };
 #pragma unroll
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
         if (p < split.packs) {
             xs[i] = load_pack_hinted<STREAM>(x + split.prefix + p * kN);
-#pragma unroll
-            for (int k = 0; k < kN; ++k) {
-                const float f = to_float(xs[i].v[k]);
-                sq += f * f;
-            }
+            if constexpr (!FIRST) add_squares(xs[i]);
         }
+    }
+    if constexpr (FIRST) {
+#pragma unroll
+        for (int i = 0; i < PACKS; ++i)
+            if (lane + i * lanes < split.packs) add_squares(xs[i]);
     }
     T singles[kSingles];
 #pragma unroll
@@ -99,14 +110,23 @@ __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride,
     }
     const float inv_rms = rsqrtf(total * inv_n + eps);
 
-    // Write the row from registers.
+    // Write the row from registers. With FIRST a late weight's loads are all issued before the first store (after a
+    // store, the next pack's weight load cannot be moved above it by the compiler unless it knows they do not alias).
     const bool output_packs = ALIGNED || misalignment(y) == misalignment(x);
+    if constexpr (!WEIGHT_EARLY && FIRST) {
+#pragma unroll
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+        }
+    }
 #pragma unroll
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
         if (p < split.packs) {
             forget_widened(xs[i]);
-            if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+            if constexpr (!WEIGHT_EARLY && !FIRST)
+                ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
             const Pack<T> out = normalize_pack(xs[i], inv_rms, ws[i]);
             if constexpr (ALIGNED) store_pack_hinted<STREAM>(y + split.prefix + p * kN, out);
             else store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
@@ -126,178 +146,21 @@ __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride,
 // fit), or capped at 32 registers (kOptCap: __launch_bounds__' minimum of 2048 / max_threads blocks per
 // multiprocessor). Two kernels rather than a computed minimum because ptxas treats an explicit minimum of 1 block
 // differently from none: it gave 30 -> 38 registers for the bf16 block x2 instance (measured with --resource-usage).
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     rmsnorm_regs_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
                         long long out_stride, int M, int N, float eps, float inv_n) {
     __shared__ float warp_partials[32];
-    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, in_stride, weight, output, out_stride, M, N, eps,
-                                                                inv_n, warp_partials);
+    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, in_stride, weight, output, out_stride, M,
+                                                                       N, eps, inv_n, warp_partials);
 }
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
     rmsnorm_capped_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
                           long long out_stride, int M, int N, float eps, float inv_n) {
     __shared__ float warp_partials[32];
-    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, in_stride, weight, output, out_stride, M, N, eps,
-                                                                inv_n, warp_partials);
-}
-
-// ROWS rows per block (LaunchShape::rows; whole-block, ALIGNED rows only): thread t holds packs t + i * blockDim.x
-// of each of the block's rows, and loads the weight's packs once for all of them (before the reduction when
-// WEIGHT_EARLY, after it otherwise). One barrier reduces every row. The weight's traffic through L1 is 1 / ROWS of the
-// one-row kernel's, and a multiprocessor holding 4 rows starts 1 or 2 blocks instead of 4.
-template <typename T, int PACKS, int ROWS, bool WEIGHT_EARLY, bool STREAM>
-__global__ void __launch_bounds__(rows_max_threads(ROWS, PACKS))
-    rmsnorm_rows_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
-                        long long out_stride, int M, int N, float eps, float inv_n) {
-    constexpr int kN = Pack<T>::kN;
-    __shared__ float warp_partials[ROWS * 32];
-    const int lanes = static_cast<int>(blockDim.x);
-    const int lane = static_cast<int>(threadIdx.x);
-    const int packs = N / kN;
-    const long long first = static_cast<long long>(blockIdx.x) * ROWS;
-    Pack<T> xs[ROWS][PACKS];
-    float sq[ROWS];
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        sq[r] = 0.0f;
-        const bool live = first + r < M;
-        const T* x = input + (live ? first + r : 0) * in_stride;
-#pragma unroll
-        for (int i = 0; i < PACKS; ++i) {
-            const int p = lane + i * lanes;
-            if (live && p < packs) {
-                xs[r][i] = load_pack_hinted<STREAM>(x + p * kN);
-#pragma unroll
-                for (int k = 0; k < kN; ++k) {
-                    const float f = to_float(xs[r][i].v[k]);
-                    sq[r] += f * f;
-                }
-            }
-        }
-    }
-    Pack<T> ws[PACKS];
-    if constexpr (WEIGHT_EARLY) {
-#pragma unroll
-        for (int i = 0; i < PACKS; ++i)
-            if (lane + i * lanes < packs) ws[i] = load_pack_ro(weight + (lane + i * lanes) * kN);
-    }
-    block_sum_rows<ROWS>(sq, warp_partials);
-    if constexpr (!WEIGHT_EARLY) {
-#pragma unroll
-        for (int i = 0; i < PACKS; ++i)
-            if (lane + i * lanes < packs) ws[i] = load_pack_ro(weight + (lane + i * lanes) * kN);
-    }
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        const bool live = first + r < M;
-        const float inv_rms = rsqrtf(sq[r] * inv_n + eps);
-        T* y = output + (live ? first + r : 0) * out_stride;
-#pragma unroll
-        for (int i = 0; i < PACKS; ++i) {
-            const int p = lane + i * lanes;
-            if (live && p < packs) {
-                forget_widened(xs[r][i]);
-                store_pack_hinted<STREAM>(y + p * kN, normalize_pack(xs[r][i], inv_rms, ws[i]));
-            }
-        }
-    }
-}
-
-// A grid of resident blocks walking the rows (LaunchShape::pipelined; whole-block, ALIGNED rows only): block b takes
-// rows b, b + gridDim.x, ...; the next row's packs are loaded into a second set of registers before the current row's
-// reduction and stores, so that a block always has a row's loads in flight (software pipelining across rows). The
-// weight is read after the reduction, from L1. The partials alternate between two halves of the shared array: a warp
-// that writes iteration k + 2's partials has passed iteration k + 1's barrier, so every warp has read iteration k's.
-template <typename T, int PACKS, bool STREAM>
-__global__ void __launch_bounds__(pipelined_max_threads(PACKS))
-    rmsnorm_pipelined_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
-                             long long out_stride, int M, int N, float eps, float inv_n) {
-    constexpr int kN = Pack<T>::kN;
-    __shared__ float warp_partials[2 * 32];
-    const int lanes = static_cast<int>(blockDim.x);
-    const int lane = static_cast<int>(threadIdx.x);
-    const int packs = N / kN;
-    long long row = blockIdx.x;  // < M: the launcher's grid has at most (M + 1) / 2 blocks
-    Pack<T> cur[PACKS];
-#pragma unroll
-    for (int i = 0; i < PACKS; ++i)
-        if (lane + i * lanes < packs) cur[i] = load_pack_hinted<STREAM>(input + row * in_stride + (lane + i * lanes) * kN);
-    for (int k = 0; row < M; ++k, row += gridDim.x) {
-        const long long next = row + gridDim.x;
-        Pack<T> nxt[PACKS];
-        if (next < M) {
-#pragma unroll
-            for (int i = 0; i < PACKS; ++i)
-                if (lane + i * lanes < packs)
-                    nxt[i] = load_pack_hinted<STREAM>(input + next * in_stride + (lane + i * lanes) * kN);
-        }
-        float sq = 0.0f;
-#pragma unroll
-        for (int i = 0; i < PACKS; ++i) {
-            if (lane + i * lanes < packs) {
-#pragma unroll
-                for (int e = 0; e < kN; ++e) {
-                    const float f = to_float(cur[i].v[e]);
-                    sq += f * f;
-                }
-            }
-        }
-        const float inv_rms = rsqrtf(block_sum(sq, warp_partials + (k & 1) * 32) * inv_n + eps);
-        T* y = output + row * out_stride;
-#pragma unroll
-        for (int i = 0; i < PACKS; ++i) {
-            const int p = lane + i * lanes;
-            if (p < packs) {
-                forget_widened(cur[i]);
-                store_pack_hinted<STREAM>(y + p * kN, normalize_pack(cur[i], inv_rms, load_pack_ro(weight + p * kN)));
-            }
-        }
-        if (next < M) {
-#pragma unroll
-            for (int i = 0; i < PACKS; ++i) cur[i] = nxt[i];
-        }
-    }
-}
-
-// The rows-per-block and pipelined instances of a 16-bit shape (aligned rows; LaunchShape::rows, pipelined).
-template <typename T, int P>
-bool launch_rows_shape(const LaunchShape& s, const T* input, long long in_stride, const T* weight, T* output,
-                       long long out_stride, int M, int N, float eps, float inv_n, cudaStream_t stream) {
-    const bool cs = (s.opt & kOptStream) != 0;
-    if (s.pipelined) {
-        if (s.threads > pipelined_max_threads(P)) return false;
-        auto kernel = cs ? rmsnorm_pipelined_kernel<T, P, true> : rmsnorm_pipelined_kernel<T, P, false>;
-        // As many blocks as are resident at once (every multiprocessor full), and at most half as many as rows, so
-        // that every block pipelines at least two (a batch of 512 rows: 256 blocks of two rows each).
-        static int sms = 0;
-        if (sms == 0 && cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess) return false;
-        int per_sm = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, s.threads, 0) != cudaSuccess || per_sm < 1)
-            return false;
-        const int half = ceil_div(M, 2);
-        const int grid = half < per_sm * sms ? half : per_sm * sms;
-        kernel<<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n);
-        return true;
-    }
-    const int grid = ceil_div(M, s.rows);
-#define RMSREF_ROWS(R)                                                                                             \
-    if constexpr (rows_instance(R, P)) {                                                                           \
-        if (s.rows == (R)) {                                                                                       \
-            if (s.threads > rows_max_threads(R, P)) return false;                                                  \
-            auto kernel = s.weight_early ? (cs ? rmsnorm_rows_kernel<T, P, R, true, true>                          \
-                                               : rmsnorm_rows_kernel<T, P, R, true, false>)                        \
-                                         : (cs ? rmsnorm_rows_kernel<T, P, R, false, true>                         \
-                                               : rmsnorm_rows_kernel<T, P, R, false, false>);                      \
-            kernel<<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
-            return true;                                                                                           \
-        }                                                                                                          \
-    }
-    RMSREF_ROWS(2)
-    RMSREF_ROWS(4)
-#undef RMSREF_ROWS
-    return false;
+    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, in_stride, weight, output, out_stride, M,
+                                                                       N, eps, inv_n, warp_partials);
 }
 
 // Rows longer than 512 threads x 8 packs: two passes, the second rereads x (from L2 if it is still there).
@@ -358,24 +221,13 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
                          rows_aligned(weight, 0) && N % Pack<T>::kN == 0;
     // The options are hints for the ALIGNED whole-block instances; a misaligned row runs the plain instance.
     const int opt = aligned ? s.opt : 0;
-    if constexpr (sizeof(T) == 2) {
-        if (aligned && s.lanes == 0 && (s.rows > 1 || s.pipelined)) {
-            if (s.packs == 1) return launch_rows_shape<T, 1>(s, input, in_stride, weight, output, out_stride, M, N, eps,
-                                                             inv_n, stream);
-            if (s.packs == 2) return launch_rows_shape<T, 2>(s, input, in_stride, weight, output, out_stride, M, N, eps,
-                                                             inv_n, stream);
-            if (s.packs == 4) return launch_rows_shape<T, 4>(s, input, in_stride, weight, output, out_stride, M, N, eps,
-                                                             inv_n, stream);
-            return false;
-        }
-    }
 #define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                  \
     do {                                                                                                          \
         if constexpr (((OPT)&kOptCap) != 0)                                                                       \
-            rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                               \
+            rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0>  \
                 <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
         else                                                                                                      \
-            rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                                 \
+            rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0>    \
                 <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
     } while (0)
     RMSREF_DISPATCH_SHAPES()
