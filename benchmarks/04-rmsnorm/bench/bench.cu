@@ -263,8 +263,7 @@ int main(int argc, char** argv) {
     uint64_t seed = 2026;
     for (const auto& g : groups) {
         const std::string group = std::string(op_name(g.op)) + ":" + dtype_name(g.dtype);
-        if (!merge.only.empty() && std::find(merge.only.begin(), merge.only.end(), group) == merge.only.end())
-            continue;
+        if (!merge.only.empty() && std::find(merge.only.begin(), merge.only.end(), group) == merge.only.end()) continue;
         for (Shape s : shapes(opt.quick)) {
             Buffers b = allocate(g.op, g.dtype, s, seed += 10, l2);
             for (const Kernel& k : kernels_for(g.op, g.dtype, s.M, s.N, opt.tune)) {

@@ -34,8 +34,7 @@ int bench04_ref_rmsnorm(int dtype, const void* x, const void* w, void* y, int M,
             ref_rmsnorm_fp16(static_cast<const __half*>(x), s, static_cast<const __half*>(w), static_cast<__half*>(y),
                              s, M, N, eps, st);
             break;
-        default:
-            return 1;
+        default: return 1;
     }
     return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

@@ -4,8 +4,9 @@
 //
 //   profile_one DTYPE M N [SHAPE] [LAUNCHES]
 //     DTYPE fp32 | bf16 | fp16; SHAPE a name of launch_shape.h's shape_name (one of candidate_shapes(N)), `rule`
-//     (the default: the rule's pick) or `copy` (the benchmark's copy of the same bytes, x to y); LAUNCHES (default 3) launches on fresh inputs each (different buffers, so that
-//     no launch finds the previous one's rows in L2, though ncu flushes the caches before each profiled launch anyway).
+//     (the default: the rule's pick) or `copy` (the benchmark's copy of the same bytes, x to y); LAUNCHES (default 3)
+//     launches, each on fresh inputs in its own buffers, so that no launch finds the previous one's rows in L2 (ncu
+//     flushes the caches before each profiled launch anyway).
 // Exit status: 0, or 2 on a bad argument or a shape the kernels cannot run at N.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -22,8 +23,7 @@
 
 namespace {
 
-bool launch(bench::Dtype dtype, const rmsref::LaunchShape* shape, const void* x, const void* w, void* y, int M,
-            int N) {
+bool launch(bench::Dtype dtype, const rmsref::LaunchShape* shape, const void* x, const void* w, void* y, int M, int N) {
     constexpr float kEps = 1e-6f;
     const long long s = N;
     switch (dtype) {

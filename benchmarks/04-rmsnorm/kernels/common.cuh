@@ -303,20 +303,20 @@ __device__ __forceinline__ float block_sum(float v, float* warp_partials) {
 // `s`, `aligned` and `opt` are in scope: each (lanes, packs) instance the rule can pick, with the options (the bits of
 // kOptCap | kOptStream | kOptLoadsFirst, launch_shape.h) only for the ALIGNED whole-block instances of at most 4 packs.
 // A kernel without the kOptLoadsFirst variant (the fused add) ignores that bit, so its instances are the same.
-#define RMSREF_OPTS(L, P, EARLY)                                  \
-    if constexpr ((L) == 0 && (P) <= 4) {                         \
-        switch (opt) {                                            \
-            case 1: RMSREF_LAUNCH(L, P, EARLY, true, 1); break;   \
-            case 2: RMSREF_LAUNCH(L, P, EARLY, true, 2); break;   \
-            case 3: RMSREF_LAUNCH(L, P, EARLY, true, 3); break;   \
-            case 4: RMSREF_LAUNCH(L, P, EARLY, true, 4); break;   \
-            case 5: RMSREF_LAUNCH(L, P, EARLY, true, 5); break;   \
-            case 6: RMSREF_LAUNCH(L, P, EARLY, true, 6); break;   \
-            case 7: RMSREF_LAUNCH(L, P, EARLY, true, 7); break;   \
-            default: RMSREF_LAUNCH(L, P, EARLY, true, 0); break;  \
-        }                                                         \
-    } else {                                                      \
-        RMSREF_LAUNCH(L, P, EARLY, true, 0);                      \
+#define RMSREF_OPTS(L, P, EARLY)                                 \
+    if constexpr ((L) == 0 && (P) <= 4) {                        \
+        switch (opt) {                                           \
+            case 1: RMSREF_LAUNCH(L, P, EARLY, true, 1); break;  \
+            case 2: RMSREF_LAUNCH(L, P, EARLY, true, 2); break;  \
+            case 3: RMSREF_LAUNCH(L, P, EARLY, true, 3); break;  \
+            case 4: RMSREF_LAUNCH(L, P, EARLY, true, 4); break;  \
+            case 5: RMSREF_LAUNCH(L, P, EARLY, true, 5); break;  \
+            case 6: RMSREF_LAUNCH(L, P, EARLY, true, 6); break;  \
+            case 7: RMSREF_LAUNCH(L, P, EARLY, true, 7); break;  \
+            default: RMSREF_LAUNCH(L, P, EARLY, true, 0); break; \
+        }                                                        \
+    } else {                                                     \
+        RMSREF_LAUNCH(L, P, EARLY, true, 0);                     \
     }
 #define RMSREF_SHAPE(L, P)                                           \
     if (s.lanes == (L) && s.packs == (P)) {                          \

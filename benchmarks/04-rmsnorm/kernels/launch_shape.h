@@ -151,7 +151,8 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool opt
             if (s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) threads.push_back(512);
             for (int t : threads) {
                 s.threads = t;
-                const int last = options && packs <= 4 ? (kOptCap | kOptStream | (loads_first ? kOptLoadsFirst : 0)) : 0;
+                const int last =
+                    options && packs <= 4 ? (kOptCap | kOptStream | (loads_first ? kOptLoadsFirst : 0)) : 0;
                 for (int opt = 0; opt <= last; ++opt) {
                     s.opt = opt;
                     out.push_back(s);

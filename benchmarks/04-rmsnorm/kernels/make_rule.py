@@ -2,12 +2,13 @@
 """Writes rule_table.h, the launch-shape rule of the reference kernels, from a tuning sweep (`bench.sh --tune` CSV).
 
 A rule entry is a whole-block variant: packs a thread, 512 threads where the fewest that hold the row are between
-256 and 512 ("fill"), weight early or late, and the options (kOptCap, kOptStream, and for the norm kOptLoadsFirst). For each element size, op and
-batch length (the 512-row sweep; the long batches of the five large shapes), the measured hidden sizes are cut into
-as few ranges as possible such that one variant is within TOLERANCE of the fastest tuning shape at every size of
-its range; each range becomes a line of the table (up to its largest measured N; past the last, the last line).
-fp16 takes the bf16 table (the same element size; bf16 is the one measured at every shape). Rows of at most 32 packs
-go to warp groups whatever the table says (launch_shape.h, shape_for), so those sizes are left out.
+256 and 512 ("fill"), weight early or late, and the options (kOptCap, kOptStream, and for the norm kOptLoadsFirst).
+For each element size, op and batch length (the 512-row sweep; the long batches of the five large shapes), the
+measured hidden sizes are cut into as few ranges as possible such that one variant is within TOLERANCE of the
+fastest tuning shape at every size of its range; each range becomes a line of the table (up to its largest measured
+N; past the last, the last line). fp16 takes the bf16 table (the same element size; bf16 is the one measured at
+every shape). Rows of at most 32 packs go to warp groups whatever the table says (launch_shape.h, shape_for), so
+those sizes are left out.
 
 Usage: make_rule.py tune.csv[.gz] [later.csv[.gz]...] > rule_table.h   (no GPU needed)
 With several sweeps, each table (element size, op, batch length) comes from the last file that measured it: a sweep
