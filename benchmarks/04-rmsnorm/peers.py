@@ -10,13 +10,22 @@ sets that together exceed the L2 three times; median over replays, divided by K)
   fused_add_rmsnorm: torch add (in place into the residual) followed by rms_norm, and a Triton fused kernel of the same
                      one-step design that writes the residual back.
 
-Writes one CSV (the columns bench/report.cpp reads). Usage: peers.py --csv peers.csv [--replays N] [--quick]
+With --ref-lib LIB (bench/peer_bridge.cu built as a shared library), the norm's rows also get the project's
+reference kernel and its copy of the same bytes timed by this same harness ("reference via peers.py", "copy via
+peers.py"), so that the reference and Triton are compared with one timing code, not two.
+
+Writes one CSV (the columns bench/report.cpp reads).
+Usage: peers.py --csv peers.csv [--replays N] [--quick] [--ref-lib LIB] [--only OP:DTYPE]...
 
 peers.py --dump DIR compiles the Triton kernels instead, at the shapes where the reference kernels were behind them
 (the 512-row sweep past N = 4096, 8192 x 16384), and writes for each its registers, spills, PTX and cubin, and the
 SASS where a cuobjdump is found (CUDA's or the one Triton ships): what Triton generates, read rather than guessed.
+
+peers.py --profile DTYPE M N launches the Triton one-step norm three times at that shape on fresh inputs and nothing
+else, for Nsight Compute (ncu -k regex:rmsnorm_one_step python3 peers.py --profile bf16 8192 16384).
 """
 import argparse
+import ctypes
 import os
 import shutil
 import statistics
@@ -146,13 +155,32 @@ def dump(out_dir):
     print("\n".join(lines))
 
 
+def profile(dtype_name, M, N):
+    """Three launches of the Triton norm at one shape, each on its own input, for a profiler to catch."""
+    dtype = {v: k for k, v in NAMES.items()}[dtype_name]
+    block = triton.next_power_of_2(N)
+    w = (1 + 0.1 * torch.randn(N, device="cuda")).to(dtype)
+    for _ in range(3):
+        x = torch.randn((M, N), device="cuda", dtype=dtype)
+        y = torch.empty_like(x)
+        rmsnorm_one_step[(M,)](x, w, y, N, EPS, N, block, num_warps=warps_for(block))
+    torch.cuda.synchronize()
+    print(f"peers: profiled Triton rmsnorm {dtype_name} {M} x {N}, 3 launches")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--csv")
     ap.add_argument("--replays", type=int, default=20)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--dump", metavar="DIR", help="write what Triton compiled (no timing)")
+    ap.add_argument("--ref-lib", help="bench/peer_bridge.cu as a shared library: time the reference here too")
+    ap.add_argument("--only", action="append", metavar="OP:DTYPE", help="measure only these groups (rmsnorm:bf16)")
+    ap.add_argument("--profile", nargs=3, metavar=("DTYPE", "M", "N"), help="three launches for a profiler")
     args = ap.parse_args()
+    if args.profile:
+        profile(args.profile[0], int(args.profile[1]), int(args.profile[2]))
+        return
     if args.dump:
         dump(args.dump)
         return
@@ -162,6 +190,13 @@ def main():
     l2 = props.L2_cache_size
     gen = torch.Generator(device="cuda").manual_seed(2026)
     rows = []
+    lib = None
+    if args.ref_lib:
+        lib = ctypes.CDLL(os.path.abspath(args.ref_lib))
+        vp, i32 = ctypes.c_void_p, ctypes.c_int
+        lib.bench04_ref_rmsnorm.argtypes = [i32, vp, vp, vp, i32, i32, ctypes.c_float, vp]
+        lib.bench04_copy.argtypes = [vp, vp, ctypes.c_size_t, vp]
+    codes = {torch.float32: 0, torch.bfloat16: 1, torch.float16: 2}
 
     def record(op, dtype, M, N, kernel, status, nbytes, us, err):
         rows.append(f"{op},{NAMES[dtype]},{M},{N},{kernel},peer,,{status},{nbytes:.0f},{us:.3f},{err:.3g}")
@@ -169,6 +204,8 @@ def main():
     for op, dtypes in (("rmsnorm", (torch.float32, torch.bfloat16, torch.float16)),
                        ("fused_add_rmsnorm", (torch.bfloat16, torch.float32))):
         for dtype in dtypes:
+            if args.only and f"{op}:{NAMES[dtype]}" not in args.only:
+                continue
             for M, N in shapes(args.quick):
                 es = torch.tensor([], dtype=dtype).element_size()
                 one = M * N * es
@@ -187,11 +224,29 @@ def main():
                         "torch.rms_norm": lambda i: F.rms_norm(x[i], (N,), w, EPS),
                         "triton one-step": triton_one_step,
                     }
+                    if lib:
+                        def reference(i):
+                            stream = torch.cuda.current_stream().cuda_stream
+                            assert lib.bench04_ref_rmsnorm(codes[dtype], x[i].data_ptr(), w.data_ptr(),
+                                                           y[i].data_ptr(), M, N, EPS, stream) == 0
+
+                        def copy(i):
+                            stream = torch.cuda.current_stream().cuda_stream
+                            assert lib.bench04_copy(y[i].data_ptr(), x[i].data_ptr(), one, stream) == 0
+
+                        cands["reference via peers.py"] = reference
+                        cands["copy via peers.py"] = copy
                     ref = rms_ref(x[0], w)
                     for name, fn in cands.items():
                         y.fill_(float("nan"))
                         out = fn(0)
                         got = out if out is not None else y[0]
+                        if name == "copy via peers.py":
+                            # Checked as a copy (it moves the norm's bytes, it does not normalise).
+                            ok = torch.equal(y[0], x[0])
+                            us = median_launch_us(lambda i: fn(i % sets), max(sets, 8), args.replays) if ok else 0
+                            record(op, dtype, M, N, name, "ok" if ok else "wrong", 2 * one, us, 0)
+                            continue
                         err = worst_ratio(got, ref, dtype)
                         if not err <= 1:
                             record(op, dtype, M, N, name, "wrong", nbytes, 0, err)

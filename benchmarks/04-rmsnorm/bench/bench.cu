@@ -5,7 +5,9 @@
 // and plot are every lesson's (../../common/), so that the lessons' results read the same way.
 //
 //   bench --csv out.csv --svg out.svg [--peers peers.csv] [--tune] [--quick] [--replays N]
-//         [--exclude NAME]... [--not-built NAME]... [--crash-file F] [--date YYYY-MM-DD]
+//         [--exclude NAME]... [--not-built NAME]... [--crash-file F] [--date YYYY-MM-DD] [--only OP:DTYPE]...
+//         (--only: measure only these groups, e.g. --only rmsnorm:bf16, so that a tuning call on the GPU spends its
+//         time where the question is; the edge checks run in full regardless)
 //   bench --merge run.csv [--merge peers.csv]... --csv out.csv --svg out.svg [--rule-from-tune]
 //         (no GPU needed: reports earlier runs; with --rule-from-tune, each reference row is replaced by the row of
 //         the same run's tuning sweep whose launch shape the current rule (kernels/launch_shape.h) picks, so that a
@@ -44,6 +46,7 @@ struct Merge {
     std::vector<std::string> files;  // CSV files of earlier runs: report them, measure nothing
     bool rule_from_tune = false;     // the reference rows become the tuning rows of the current rule
     bool copy_from_shapes = false;   // the roofline is the fastest per-shape copy of the run
+    std::vector<std::string> only;   // "op:dtype" groups to measure (all when empty)
 };
 
 struct Buffers {
@@ -214,6 +217,7 @@ int main(int argc, char** argv) {
             if (a == "--merge") merge.files.push_back(value());
             else if (a == "--rule-from-tune") merge.rule_from_tune = true;
             else if (a == "--copy-from-shapes") merge.copy_from_shapes = true;
+            else if (a == "--only") merge.only.push_back(value());
             else return false;
             return true;
         });
@@ -258,6 +262,8 @@ int main(int argc, char** argv) {
                   {Op::fused_add, Dtype::fp32}};
     uint64_t seed = 2026;
     for (const auto& g : groups) {
+        const std::string group = std::string(op_name(g.op)) + ":" + dtype_name(g.dtype);
+        if (!merge.only.empty() && std::find(merge.only.begin(), merge.only.end(), group) == merge.only.end()) continue;
         for (Shape s : shapes(opt.quick)) {
             Buffers b = allocate(g.op, g.dtype, s, seed += 10, l2);
             for (const Kernel& k : kernels_for(g.op, g.dtype, s.M, s.N, opt.tune)) {

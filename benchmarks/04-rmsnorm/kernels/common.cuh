@@ -300,16 +300,23 @@ __device__ __forceinline__ float block_sum(float v, float* warp_partials) {
 
 // The launch-shape dispatch both reference kernels share. The includer defines RMSREF_LAUNCH(L, P, EARLY, ALIGNED,
 // OPT), which launches its own kernel instance, and expands RMSREF_DISPATCH_SHAPES() in its launcher, where the shape
-// `s`, `aligned` and `opt` are in scope: each (lanes, packs) instance the rule can pick, with the options only for the
-// ALIGNED whole-block instances of at most 4 packs.
-#define RMSREF_OPTS(L, P, EARLY)                                                                        \
-    if constexpr ((L) == 0 && (P) <= 4) {                                                               \
-        if (opt == kOptCap) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap);                                  \
-        else if (opt == kOptStream) RMSREF_LAUNCH(L, P, EARLY, true, kOptStream);                       \
-        else if (opt == (kOptCap | kOptStream)) RMSREF_LAUNCH(L, P, EARLY, true, kOptCap | kOptStream); \
-        else RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                       \
-    } else {                                                                                            \
-        RMSREF_LAUNCH(L, P, EARLY, true, 0);                                                            \
+// `s`, `aligned` and `opt` are in scope: each (lanes, packs) instance the rule can pick, with the options (the bits of
+// kOptCap | kOptStream | kOptLoadsFirst, launch_shape.h) only for the ALIGNED whole-block instances of at most 4 packs.
+// A kernel without the kOptLoadsFirst variant (the fused add) ignores that bit, so its instances are the same.
+#define RMSREF_OPTS(L, P, EARLY)                                 \
+    if constexpr ((L) == 0 && (P) <= 4) {                        \
+        switch (opt) {                                           \
+            case 1: RMSREF_LAUNCH(L, P, EARLY, true, 1); break;  \
+            case 2: RMSREF_LAUNCH(L, P, EARLY, true, 2); break;  \
+            case 3: RMSREF_LAUNCH(L, P, EARLY, true, 3); break;  \
+            case 4: RMSREF_LAUNCH(L, P, EARLY, true, 4); break;  \
+            case 5: RMSREF_LAUNCH(L, P, EARLY, true, 5); break;  \
+            case 6: RMSREF_LAUNCH(L, P, EARLY, true, 6); break;  \
+            case 7: RMSREF_LAUNCH(L, P, EARLY, true, 7); break;  \
+            default: RMSREF_LAUNCH(L, P, EARLY, true, 0); break; \
+        }                                                        \
+    } else {                                                     \
+        RMSREF_LAUNCH(L, P, EARLY, true, 0);                     \
     }
 #define RMSREF_SHAPE(L, P)                                           \
     if (s.lanes == (L) && s.packs == (P)) {                          \

@@ -34,8 +34,14 @@ struct LaunchShape {
 // kOptStream: the row (x, and the fused add's residual) is read and the output written with the streaming hint
 // (ld.global.cs / st.global.cs: evict first), since neither is touched again, so that L1 and L2 keep the weight,
 // which every row rereads.
+// kOptLoadsFirst (the norm only): every pack's load issued before the first instruction that uses one (the squares
+// after all of x's loads; a late weight's loads before the first store), as Triton's one-step kernel orders them.
+// Without it each pack's squares sit in its load's branch and each late weight load follows the previous store, so
+// ptxas may make a thread wait for one pack before it asks for the next; with it a thread holds more registers
+// (bf16 block x4 weight late: 32 -> 39).
 constexpr int kOptCap = 1;
 constexpr int kOptStream = 2;
+constexpr int kOptLoadsFirst = 4;
 
 // The (lanes, packs) pairs the kernel files instantiate; anything else is refused by their dispatch.
 constexpr int kBlockPacks[] = {1, 2, 4, 8};
@@ -132,8 +138,9 @@ inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
 // rows when 4 such blocks fit a multiprocessor), those of at most 4 packs also with each option (capped, streaming,
 // both), and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row without more than doubling
 // it; each with the weight loaded early and late.
-// Without `options` (lesson 05's LayerNorm kernels, which have no instances for them), no capped or streaming shapes.
-inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true) {
+// Without `options` (lesson 05's LayerNorm kernels, which have no instances for them), no capped or streaming shapes;
+// with `loads_first` (lesson 04's norm), each optioned shape also with kOptLoadsFirst.
+inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true, bool loads_first = false) {
     std::vector<LaunchShape> out;
     const int row_packs = packs_per_row(n, elem_bytes);
     for (bool early : {true, false}) {
@@ -144,7 +151,9 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool opt
             if (s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) threads.push_back(512);
             for (int t : threads) {
                 s.threads = t;
-                for (int opt = 0; opt <= (options && packs <= 4 ? (kOptCap | kOptStream) : 0); ++opt) {
+                const int last =
+                    options && packs <= 4 ? (kOptCap | kOptStream | (loads_first ? kOptLoadsFirst : 0)) : 0;
+                for (int opt = 0; opt <= last; ++opt) {
                     s.opt = opt;
                     out.push_back(s);
                 }
@@ -165,7 +174,7 @@ inline std::string shape_name(const LaunchShape& s) {
     if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
     // No comma: the name is a CSV field.
     const std::string w = std::string(s.weight_early ? "" : "+w-late") + (s.opt & kOptCap ? "+cap" : "") +
-                          (s.opt & kOptStream ? "+cs" : "");
+                          (s.opt & kOptStream ? "+cs" : "") + (s.opt & kOptLoadsFirst ? "+first" : "");
     if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
     return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }

@@ -34,8 +34,9 @@ namespace {
 // One row per LANES lanes (LANES = 0: per block), PACKS packs per lane held in registers; WEIGHT_EARLY: the weight
 // is loaded before the reduction; ALIGNED: every row of input, weight and output starts on a 16-byte boundary; STREAM:
 // the kOptStream hint of launch_shape.h (instantiated, with the capped kernel below, for ALIGNED whole-block rows of
-// at most 4 packs only). `warp_partials` is the kernel's shared array for the block's reduction.
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+// at most 4 packs only); FIRST: the kOptLoadsFirst option (likewise), every pack's load issued before the first use of
+// one. `warp_partials` is the kernel's shared array for the block's reduction.
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride, const T* __restrict__ weight,
                                             T* output, long long out_stride, int M, int N, float eps, float inv_n,
                                             float* warp_partials) {
@@ -53,20 +54,30 @@ __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride,
     const RowSplit split = split_row<ALIGNED>(x, live ? N : 0);
 
     // Load the row: this lane's packs (pack p = lane + i * lanes, so a warp reads consecutive 16-byte chunks) and
-    // its share of the single elements. Squares accumulate in fp32.
+    // its share of the single elements. Squares accumulate in fp32. With FIRST every pack's load is issued before
+    // the first square uses one; without, each pack's squares sit in its load's branch, and whether the next load
+    // waits for this one's data is left to ptxas (fewer registers: both are tuned).
     Pack<T> xs[PACKS];
     float sq = 0.0f;
+    auto add_squares = [&](const Pack<T>& v) {
+#pragma unroll
+        for (int k = 0; k < kN; ++k) {
+            const float f = to_float(v.v[k]);
+            sq += f * f;
+        }
+    };
 #pragma unroll
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
         if (p < split.packs) {
             xs[i] = load_pack_hinted<STREAM>(x + split.prefix + p * kN);
-#pragma unroll
-            for (int k = 0; k < kN; ++k) {
-                const float f = to_float(xs[i].v[k]);
-                sq += f * f;
-            }
+            if constexpr (!FIRST) add_squares(xs[i]);
         }
+    }
+    if constexpr (FIRST) {
+#pragma unroll
+        for (int i = 0; i < PACKS; ++i)
+            if (lane + i * lanes < split.packs) add_squares(xs[i]);
     }
     T singles[kSingles];
 #pragma unroll
@@ -99,14 +110,23 @@ __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride,
     }
     const float inv_rms = rsqrtf(total * inv_n + eps);
 
-    // Write the row from registers.
+    // Write the row from registers. With FIRST a late weight's loads are all issued before the first store (after a
+    // store, the next pack's weight load cannot be moved above it by the compiler unless it knows they do not alias).
     const bool output_packs = ALIGNED || misalignment(y) == misalignment(x);
+    if constexpr (!WEIGHT_EARLY && FIRST) {
+#pragma unroll
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+        }
+    }
 #pragma unroll
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
         if (p < split.packs) {
             forget_widened(xs[i]);
-            if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+            if constexpr (!WEIGHT_EARLY && !FIRST)
+                ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
             const Pack<T> out = normalize_pack(xs[i], inv_rms, ws[i]);
             if constexpr (ALIGNED) store_pack_hinted<STREAM>(y + split.prefix + p * kN, out);
             else store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
@@ -126,21 +146,21 @@ __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride,
 // fit), or capped at 32 registers (kOptCap: __launch_bounds__' minimum of 2048 / max_threads blocks per
 // multiprocessor). Two kernels rather than a computed minimum because ptxas treats an explicit minimum of 1 block
 // differently from none: it gave 30 -> 38 registers for the bf16 block x2 instance (measured with --resource-usage).
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     rmsnorm_regs_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
                         long long out_stride, int M, int N, float eps, float inv_n) {
     __shared__ float warp_partials[32];
-    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, in_stride, weight, output, out_stride, M, N, eps,
-                                                                inv_n, warp_partials);
+    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, in_stride, weight, output, out_stride, M,
+                                                                       N, eps, inv_n, warp_partials);
 }
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
     rmsnorm_capped_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
                           long long out_stride, int M, int N, float eps, float inv_n) {
     __shared__ float warp_partials[32];
-    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, in_stride, weight, output, out_stride, M, N, eps,
-                                                                inv_n, warp_partials);
+    rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, in_stride, weight, output, out_stride, M,
+                                                                       N, eps, inv_n, warp_partials);
 }
 
 // Rows longer than 512 threads x 8 packs: two passes, the second rereads x (from L2 if it is still there).
@@ -204,10 +224,10 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
 #define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                  \
     do {                                                                                                          \
         if constexpr (((OPT)&kOptCap) != 0)                                                                       \
-            rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                               \
+            rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0>  \
                 <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
         else                                                                                                      \
-            rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>                                 \
+            rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0>    \
                 <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
     } while (0)
     RMSREF_DISPATCH_SHAPES()
