@@ -28,8 +28,8 @@ analysis was refit on every point of the first three:
     compare.py --fourth <emu-dir>[,<emu-dir>...] <gpu-dir>
     compare.py --predict4 <emu-dir>[,<emu-dir>...]    the predictions for that call, written before it is made
 
-  1. time: the old variants (the first three checks') at the four new shapes and at 16384 x 4096 (remeasured), the
-     new variants (heldout3.txt) at all thirteen; within 20 % per group and at the large shapes; the ranking per shape;
+  1. time: the old variants (the first three checks') at the four new shapes, the new variants (heldout3.txt) at
+     all thirteen; within 20 % per group and at the large shapes; the ranking per shape;
   2. counts of the new variants against Nsight Compute at 256 x 4096 (requests, sectors per request, L1 hits, L2
      sectors, shared wavefronts) and the L1, L2 and DRAM models at 16384 x 8192.
 """
@@ -301,7 +301,7 @@ THIRD_SHAPES = OLD_SHAPES + NEW_SHAPES  # every shape measured before the fourth
 def fourth_plan():
     old = names("variants.txt") + names("heldout.txt") + names("heldout2.txt")
     new = names("heldout3.txt")
-    return old, new, [(n, ("16384 4096",) + FOURTH_SHAPES) for n in old] + [(n, THIRD_SHAPES + FOURTH_SHAPES) for n in new]
+    return old, new, [(n, FOURTH_SHAPES) for n in old] + [(n, THIRD_SHAPES + FOURTH_SHAPES) for n in new]
 
 
 def fourth_predictions(e):

@@ -3,9 +3,8 @@
 # round trips beyond L1, the resident blocks' overlap by mean value analysis; refit on every point of the first three
 # checks and committed, with its predictions, before this call).
 #   1. builds every entry of variants.txt, heldout.txt, heldout2.txt and heldout3.txt with nvcc (-Xptxas -v);
-#   2. the copy bandwidth, then times (median of 50 launches): the entries of the first three checks at four NEW shapes
-#      (and at 16384 x 4096, to see the drift since the runs they were fitted on), the four NEW variants of
-#      heldout3.txt at those and at the nine shapes of the earlier checks;
+#   2. the copy bandwidth, then times (median of 50 launches): the four NEW variants of heldout3.txt at four NEW shapes
+#      and at the nine shapes of the earlier checks, then the entries of the first three checks at the four new shapes;
 #   3. Nsight Compute on the new variants (256 x 4096 and 16384 x 8192): requests, sectors, L1 hits, L2 sectors, DRAM
 #      bytes, duration, and L1's wavefronts for global accesses (what the L1 term counts as lines).
 # Results: <out>/<name>.{ptxas,time,ncu.csv}, <out>/copy.txt, <out>/env.txt.
@@ -38,7 +37,7 @@ sweep() {  # list, shapes...
   done
 }
 sweep "$new" $new_shapes $old_shapes
-for l in $old; do sweep "$l" 16384 4096 $new_shapes; done
+for l in $old; do sweep "$l" $new_shapes; done
 metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
 metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
