@@ -105,7 +105,7 @@ report-%: cli
 # The emulator's profiler on one exercise (docs/emulator.md, "Profiler"): counts, a picture, a predicted H200 time.
 profile-%: configure
 	@test -n "$(EX)" || { echo "workbook: say which exercise, e.g. make profile-$* EX=rmsnorm" >&2; exit 2; }
-	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the profiler" workbook emu_runtime emu-rewrite
+	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the profiler" workbook emu_runtime emu-rewrite emu-nvcc
 	@$(NO_MAKE_ENV) $(WORKBOOK) profile $* --ex $(EX) $(if $(SUBMISSION),--submission "$(SUBMISSION)") \
 	  $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions)
 

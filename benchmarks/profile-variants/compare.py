@@ -21,6 +21,19 @@ The third check (gpu-heldout2.sh), made after the model of the L1 model was fitt
      the new variants (heldout2.txt) at every shape, and the old variants at 16384 x 4096 (a training shape,
      remeasured); within 20 % per group; the ranking of variants per shape;
   2. the L1 and L2 models against Nsight Compute: L1 hit sectors, sectors asked of L2, DRAM bytes.
+
+The fourth check (gpu-heldout3.sh), made after the model of shared lines, round trips beyond L1 and mean value
+analysis was refit on every point of the first three:
+
+    compare.py --fourth <emu-dir>[,<emu-dir>...] <gpu-dir>
+    compare.py --predict4 <emu-dir>[,<emu-dir>...]    the predictions for that call, written before it is made
+
+  1. time: the old variants (the first three checks') at the four new shapes, the new variants (heldout3.txt) at
+     all thirteen; within 20 % per group and at the large shapes; the ranking per shape;
+  2. counts of the new variants against Nsight Compute at 256 x 4096 (requests, sectors per request, L1 hits, L2
+     sectors, shared wavefronts) and the L1, L2 and DRAM models at 16384 x 8192. (gpu-heldout3.sh also asked for
+     l1tex__data_pipe_lsu_wavefronts_mem_lg.sum, the global loads' L1 wavefronts; this Nsight Compute reported no
+     such metric, so the L1 term's line count has no counter to compare with.)
 """
 import csv
 import io
@@ -283,7 +296,135 @@ def third_predictions(e):
             print(f"{n:14} {s:12} {fit_model.predict(c, j['model']):12.1f}  {bound}")
 
 
+FOURTH_SHAPES = ("8192 8192", "40960 1024", "6144 10240", "12288 5120")
+THIRD_SHAPES = OLD_SHAPES + NEW_SHAPES  # every shape measured before the fourth check
+
+
+def fourth_plan():
+    old = names("variants.txt") + names("heldout.txt") + names("heldout2.txt")
+    new = names("heldout3.txt")
+    return old, new, [(n, FOURTH_SHAPES) for n in old] + [(n, THIRD_SHAPES + FOURTH_SHAPES) for n in new]
+
+
+def fourth_predictions(e):
+    c = fit_model.cpp_constants()
+    print("constants of profile_model.cpp:", ", ".join(f"{n} = {v:.4g}" for n, v in zip(fit_model.NAMES, c)))
+    print(f"{'variant':14} {'shape':12} {'predicted us':>12}  bound")
+    _, _, plan = fourth_plan()
+    for n, shapes in plan:
+        for s in shapes:
+            j = e.get(n, {}).get(s)
+            if not j or blind(e[n]) or "miss_phases" not in j["model"]:
+                print(f"{n:14} {s:12} {'–':>12}  (no profile)")
+                continue
+            head, *rest = fit_model.terms(c, j["model"])
+            bound = ("latency not hidden", "DRAM", "L2", "L1 data path")[max(range(4), key=lambda i: rest[i])]
+            print(f"{n:14} {s:12} {fit_model.predict(c, j['model']):12.1f}  {bound}")
+
+
+def fourth_time(e, gpu):
+    old, new, plan = fourth_plan()
+    c = fit_model.cpp_constants()
+    pred, meas = {}, {}
+    for n, shapes in plan:
+        t = times(gpu / f"{n}.time")
+        for s in shapes:
+            if n in e and s in e[n] and s in t and not blind(e[n]):
+                pred[(n, s)], meas[(n, s)] = fit_model.predict(c, e[n][s]["model"]), t[s]
+    shapes = [s for s in ("16384 4096",) + FOURTH_SHAPES + tuple(x for x in THIRD_SHAPES if x != "16384 4096")
+              if any(k[1] == s for k in pred)]
+    cols = [shapes[:5], shapes[5:]]
+    for part, rows in ((cols[0], old + new), (cols[1], new)):
+        if not part:
+            continue
+        print("| variant | " + " | ".join(f"µs {s.replace(' ', '×')} pred / meas" for s in part) + " |")
+        print("|" + " --- |" * (1 + len(part)))
+        for n in rows:
+            cells = [f"{pred[(n, s)]:.1f} / {meas[(n, s)]:.1f} ({pct(pred[(n, s)], meas[(n, s)]):+.0f}%)"
+                     if (n, s) in pred else "–" for s in part]
+            print(f"| {n}{' (new)' if n in new else ''} | " + " | ".join(cells) + " |")
+        print()
+    large = lambda s: int(s.split()[0]) * int(s.split()[1]) >= 2048 * 16384  # 128 MiB of fp32 input or more
+    groups = [
+        ("old variants at 16384 × 4096 (fitted on, remeasured)", lambda n, s: n in old and s == "16384 4096"),
+        ("held out: old variants, new shapes", lambda n, s: n in old and s in FOURTH_SHAPES),
+        ("held out: new variants, old shapes", lambda n, s: n in new and s in THIRD_SHAPES),
+        ("held out: new variants, new shapes", lambda n, s: n in new and s in FOURTH_SHAPES),
+        ("held out, all", lambda n, s: n in new or s in FOURTH_SHAPES),
+        ("held out, at the large shapes (every timed shape: 128 to 512 MiB of fp32 input, 2.5 to 10 times the L2)",
+         lambda n, s: (n in new or s in FOURTH_SHAPES) and large(s)),
+    ]
+    for title, keep in groups:
+        pts = [k for k in pred if keep(*k)]
+        if not pts:
+            continue
+        within = sum(abs(pct(pred[k], meas[k])) <= 20 for k in pts)
+        worst = max(pts, key=lambda k: abs(pct(pred[k], meas[k])))
+        print(f"* {title}: within 20 % for {within} of {len(pts)} points; worst {worst[0]} at "
+              f"{worst[1].replace(' ', ' × ')} ({pct(pred[worst], meas[worst]):+.0f} %)")
+    tot_all = agree_all = 0
+    for s in shapes:
+        ok = [n for n in old + new if (n, s) in pred]
+        pairs = list(itertools.combinations(ok, 2))
+        if not pairs:
+            continue
+        agree = sum((pred[(a, s)] - pred[(b, s)]) * (meas[(a, s)] - meas[(b, s)]) > 0 for a, b in pairs)
+        tot_all, agree_all = tot_all + len(pairs), agree_all + agree
+        print(f"* ranking at {s.replace(' ', ' × ')}: {agree} of {len(pairs)} pairs in the measured order "
+              f"({agree / len(pairs) * 100:.0f} %)")
+    if tot_all:
+        print(f"* ranking, all shapes of the call: {agree_all} of {tot_all} pairs ({agree_all / tot_all * 100:.0f} %)")
+
+
+def fourth_counts(e, gpu):
+    """The emulated launch is 128 rows predicted for 256: its requests and wavefronts are scaled by the blocks."""
+    print("\n| new variant at 256 × 4096 | ld requests emu / ncu | ld sectors/req | st requests emu / ncu | "
+          "st sectors/req | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | shared wavefronts emu / ncu |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    rows = []
+    for n in names("heldout3.txt"):
+        L = ncu(gpu / f"{n}.ncu.csv")
+        em = e.get(n, {}).get("256 4096")
+        c = L[0] if L else None
+        rows.append((n, e.get(n, {}).get("16384 8192"), L[1] if len(L) > 1 else None))
+        if not em or not c:
+            print(f"| {n} | – | – | – | – | – | – | – |")
+            continue
+        k = em["predict_blocks"] / em["blocks"]
+        ratio = lambda a, b: f"{a / b:.2f}" if b else "–"
+        cell = lambda a, b: f"{a:.0f} / {b:.0f} ({pct(a, b):+.0f}%)" if b else f"{a:.0f} / –"
+        ld_r, ld_s = g(c, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+        st_r, st_s = g(c, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")
+        hit, l2 = g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"), g(c, "lts__t_sectors_srcunit_tex.sum")
+        sh = sum(g(c, f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{o}.sum") or 0 for o in ("ld", "st"))
+        print(f"| {n} | {cell(em['ld_requests'] * k, ld_r)} | {ratio(em['ld_sectors'], em['ld_requests'])} / "
+              f"{ratio(ld_s, ld_r)} | {cell(em['st_requests'] * k, st_r)} | "
+              f"{ratio(em['st_sectors'], em['st_requests'])} / {ratio(st_s, st_r)} | "
+              f"{cell(em['predicted_l1_hit_sectors'], hit)} | {cell(em['predicted_l2_bytes'] / 32, l2)} | "
+              f"{em['sh_wavefronts'] * k:.0f} / {sh:.0f} |")
+    print("\n| new variant at 16384 × 8192 | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | "
+          "DRAM MB pred / ncu |")
+    print("| --- | --- | --- | --- |")
+    for n, em, c in rows:
+        if not em or not c:
+            print(f"| {n} | – | – | – |")
+            continue
+        cell = lambda a, b: f"{a:.0f} / {b:.0f} ({pct(a, b):+.0f}%)" if b else f"{a:.0f} / –"
+        hit, l2 = g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"), g(c, "lts__t_sectors_srcunit_tex.sum")
+        dram = (g(c, "dram__bytes_read.sum") or 0) + (g(c, "dram__bytes_write.sum") or 0)
+        print(f"| {n} | {cell(em['predicted_l1_hit_sectors'], hit)} | {cell(em['predicted_l2_bytes'] / 32, l2)} | "
+              f"{cell(em['predicted_dram_bytes'] / 1e6, dram / 1e6)} |")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--predict4":
+        fourth_predictions(emu(sys.argv[2]))
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--fourth":
+        e, gpu = emu(sys.argv[2]), Path(sys.argv[3])
+        fourth_time(e, gpu)
+        fourth_counts(e, gpu)
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--predict":
         third_predictions(emu(sys.argv[2]))
         return

@@ -25,18 +25,46 @@ NAMES = ("fixed_us", "wave_us", "round_trip_us", "streaming_warps", "l2_bps", "l
 MODEL_CPP = Path(__file__).resolve().parents[2] / "grader/emulator/runtime/profile_model.cpp"
 
 
+def mva_throughput(k, wait, service):
+    """Cycles per unit of time of a closed network of k customers, a delay `wait` and one queue of service time
+    `service` (mean value analysis); a fractional k interpolates between the whole numbers around it."""
+    def whole(n):
+        queue = x = 0.0
+        for i in range(1, n + 1):
+            r = service * (1 + queue)
+            x = i / (r + wait)
+            queue = x * r
+        return x
+    k = min(max(k, 1.0), 64.0)
+    lo, hi = math.floor(k), math.ceil(k)
+    xl = whole(lo)
+    return xl if hi == lo else xl + (whole(hi) - xl) * (k - lo)
+
+
 def terms(c, m):
-    """The model of profile_model.cpp's predict(), term for term: (fixed + one block, floor, DRAM, L2, L1)."""
-    fixed, wave, trip, warps, l2, l1, _ = c
+    """The model of profile_model.cpp's predict(), term for term: (fixed + one block, exposed latency, DRAM, L2, L1)."""
+    fixed, wave, trip, warps, l2, l1, p = c
     dram = m["dram_bytes"] / DRAM_BPS * 1e6
     if 0 < m["warps_per_sm"] < warps:
         dram *= warps / m["warps_per_sm"]
     l2_us = m["l2_bytes"] / l2 * 1e6
     busiest = m["busiest_sm_blocks"] / m["blocks"] if m["blocks"] > 0 else 0
     l1_us = m["l1_wavefronts"] * busiest * l1 / CLOCK * 1e6
-    waves = m["blocks"] / m["concurrent_blocks"] if m["concurrent_blocks"] > 0 else 1
-    block = wave + trip * m["load_phases"]
-    return fixed + block, waves * block, dram, l2_us, l1_us
+    phases = m["miss_phases"]
+    trips = max(1.0, phases)
+    block = wave + trip * phases
+    bw = (dram ** p + l2_us ** p + l1_us ** p) ** (1 / p)
+    # The busiest SM's independent units (blocks when a barrier ties a block's warps together, else warps), each
+    # going round a wait and its loads' share of the bandwidth time (stores are posted).
+    per_block = m["warps_per_sm"] / m["blocks_per_sm"] if m["blocks_per_sm"] > 0 else 1
+    by_blocks = m["barriers_per_block"] > 0
+    resident = min(m["blocks_per_sm"], m["busiest_sm_blocks"]) * (1 if by_blocks else per_block)
+    cycles = m["busiest_sm_blocks"] * (1 if by_blocks else per_block) * trips
+    loads = bw * (1 - m["store_fraction"])
+    exposed = 0.0
+    if cycles > 0:
+        exposed = max(0.0, cycles / mva_throughput(resident, wave / trips + trip, loads / cycles) - loads)
+    return fixed + block, exposed, dram, l2_us, l1_us
 
 
 def predict(c, m):
@@ -47,7 +75,8 @@ def predict(c, m):
 
 def emu_inputs(emu_dirs):
     """(variant, 'M N') -> (model inputs, the C++ prediction), for every variant whose global accesses were seen.
-    emu_dirs: one or more emu-profile.sh folders, comma-separated."""
+    emu_dirs: one or more emu-profile.sh folders, comma-separated; a variant in more than one: the last folder's.
+    Profiles written before the fourth check lack its inputs (miss_phases, store_fraction): they are not used."""
     out = {}
     for f in sorted(f for d in emu_dirs.split(",") for f in Path(d).glob("*/profile.jsonl")):
         lines = [json.loads(l) for l in f.read_text().splitlines() if l.strip()]
@@ -55,7 +84,7 @@ def emu_inputs(emu_dirs):
             continue
         for j in lines:
             m = re.match(r"(\d+) x (\d+)", j["label"])
-            if m and "model" in j:
+            if m and "model" in j and "miss_phases" in j["model"]:
                 out[(f.parent.name, f"{m.group(1)} {m.group(2)}")] = (j["model"], j["predicted_us"])
     return out
 

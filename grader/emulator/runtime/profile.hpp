@@ -97,6 +97,8 @@ struct PredictInput {
     double l1_wavefronts = 0;      // global requests' 128-byte lines + shared-memory wavefronts
     double warps_per_sm = 0;       // resident on each SM (0: unknown, not a limit)
     double load_phases = 0;        // a block's dependent round trips to memory (barrier intervals with loads)
+    double miss_phases = 0;        // of them, those that wait beyond L1 in a warm block (profile_counters.cpp)
+    double store_fraction = 0;     // of the DRAM bytes, the stores': posted, no warp waits for them
     double l2_bytes = 0;           // the SMs ask of L2: L1's load misses (the L1 model), stores, atomics
     double blocks_per_sm = 0;      // resident on each SM at once
     double busiest_sm_blocks = 0;  // blocks the busiest SM runs over the launch: ceil(blocks / 132)
@@ -127,6 +129,7 @@ struct LaunchStats {
     std::uint64_t sh_ld_requests = 0, sh_st_requests = 0, sh_wavefronts = 0, sh_ideal_wavefronts = 0;
     std::uint64_t barriers = 0, shuffles = 0, votes = 0, syncwarps = 0, partial_requests = 0;
     unsigned load_phases = 0;  // barrier intervals of the first block with global loads: dependent round trips
+    unsigned miss_phases = 0;  // of a warm block (the second), those whose loads miss L1: round trips beyond L1
     L2Totals l2;
     L1Totals l1;
     std::uint64_t l1_bytes = 0;  // the L1's size in the predicted launch (after the shared-memory carveout)

@@ -141,7 +141,11 @@ struct State {
     std::unordered_map<const void*, std::size_t> line_of;     // attributed pc -> index in s.lines
     bool first_block = false;
     unsigned last_load_phase = 0;  // 1 + the last barrier interval of the first block counted in load_phases
-    std::uint64_t serial = 0;      // of the block whose requests are open
+    // The launch's second block is the warm one (an SM's later blocks find the shared data in L1, profile_l1.cpp):
+    // its barrier intervals whose loads miss L1 are the round trips beyond L1 (miss_phases).
+    bool warm_block = false;
+    unsigned last_miss_phase = 0, first_miss_phases = 0, warm_miss_phases = 0;
+    std::uint64_t serial = 0;  // of the block whose requests are open
     unsigned interval = 0;
     // the next launch's description (emu::profile_shape)
     std::string next_label;
@@ -239,7 +243,8 @@ LineStat& line_stat(State& S, const Request& r) {
     return S.s.lines[it->second];
 }
 
-void count_global(State& S, const Request& r, std::uint64_t serial) {
+// Returns whether a load request had a sector that L1 did not serve (it waits on L2 or DRAM).
+bool count_global(State& S, const Request& r, std::uint64_t serial) {
     LaunchStats& s = S.s;
     const std::uint64_t bytes = std::uint64_t(__builtin_popcount(r.mask)) * r.size;
     const unsigned sec = request_sectors(r), ideal = ideal_sectors(r), lines = request_lines(r);
@@ -270,6 +275,7 @@ void count_global(State& S, const Request& r, std::uint64_t serial) {
     }
     const bool through_l1 = !r.write && !r.atomic;
     bool to_l2[32 * 4];
+    bool missed = false;
     for (unsigned i = 0; i < n; ++i) to_l2[i] = !through_l1;
     if (through_l1) {
         // One call per line, in the order the request's lines first appear; sector i of the line is bit i.
@@ -283,12 +289,14 @@ void count_global(State& S, const Request& r, std::uint64_t serial) {
             const unsigned miss = l1_load_line(line, want, serial, r.warp, r.interval);
             for (unsigned j = i; j < n; ++j)
                 if (ids[j] / 4 == line) done[j] = true, to_l2[j] = miss >> (ids[j] % 4) & 1u;
+            missed |= miss != 0;
         }
     }
     for (unsigned i = 0; i < n; ++i) {
         if (to_l2[i]) l2_sector(ids[i], r.write || r.atomic, masks[i], serial, r.warp, r.interval);
         else l2_footprint(ids[i], masks[i]);  // served by L1, yet part of what the launch reads
     }
+    return missed;
 }
 
 void count_shared(State& S, const Request& r) {
@@ -310,11 +318,15 @@ void flush(State& S) {
     const std::uint64_t serial = S.serial;
     for (const Request& r : S.pending) {
         if ((r.mask & r.exists) != r.exists) ++S.s.partial_requests;
+        const bool missed = !r.shared && count_global(S, r, serial) && !r.write && !r.atomic;
         if (r.shared) count_shared(S, r);
-        else count_global(S, r, serial);
+        // A barrier interval whose loads wait on L2 or DRAM (an L1 miss) is a round trip of a few hundred cycles; one
+        // whose loads all hit L1 waits some tens of cycles, which the time model leaves out.
+        if (missed && (S.first_block || S.warm_block) && r.interval + 1 != S.last_miss_phase)
+            ++(S.first_block ? S.first_miss_phases : S.warm_miss_phases), S.last_miss_phase = r.interval + 1;
         if (S.first_block && r.warp == 0 && S.s.trace.size() < 1024) S.s.trace.push_back(r);
         // A barrier interval of the first block that loads from global memory is one round trip to memory that the
-        // block must wait for before it can go on (the time model's latency floor per wave).
+        // block must wait for before it can go on (load_phases; the time model counts the ones beyond L1, above).
         if (S.first_block && !r.shared && !r.write && !r.atomic && r.interval + 1 != S.last_load_phase)
             ++S.s.load_phases, S.last_load_phase = r.interval + 1;
     }
@@ -429,6 +441,8 @@ void on_launch_begin(std::size_t dynamic_shared_bytes) {
     S.interval = 0;
     S.first_block = false;
     S.last_load_phase = 0;
+    S.warm_block = false;
+    S.last_miss_phase = S.first_miss_phases = S.warm_miss_phases = 0;
     S.instance_resolved = false;
     S.resolve_tries = 0;
 }
@@ -438,6 +452,8 @@ void on_block_begin() {
     flush(S);
     S.serial = rt::block_serial();
     S.first_block = S.s.blocks == 0;
+    S.warm_block = S.s.blocks == 1;
+    S.last_miss_phase = 0;
     if (S.first_block) l2_first_block(S.serial), l1_first_block(S.serial);
     ++S.s.blocks;
     S.interval = 0;
@@ -458,6 +474,8 @@ void on_collective(Coll kind) {
 void on_launch_end() {
     State& S = st();
     flush(S);
+    // One block emulated: only the cold one's round trips are known.
+    S.s.miss_phases = S.s.blocks > 1 ? S.warm_miss_phases : S.first_miss_phases;
     S.s.l2 = l2_launch_end();
     S.s.l1 = l1_launch_end();
     write_launch(S.s);

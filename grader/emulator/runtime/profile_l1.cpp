@@ -19,6 +19,13 @@
 //   * same block otherwise (pass 2 re-reading pass 1's row): x the blocks resident on the SM;
 //   * another block (a weight every block reads): as emulated, since the blocks between the two uses on the GPU are
 //     spread over all SMs, and each SM sees about one block's traffic between its own blocks' uses.
+//   * a SHARED line (one that more than one block has used: a weight every block reads), even when the same block
+//     uses it again: as emulated. On the GPU its other readers are resident beside this one, at other points of
+//     their rows, so one of them touches it about as often as the emulator's one-after-another order does; scaling
+//     the distance by the warps or blocks resident would evict a line they keep warm (rows2's second row and
+//     warp_row_vec4's four warps re-read the weight: third check, -52 % and -76 % of L1's hits). A line two warps
+//     of one block share (a misaligned row's boundaries, a tile read back by other warps) is not kept warm by
+//     anyone else: it is scaled as before.
 // Stores are written through to L2 and not allocated here; atomics are served by L2.
 #include <unordered_map>
 
@@ -31,7 +38,8 @@ struct Line {
     double last = 0;  // traffic clock at the last use
     std::uint64_t block = 0;
     unsigned warp = 0, interval = 0;
-    unsigned valid = 0;  // sectors filled (4 bits)
+    unsigned valid = 0;   // sectors filled (4 bits)
+    bool shared = false;  // used by more than one block since the launch began
 };
 
 struct Model {
@@ -74,8 +82,10 @@ unsigned l1_load_line(std::uint64_t line, unsigned sector_mask, std::uint64_t bl
     auto [it, fresh] = m.lines.try_emplace(line);
     Line& l = it->second;
     if (!fresh) {
+        l.shared |= l.block != block;
         double d = m.clock - l.last;
-        if (l.block == block) d *= (l.warp == warp && l.interval == interval) ? m.warps_per_sm : m.blocks_per_sm;
+        if (l.block == block && !l.shared)
+            d *= (l.warp == warp && l.interval == interval) ? m.warps_per_sm : m.blocks_per_sm;
         if (d >= m.capacity) l.valid = 0;  // evicted since: the tag is allocated again, empty
     }
     const unsigned miss = sector_mask & ~l.valid;

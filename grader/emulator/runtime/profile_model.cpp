@@ -2,13 +2,12 @@
 // report labels it "predicted".
 //
 // Time model (per launch): the launch overhead and one block's own latency (the pipeline's fill and drain), then the
-// resources every wave must pass through, combined by a p-norm:
-//   t = t_fixed + t_block + (t_floor^p + t_dram^p + t_l2^p + t_l1^p)^(1/p)
+// resources every launch must pass through and the latency its resident blocks cannot hide, combined by a p-norm:
+//   t = t_fixed + t_block + (t_dram^p + t_l2^p + t_l1^p + t_exposed^p)^(1/p)
 //   t_block = t_wave + round trips * t_trip
-//            A block waits for memory once per barrier interval that loads from global memory (the two-pass
-//            kernel: pass 1, then pass 2 after the reduction's barriers).
-//   t_floor = waves * t_block: a resident slot cannot start its next block before; waves = blocks / blocks resident
-//            on the chip at once. This is Little's law for the latency: the bytes a wave has in flight, once per trip.
+//            A round trip is a barrier interval whose loads wait beyond L1 (an L1 miss) in a warm block (the second:
+//            an SM's later blocks find the shared data in L1): the two-pass kernel's pass 1, and its pass 2 when the
+//            row no longer stays in L1 between the passes. A block waits for it before it can go on.
 //   t_dram  = DRAM bytes (L2 model) / B_dram * max(1, W / resident warps per SM)
 //            B_dram: the device-to-device copy measured on the H200 (4.21 TB/s, docs/gpu-runs.md, 2026-12-01). With
 //            fewer than W resident warps per SM, too few loads are in flight to stream at that rate.
@@ -16,13 +15,22 @@
 //   t_l1    = (128-byte lines of global requests + shared-memory wavefronts) of the busiest SM * c_l1 / 1.98 GHz
 //            L1's data path moves one line (one wavefront) per SM and clock, hits or not; the busiest SM runs
 //            ceil(blocks / 132) blocks (a launch of 32 blocks uses 32 SMs, not 132).
-// The p-norm: the resources overlap, but not perfectly. p = 1 would be no overlap at all (each wave's latency, then
-// its bytes), p -> infinity the roofline's max (the slowest resource alone); fitted, p sits in between.
-// Fitted constants (t_fixed, t_wave, t_trip, W, B_l2, c_l1, p): least squares on log(predicted / measured) over the
-// TRAINING set: every point of the first two H200 runs of 2026-12-01 (the 17 variants the emulator sees, at up to
-// five shapes, and the count shape's durations; benchmarks/profile-variants/fit_model.py; docs/emulator.md,
-// Profiler: the time model). The third check (heldout2.txt, gpu-heldout2.sh) was measured after these constants were
-// committed.
+//   t_exposed: the latency the resident blocks do not hide. The busiest SM's units (blocks when a barrier makes a
+//            block's warps wait for each other, warps when nothing does) each go round a cycle per round trip:
+//            wait t_wave / trips + t_trip, then move their loads' share of the bandwidth time
+//            S = t_bw * (1 - store fraction) / cycles (stores are posted: no unit waits for them), where
+//            t_bw = (t_dram^p + t_l2^p + t_l1^p)^(1/p). With k units resident per SM that is a closed queueing network
+//            of k customers, one queue (the memory pipe) and one delay (the wait); its mean value analysis gives the
+//            time the cycles take, T(k). t_exposed = T(k) - the loads' own time t_bw * (1 - store fraction): with
+//            8 resident blocks of 256 threads nearly nothing is left of a round trip, with 2 of 1024 threads much
+//            (block1024: -22 to -33 % with the earlier model's one overlap for every kernel), and with 1 unit per
+//            SM all of it. (With no bandwidth time at all, T(k) = cycles * wait / k: waves x t_block, Little's law.)
+// The p-norm: the resources overlap, but not perfectly. p = 1 would be no overlap at all, p -> infinity the
+// roofline's max (the slowest resource alone); fitted, p sits in between.
+// Fitted constants (t_fixed, t_wave, t_trip, W, B_l2, c_l1, p): least squares on log(predicted / measured) over
+// every point the first three H200 checks measured (benchmarks/profile-variants/fit_model.py; docs/emulator.md,
+// Profiler: the time model). The fourth check (heldout3.txt, gpu-heldout3.sh) was measured after these constants
+// were committed.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -34,12 +42,12 @@ namespace {
 
 constexpr double kClockHz = 1.98e9;
 constexpr double kDramBps = 4.21e12;  // measured (copy), not fitted
-// fit_model.py on the training set (its output, pasted):
-// fitted on 102 points: fixed_us = 1.367, wave_us = 5.669e-08, round_trip_us = 0.8193, streaming_warps = 17.54,
-// l2_bps = 1.455e+13, l1_clocks = 1.196, overlap_p = 2.295 (94 of the 102 within 20 %, rms log error 0.116)
-// t_wave came out as nothing: a block's own work between its round trips is hidden; its round trips are not.
-constexpr double kFixedUs = 1.367, kWaveUs = 5.669e-08, kRoundTripUs = 0.8193, kStreamingWarps = 17.54,
-                 kL2Bps = 1.455e13, kL1Clocks = 1.196, kOverlapP = 2.295;
+// fit_model.py on every point of the first three checks (its output, pasted;
+// docs/gpu-runs/2026-12-01-profile4-fit.txt):
+// fitted on 210 points: fixed_us = 0.8288, wave_us = 1.161, round_trip_us = 0.7809, streaming_warps = 17.25,
+// l2_bps = 2.499e+13, l1_clocks = 1.084, overlap_p = 1.818 (198 of the 210 within 20 %, rms log error 0.104)
+constexpr double kFixedUs = 0.8288, kWaveUs = 1.161, kRoundTripUs = 0.7809, kStreamingWarps = 17.25, kL2Bps = 2.499e13,
+                 kL1Clocks = 1.084, kOverlapP = 1.818;
 constexpr unsigned kWarpsPerSM = 64, kBlocksPerSM = 32, kRegsPerSM = 65536, kRegGranule = 256;
 constexpr std::size_t kSharedPerSM = 228 * 1024, kSharedReservedPerBlock = 1024;
 
@@ -74,6 +82,29 @@ Occupancy occupancy(unsigned threads, unsigned regs, std::size_t shared) {
     return o;
 }
 
+namespace {
+
+// Mean value analysis of a closed network: k customers, each going round a delay of `wait` and a single queue of
+// service time `service`; returns the cycles completed per unit of time. A fractional k (an SM's share of a launch
+// with fewer blocks than SMs x blocks per SM) interpolates between the two whole numbers around it.
+double mva_throughput(double k, double wait, double service) {
+    auto whole = [&](unsigned n) {
+        double queue = 0, x = 0;
+        for (unsigned i = 1; i <= n; ++i) {
+            const double r = service * (1 + queue);
+            x = i / (r + wait);
+            queue = x * r;
+        }
+        return x;
+    };
+    k = std::clamp(k, 1.0, 64.0);
+    const unsigned lo = static_cast<unsigned>(std::floor(k)), hi = static_cast<unsigned>(std::ceil(k));
+    const double xl = whole(lo);
+    return hi == lo ? xl : xl + (whole(hi) - xl) * (k - lo);
+}
+
+}  // namespace
+
 Prediction predict(const PredictInput& in, double useful_bytes) {
     Prediction p;
     p.dram_us = in.dram_bytes / kDramBps * 1e6;
@@ -82,31 +113,43 @@ Prediction predict(const PredictInput& in, double useful_bytes) {
     const double busiest = in.blocks > 0 ? in.busiest_sm_blocks / in.blocks : 0;  // of all blocks, on one SM
     p.l1_us = in.l1_wavefronts * busiest * kL1Clocks / kClockHz * 1e6;
     p.waves = in.concurrent_blocks > 0 ? in.blocks / in.concurrent_blocks : 1;
-    p.block_us = kWaveUs + kRoundTripUs * in.load_phases;
-    p.floor_us = p.waves * p.block_us;
+    const double trips = std::max(1.0, in.miss_phases);
+    p.block_us = kWaveUs + kRoundTripUs * in.miss_phases;
     p.fixed_us = kFixedUs;
+    const double bw = std::pow(
+        std::pow(p.dram_us, kOverlapP) + std::pow(p.l2_us, kOverlapP) + std::pow(p.l1_us, kOverlapP), 1 / kOverlapP);
+    // The busiest SM's independent units and the cycles they go round (profile_model.cpp's header).
+    const double warps_per_block = in.blocks_per_sm > 0 ? in.warps_per_sm / in.blocks_per_sm : 1;
+    const bool by_blocks = in.barriers_per_block > 0;
+    const double resident = std::min(in.blocks_per_sm, in.busiest_sm_blocks) * (by_blocks ? 1 : warps_per_block);
+    const double cycles = in.busiest_sm_blocks * (by_blocks ? 1 : warps_per_block) * trips;
+    const double loads_us = bw * (1 - in.store_fraction);
+    p.floor_us = 0;
+    if (cycles > 0) {
+        const double t = cycles / mva_throughput(resident, kWaveUs / trips + kRoundTripUs, loads_us / cycles);
+        p.floor_us = std::max(0.0, t - loads_us);
+    }
     const double slowest = std::max({p.floor_us, p.dram_us, p.l2_us, p.l1_us});
     p.bound = slowest == p.dram_us ? "DRAM"
               : slowest == p.l2_us ? "L2"
               : slowest == p.l1_us ? "L1 data path"
-                                   : "latency (round trips per wave)";
-    double sum = 0;
-    for (double t : {p.floor_us, p.dram_us, p.l2_us, p.l1_us}) sum += std::pow(t, kOverlapP);
-    p.us = p.fixed_us + p.block_us + std::pow(sum, 1 / kOverlapP);
+                                   : "latency (round trips the resident blocks do not hide)";
+    p.us = p.fixed_us + p.block_us + std::pow(std::pow(bw, kOverlapP) + std::pow(p.floor_us, kOverlapP), 1 / kOverlapP);
     p.tbs = useful_bytes / (p.us * 1e-6) / 1e12;
     return p;
 }
 
 std::string model_description() {
-    char buf[1024];
+    char buf[1400];
     std::snprintf(buf, sizeof buf,
-                  "predicted time = %.2f us + t_block + (t_floor^p + t_dram^p + t_l2^p + t_l1^p)^(1/p), p = %.2f; "
-                  "t_block = %.2f us + round trips x %.2f us; t_floor = waves x t_block; t_dram = DRAM bytes / %.2f "
-                  "TB/s [copy, measured on the H200] x max(1, %.1f / resident warps per SM); t_l2 = bytes asked of L2 "
-                  "(L1 misses, stores) / %.1f TB/s; t_l1 = (global lines + shared wavefronts) of the busiest SM x %.2f "
-                  "clocks / 1.98 GHz; constants fitted on a training set of H200 runs; L1 model (LRU lines, 256 KiB "
-                  "less the shared-memory carveout), L2 model (LRU by reuse distance, 50 MiB); waves = blocks / "
-                  "blocks resident at once",
+                  "predicted time = %.2f us + t_block + (t_dram^p + t_l2^p + t_l1^p + t_exposed^p)^(1/p), p = %.2f; "
+                  "t_block = %.2f us + round trips beyond L1 x %.2f us; t_dram = DRAM bytes / %.2f TB/s [copy, "
+                  "measured on the H200] x max(1, %.1f / resident warps per SM); t_l2 = bytes asked of L2 (L1 misses, "
+                  "stores) / %.1f TB/s; t_l1 = (global lines + shared wavefronts) of the busiest SM x %.2f clocks / "
+                  "1.98 GHz; t_exposed = the round trips the resident blocks (warps, without barriers) do not hide, "
+                  "by mean value analysis of the busiest SM; constants fitted on H200 runs; L1 model (LRU lines, "
+                  "256 KiB less the shared-memory carveout), L2 model (LRU by reuse distance, 50 MiB); waves = blocks "
+                  "/ blocks resident at once",
                   kFixedUs, kOverlapP, kWaveUs, kRoundTripUs, kDramBps / 1e12, kStreamingWarps, kL2Bps / 1e12,
                   kL1Clocks);
     return buf;

@@ -80,6 +80,9 @@ Derived derive(const LaunchStats& s) {
     in.blocks_per_sm = s.concurrent_blocks / 132.0;
     in.busiest_sm_blocks = std::ceil(s.predict_blocks / 132.0);
     in.load_phases = s.load_phases;
+    in.miss_phases = s.miss_phases;
+    const double dram_written = double(s.l2.dram_write) * d.scale + d.unseen_store_bytes;
+    in.store_fraction = d.dram > 0 ? std::min(1.0, dram_written / d.dram) : 0;
     in.barriers_per_block = ratio(double(s.barriers), double(s.blocks));
     d.in = in;
     d.pred = predict(in, d.min_bytes);
@@ -118,7 +121,8 @@ std::string json(const LaunchStats& s, const Derived& d) {
       << ",\"concurrent_blocks\":" << d.in.concurrent_blocks << ",\"warps_per_sm\":" << d.in.warps_per_sm
       << ",\"load_phases\":" << d.in.load_phases << ",\"l2_bytes\":" << d.in.l2_bytes
       << ",\"blocks_per_sm\":" << d.in.blocks_per_sm << ",\"busiest_sm_blocks\":" << d.in.busiest_sm_blocks
-      << ",\"barriers_per_block\":" << d.in.barriers_per_block << "}"
+      << ",\"barriers_per_block\":" << d.in.barriers_per_block << ",\"miss_phases\":" << d.in.miss_phases
+      << ",\"store_fraction\":" << d.in.store_fraction << "}"
       << "}";
     return o.str();
 }
@@ -166,7 +170,7 @@ std::string text(const LaunchStats& s, const Derived& d) {
          s.ptxas_known ? s.ptxas_smem + s.dynamic_shared : s.static_shared_seen + s.dynamic_shared);
     line(
         "   PREDICTED H200 (a model, not a measurement): %.1f us, %.2f TB/s of useful bytes, bound by %s "
-        "(DRAM %.1f, L2 %.1f, L1 %.1f, latency floor %.1f, one block %.1f, fixed %.1f us; %.1f waves)",
+        "(DRAM %.1f, L2 %.1f, L1 %.1f, latency not hidden %.1f, one block %.1f, fixed %.1f us; %.1f waves)",
         d.pred.us, d.pred.tbs, d.pred.bound, d.pred.dram_us, d.pred.l2_us, d.pred.l1_us, d.pred.floor_us,
         d.pred.block_us, d.pred.fixed_us, d.pred.waves);
     if (s.ld_requests + s.st_requests + s.atom_requests == 0)

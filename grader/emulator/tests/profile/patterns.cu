@@ -66,6 +66,18 @@ __global__ void walk_kernel(const float* x, float* y) {
     y[i] = s;                                        // the same sectors
 }
 
+// A weight that warp 0 of every block reads, then the block's own 32 KiB, then the weight again: predicted for 8
+// blocks per SM, the block's own traffic times the 8 resident blocks is more than L1 holds, but the other resident
+// blocks read the weight too, so it is still there: a line more than one block has used (a shared line) keeps its
+// distance as emulated.
+__global__ void weight_kernel(const float* x, const float* w, float* y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
+    float s = threadIdx.x < 32 ? w[lane] : 0.f;
+    for (int k = 0; k < 32; ++k) s += x[(blockIdx.x * 32 + k) * blockDim.x + threadIdx.x];
+    __syncthreads();
+    y[i] = s + (threadIdx.x < 32 ? w[lane] : 0.f);
+}
+
 __device__ float bf16_to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
 __global__ void bf16_call_kernel(const __nv_bfloat16* x, float* y) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -159,6 +171,11 @@ int main() {
     // times 64 is more than the 248 KiB of L1 left beside 8 KiB of shared carveout: every load misses.
     emu::profile_shape("walk, 8 blocks per SM", 132.0 * 8 / kBlocks, 0);
     walk_kernel<1><<<kBlocks, kThreads>>>(x, y);
+    float* w;
+    cudaMalloc(&w, 32 * sizeof(float));
+    cudaMemset(w, 0, 32 * sizeof(float));
+    emu::profile_shape("weight, 8 blocks per SM", 132.0 * 8 / kBlocks, 0);
+    weight_kernel<<<kBlocks, kThreads>>>(x, w, y);
     if (cudaDeviceSynchronize() != cudaSuccess) {
         std::puts("FAIL: a launch failed");
         return 1;
@@ -178,10 +195,12 @@ int main() {
     expect(p, "strided_kernel", "ld_lines/request", 32);
     expect(p, "vec16_kernel", "ld_lines/request", 4);
     expect(p, "broadcast_kernel", "ld_lines/request", 1);
-    // Round trips to memory per block (the latency floor): one barrier interval with loads, or two when a barrier
-    // separates two reads.
+    // Barrier intervals with loads per block: one, or two when a barrier separates two reads.
     expect(p, "coalesced_kernel", "load_phases", 1);
     expect(p, "reread_kernel", "load_phases", 2);
+    // Of those, the round trips beyond L1 in a warm block (the second): the re-read hits L1, so one.
+    expect(p, "coalesced_kernel", "miss_phases", 1);
+    expect(p, "reread_kernel", "miss_phases", 1);
     expect(p, "strided_kernel", "st_sectors/request", 4);
     expect(p, "vec16_kernel", "ld_sectors/request", 16);
     expect(p, "broadcast_kernel", "ld_sectors/request", 1);
@@ -213,6 +232,12 @@ int main() {
     expect(p, "walk_kernel<1>", "l1_hit", 0);
     expect(p, "walk_kernel<1>", "l1_bytes", 248 * 1024);
     expect(p, "walk_kernel<1>", "concurrent_blocks", 132 * 8);
+    // The weight: the first block misses it twice (no other block has read it yet, and its own 32 KiB x 8 resident
+    // blocks evicts it), the three later blocks hit it twice, the second time because it is shared by then; the
+    // block's own 32 loads per warp miss. So the warm block (the second) waits beyond L1 once.
+    expect(p, "weight_kernel", "l1_hit", 3 * 2 * 4);
+    expect(p, "weight_kernel", "l1_miss", 2 * 4 + 32 * 4 * 32);
+    expect(p, "weight_kernel", "miss_phases", 1);
     // Predicted for 4 blocks (4 SMs): the 4 cold SMs miss what the first block missed, once each.
     expect(p, "broadcast_kernel", "predicted_l1_hit_sectors", warps - 4);
     // Each instance its own registers, found from the function its accesses are in.
