@@ -49,9 +49,12 @@ __device__ __forceinline__ float row_inv_rms(float local_sq_sum, int N, float ep
 // One pass: requires N <= ITEMS * BLOCK_SIZE (the launcher guarantees it).
 // `cache` lives in registers only if every index into it is a compile-time constant, which is why the loops over
 // ITEMS must be fully unrolled; a loop indexed at run time would place the array in (slow) local memory.
+// __launch_bounds__ asks ptxas for a register count at which 2048 threads (two 1024-thread blocks) fit on one
+// multiprocessor: at 36 registers a thread, what the 1024 x 8 instance takes unbounded, only one block fits.
 template <int BLOCK_SIZE, int ITEMS>
-__global__ void rmsnorm_cached_kernel(const float* __restrict__ input, const float* __restrict__ weight,
-                                      float* __restrict__ output, int M, int N, float eps) {
+__global__ void __launch_bounds__(BLOCK_SIZE, 2048 / BLOCK_SIZE)
+    rmsnorm_cached_kernel(const float* __restrict__ input, const float* __restrict__ weight,
+                          float* __restrict__ output, int M, int N, float eps) {
     const int row = blockIdx.x;
     const int tid = threadIdx.x;
     if (row >= M) return;
