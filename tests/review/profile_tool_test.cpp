@@ -2,7 +2,11 @@
 // the emulator shows under a performance exercise.
 #include "workbook_catch.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "tools/profile.hpp"
 
@@ -30,9 +34,40 @@ TEST_CASE("profile: the grade's advice line names the performance exercise only"
     const auto manifest = nlohmann::json::parse(R"j({"exercises": [
         {"name": "rmsnorm", "title": "fp32 RMSNorm, two passes"},
         {"name": "rmsnorm_fast", "title": "One-pass fp32 RMSNorm (performance)"}]})j");
-    CHECK(tools::profile_advice(manifest, "04", "rmsnorm").empty());
-    const std::string a = tools::profile_advice(manifest, "04", "rmsnorm_fast");
+    const std::filesystem::path none = "/nonexistent-build";
+    CHECK(tools::profile_advice(manifest, "04", "rmsnorm", none, "abc").empty());
+    const std::string a = tools::profile_advice(manifest, "04", "rmsnorm_fast", none, "abc");
     CHECK(a.find("make profile-04 EX=rmsnorm_fast") != std::string::npos);
     CHECK(a.find("pending GPU verification") != std::string::npos);
-    CHECK(tools::profile_advice(nlohmann::json::array(), "04", "rmsnorm_fast").empty());
+    CHECK(tools::profile_advice(nlohmann::json::array(), "04", "rmsnorm_fast", none, "abc").empty());
+}
+
+TEST_CASE("profile: a grade shows the counts of the last profile of the same content, and only of it", "[tools]") {
+    const auto manifest = nlohmann::json::parse(R"j({"exercises": [
+        {"name": "rmsnorm_fast", "title": "One-pass fp32 RMSNorm (performance)"}]})j");
+    const auto build = std::filesystem::temp_directory_path() / ("wb-profile-advice-" + std::to_string(::getpid()));
+    const auto dir = build / "profile" / "04" / "rmsnorm_fast";
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream(dir / "profiled-source.json") << R"({"exercise": "rmsnorm_fast", "sha256": "c0ffee"})"
+                                                    << "\n";
+        // A row re-read from DRAM: 2 sectors of 8 per load request are ideal here, and the traffic is 1.5 times the
+        // minimum.
+        std::ofstream(dir / "profile.jsonl")
+            << R"({"kernel": "slow_kernel<256>", "label": "16384 x 4096 fp32", "ld_requests": 10, "ld_sectors": 80,)"
+            << R"( "ld_ideal": 40, "st_requests": 5, "st_sectors": 20, "st_ideal": 20, "traffic_ratio": 1.5,)"
+            << R"( "predicted_tbs": 2.5})"
+            << "\n";
+    }
+    const std::string same = tools::profile_advice(manifest, "04", "rmsnorm_fast", build, "c0ffee");
+    CHECK(same.find("slow_kernel, 16384 x 4096 fp32: 8.00 sectors per load request (ideal 4.00), 4.00 per store") !=
+          std::string::npos);
+    CHECK(same.find("DRAM traffic 1.50x the minimum") != std::string::npos);
+    CHECK(same.find("PREDICTION") != std::string::npos);
+    CHECK(same.find("pending GPU verification") != std::string::npos);
+    // Another content (the file changed since it was profiled): only the pointer to the command.
+    const std::string other = tools::profile_advice(manifest, "04", "rmsnorm_fast", build, "decaf");
+    CHECK(other.find("sectors per load request") == std::string::npos);
+    CHECK(other.find("make profile-04 EX=rmsnorm_fast shows") != std::string::npos);
+    std::filesystem::remove_all(build);
 }

@@ -97,6 +97,7 @@ class Pipeline {
             return usage_error("The submission folder " + shown_path(dir, ctx.root) + " does not exist" +
                                (fs::exists(dir, ec) ? " as a folder." : "."));
         run.submission = dir;
+        run.build_dir = ctx.build_dir;
         run.submission_label =
             util::sanitize_name(opt.submission_label.empty() ? shown_path(dir, ctx.root) : opt.submission_label);
         // Each submitted file is read once, here, without following links (util::read_submitted); the review uses

@@ -82,9 +82,10 @@ struct Run {
     std::string gpu_name;
     std::uint64_t seed = 0;
     std::filesystem::path submission;
-    std::string submission_label;    // as shown to people
-    std::string only_exercise;       // --ex
-    std::vector<std::string> notes;  // extra files ignored, …
+    std::filesystem::path build_dir;  // the build folder: where `make profile-NN` left its last counts
+    std::string submission_label;     // as shown to people
+    std::string only_exercise;        // --ex
+    std::vector<std::string> notes;   // extra files ignored, …
     std::vector<ExerciseResult> exercises;
     std::vector<WrittenResult> written;
     std::string answers_missing;  // non-empty: the answers file could not be graded (one sentence); its items score 0

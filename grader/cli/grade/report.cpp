@@ -217,7 +217,9 @@ std::string format_report(const Run& unclean, bool color) {
                  pts(g.earned) + " / " + pts(g.points));
         }
         if (run.backend == Backend::emu)
-            if (const auto a = tools::profile_advice(run.lesson.raw, run.lesson.number, ex.info->name); !a.empty())
+            if (const auto a = tools::profile_advice(run.lesson.raw, run.lesson.number, ex.info->name, run.build_dir,
+                                                     ex.content_hash);
+                !a.empty())
                 line("    " + st.dim(a));
         // The first failures with the listener's own words; the rest are counted.
         // A failure whose message repeats one already shown (one bug usually fails many tests) is named, not

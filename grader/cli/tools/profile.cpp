@@ -23,6 +23,9 @@ namespace fs = std::filesystem;
 namespace workbook::tools {
 namespace {
 
+// Written beside a profile of a student's file: the content it counted (a grade shows counts only for that content).
+const char* const kProfiledSource = "profiled-source.json";
+
 std::string demangle(const std::string& name) {
     int status = 0;
     std::unique_ptr<char, decltype(&std::free)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
@@ -180,6 +183,15 @@ ProfileResult run_profile(const util::Context& ctx, const ProfileOptions& opt) {
                                   util::trim_lines(util::sanitize_text(r.out + r.err), 40));
     }
     res.report = read_report(res.out_dir, &res.pictures);
+    // Which file content these counts are of: a grade of the same content shows them (profile_advice).
+    if (opt.file.empty() && !opt.solutions)
+        if (const auto text = util::read_file(src))
+            util::write_file_atomic(res.out_dir / kProfiledSource, nlohmann::json{{"exercise", name},
+                                                                                  {"file", src.filename().string()},
+                                                                                  {"sha256", util::sha256_hex(*text)},
+                                                                                  {"rows", opt.rows}}
+                                                                           .dump() +
+                                                                       "\n");
     return res;
 }
 
@@ -194,14 +206,44 @@ std::string format_profile(const ProfileResult& r) {
 }
 
 std::string profile_advice(const nlohmann::json& manifest, const std::string& lesson_number,
-                           const std::string& exercise) {
+                           const std::string& exercise, const fs::path& build_dir, const std::string& content_hash) {
     if (!manifest.is_object() || !manifest.contains("exercises") || !manifest["exercises"].is_array()) return "";
     for (const auto& e : manifest["exercises"]) {
         if (!e.is_object() || e.value("name", "") != exercise) continue;
         if (e.value("title", "").find("performance") == std::string::npos) return "";
-        return "performance: not timed on the emulator (pending GPU verification). Advice, no points: make profile-" +
-               lesson_number + " EX=" + exercise +
-               " shows its sectors per request, its DRAM traffic over the minimum and a predicted H200 time";
+        const std::string command = "make profile-" + lesson_number + " EX=" + exercise;
+        std::string head = "performance: not timed on the emulator (pending GPU verification). Advice, no points: ";
+        const fs::path dir = build_dir / "profile" / lesson_number / exercise;
+        const auto stamp = util::read_file(dir / kProfiledSource);
+        const auto jsonl = util::read_file(dir / "profile.jsonl");
+        const auto source = stamp ? nlohmann::json::parse(*stamp, nullptr, false) : nlohmann::json();
+        if (!jsonl || !source.is_object() || content_hash.empty() || source.value("sha256", "") != content_hash)
+            return head + command + " shows its sectors per request, its DRAM traffic over the minimum and a " +
+                   "predicted H200 time";
+        // The profile of this very content: its counts, one line per kernel and shape.
+        std::string lines;
+        std::istringstream in(*jsonl);
+        for (std::string line; std::getline(in, line);) {
+            const auto k = nlohmann::json::parse(line, nullptr, false);
+            if (!k.is_object()) continue;
+            const double req = k.value("ld_requests", 0.0), st = k.value("st_requests", 0.0);
+            std::string kernel = k.value("kernel", std::string("?"));
+            kernel = kernel.substr(0, kernel.find('<'));
+            char text[320];
+            std::snprintf(text, sizeof text,
+                          "\n      %s, %s: %.2f sectors per load request (ideal %.2f), %.2f per store (%.2f); DRAM "
+                          "traffic %.2fx the minimum; predicted %.2f TB/s",
+                          kernel.c_str(), k.value("label", std::string("?")).c_str(),
+                          req > 0 ? k.value("ld_sectors", 0.0) / req : 0.0,
+                          req > 0 ? k.value("ld_ideal", 0.0) / req : 0.0,
+                          st > 0 ? k.value("st_sectors", 0.0) / st : 0.0, st > 0 ? k.value("st_ideal", 0.0) / st : 0.0,
+                          k.value("traffic_ratio", 0.0), k.value("predicted_tbs", 0.0));
+            lines += text;
+        }
+        if (lines.empty()) return head + command + " shows its sectors per request and its DRAM traffic";
+        return head + "the emulator's profile of this file (" + command + " redraws it):" + lines +
+               "\n      (counts of the CPU emulator; each TB/s is a PREDICTION of a model for an H200, never a "
+               "measurement)";
     }
     return "";
 }

@@ -44,11 +44,14 @@ std::string format_profile(const ProfileResult& r);
 // format EMU_PROFILE_PTXAS reads); kernel names demangled.
 std::string ptxas_table(const std::string& ptxas_output);
 
-// For a grade on the emulator: the advice line shown under a performance exercise (its lesson.json title says
+// For a grade on the emulator: the advice shown under a performance exercise (its lesson.json title says
 // "performance"), which the emulator cannot time; empty for other exercises. Profiling at grade time would add a
-// build and a run per grade (docs/emulator.md, Profiler: cost), so the line points to the command instead.
+// build and a run per grade (docs/emulator.md, Profiler: cost), so a grade shows the counts of the last
+// `make profile-NN EX=…` (build_dir/profile/NN/EX) when it profiled this very content (content_hash, the file's
+// sha256), and otherwise points to the command.
 std::string profile_advice(const nlohmann::json& manifest, const std::string& lesson_number,
-                           const std::string& exercise);
+                           const std::string& exercise, const std::filesystem::path& build_dir,
+                           const std::string& content_hash);
 
 void add_profile_command(CLI::App& app);
 

@@ -96,8 +96,9 @@ std::string json(const LaunchStats& s, const Derived& d) {
       << s.grid[1] << "," << s.grid[2] << "],\"block\":[" << s.block[0] << "," << s.block[1] << "," << s.block[2]
       << "],\"blocks\":" << s.blocks << ",\"predict_blocks\":" << s.predict_blocks
       << ",\"ld_requests\":" << s.ld_requests << ",\"ld_sectors\":" << s.ld_sectors << ",\"ld_bytes\":" << s.ld_bytes
-      << ",\"ld_lines\":" << s.ld_lines << ",\"st_requests\":" << s.st_requests << ",\"st_sectors\":" << s.st_sectors
-      << ",\"st_lines\":" << s.st_lines << ",\"st_bytes\":" << s.st_bytes << ",\"atom_requests\":" << s.atom_requests
+      << ",\"ld_ideal\":" << s.ld_ideal << ",\"st_ideal\":" << s.st_ideal << ",\"ld_lines\":" << s.ld_lines
+      << ",\"st_requests\":" << s.st_requests << ",\"st_sectors\":" << s.st_sectors << ",\"st_lines\":" << s.st_lines
+      << ",\"st_bytes\":" << s.st_bytes << ",\"atom_requests\":" << s.atom_requests
       << ",\"sh_ld_requests\":" << s.sh_ld_requests << ",\"sh_st_requests\":" << s.sh_st_requests
       << ",\"sh_wavefronts\":" << s.sh_wavefronts << ",\"sh_ideal_wavefronts\":" << s.sh_ideal_wavefronts
       << ",\"sh_bank_conflicts\":" << (s.sh_wavefronts - s.sh_ideal_wavefronts) << ",\"barriers\":" << s.barriers
