@@ -126,11 +126,24 @@ if ! nvidia-smi -L >/dev/null 2>&1 && [ -f "$root/benchmarks/04-rmsnorm/bench.sh
   expect "$out" "make profile-04 EX=<exercise>" "make bench-04 without a GPU offers the emulator's traffic analysis"
 fi
 
+echo "--- make profile-04: the emulator's counts, and which file content they are of (what a grade shows them for)"
+if [ -f "$root/grader/emulator/profile/lesson04_driver.cu" ] && [ -f "$root/solutions/04-rmsnorm/rmsnorm_fast.cu" ]; then
+  mkdir -p "$course/grader/emulator" "$work/fast"
+  cp -r "$root/grader/emulator/profile" "$course/grader/emulator/"
+  cp "$root/solutions/04-rmsnorm/rmsnorm_fast.cu" "$work/fast/"
+  out=$(wb profile 04 --ex rmsnorm_fast --submission "$work/fast" --n 512 --rows 8); echo "$out" | grep -m2 -E "sectors/request"
+  expect "$out" "global loads" "the profile counts the loads"
+  expect "$out" "PREDICTION" "its times are labelled predictions"
+  stamp=$course/build/profile/04/rmsnorm_fast/profiled-source.json
+  [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sha256"])' "$stamp" 2>/dev/null)" = \
+    "$(sha256sum "$work/fast/rmsnorm_fast.cu" | cut -d' ' -f1)" ] || fail "the profile does not name the content it counted"
+fi
+
 echo "--- every make command of the three documents is exercised somewhere"
 # target → where it is exercised (this file, setup_test.sh with stand-ins, or the ctest that covers it)
 covered="grade-04:setup_test.sh+grading.* test:ctest watch-04:here hint-04:here status:here reset-04:here
 restore-04:here report-04:here grade-class:review.tools gradescope-04:review.tools solutions-branch:here
-student-edition:here bench-04:here bench-05:here"
+student-edition:here bench-04:here bench-05:here profile-04:here"
 docs=$(cd "$root" && ls README.md docs/student-guide.md docs/instructor-guide.md 2>/dev/null)  # the edition has no guide
 for t in $(cd "$root" && grep -ohE '`make [a-z0-9-]+' $docs | sed 's/`make //' | sort -u); do
   grep -qE "(^| )$t:" <<<"$covered" || fail "'make $t' is documented but no test exercises it"
