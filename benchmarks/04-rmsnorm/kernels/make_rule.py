@@ -10,7 +10,9 @@ N; past the last, the last line). fp16 takes the bf16 table (the same element si
 every shape). Rows of at most 32 packs go to warp groups whatever the table says (launch_shape.h, shape_for), so
 those sizes are left out.
 
-Usage: make_rule.py [--base rule_table.h] tune.csv[.gz] [later.csv[.gz]...] > new_rule_table.h   (no GPU needed)
+Usage: make_rule.py [--base rule_table.h] [--long-tolerance 0.002] tune.csv[.gz] [later.csv[.gz]...] > new_rule.h
+(no GPU needed). --long-tolerance: the tolerance for the long batches' tables only (five shapes, where the peers are
+often less than 1 % apart from the best shape; TOLERANCE otherwise).
 With several sweeps, each table (element size, op, batch length) comes from the last file that measured it: a sweep
 of the 16-bit norm alone (bench --tune --only rmsnorm:bf16) replaces that table and keeps the others. With --base,
 a table that no sweep measured is copied, lines and comments as they are, from that earlier output of this script
@@ -42,10 +44,10 @@ def variant(shape, n, elem):
     return packs, fill, got.group(3) is None, opt
 
 
-def segments(times):
-    """times: {N: {variant: us}}. Fewest ranges of consecutive N, each with one variant within TOLERANCE everywhere."""
+def segments(times, tolerance=TOLERANCE):
+    """times: {N: {variant: us}}. Fewest ranges of consecutive N, each with one variant within tolerance everywhere."""
     ns = sorted(times)
-    ok = [{v for v, t in times[n].items() if t <= (1 + TOLERANCE) * min(times[n].values())} for n in ns]
+    ok = [{v for v, t in times[n].items() if t <= (1 + tolerance) * min(times[n].values())} for n in ns]
     # cost[i] = fewest ranges covering ns[:i]; a range ns[j:i] needs a variant good at all of them.
     cost, choice = [0] + [None] * len(ns), [None] * (len(ns) + 1)
     for i in range(1, len(ns) + 1):
@@ -100,9 +102,13 @@ def read_base(path):
 
 
 def main(args):
-    base = {}
-    if args[:1] == ["--base"]:
-        base, args = read_base(args[1]), args[2:]
+    base, long_tolerance = {}, TOLERANCE
+    while args[:1] in (["--base"], ["--long-tolerance"]):
+        if args[0] == "--base":
+            base = read_base(args[1])
+        else:
+            long_tolerance = float(args[1])
+        args = args[2:]
     times, source = {}, {}
     for path in args:
         for group, t in read(path).items():
@@ -127,7 +133,8 @@ def main(args):
             print(kept[group][1])
             print("};")
             continue
-        for last, (packs, fill, early, opt), first in segments(times[group]):
+        for last, (packs, fill, early, opt), first in segments(times[group],
+                                                               TOLERANCE if group[2] else long_tolerance):
             flags = " | ".join(f for f, b in (("kOptCap", opt & 1), ("kOptStream", opt & 2), ("kOptLoadsFirst", opt & 4))
                                if b) or "0"
             print(f"    {{{last}, {{{packs}, {'true' if early else 'false'}, {flags}, {'true' if fill else 'false'}}}}},"
