@@ -250,11 +250,11 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
     do {                                                                                             \
         if constexpr (((OPT)&kOptCap) != 0)                                                          \
             fused_add_rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0,        \
-                                            ((OPT)&kOptLoadsFirst) != 0>                         \
+                                            ((OPT)&kOptLoadsFirst) != 0>                             \
                 <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
         else                                                                                         \
             fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0,          \
-                                          ((OPT)&kOptLoadsFirst) != 0>                           \
+                                          ((OPT)&kOptLoadsFirst) != 0>                               \
                 <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
     } while (0)
     RMSREF_DISPATCH_SHAPES()
