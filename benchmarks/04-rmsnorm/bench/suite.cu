@@ -163,8 +163,7 @@ std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune) {
                         rmsref::shape_name(rmsref::choose_shape(N, dtype_bytes(dtype), M, op == Op::fused_add)), op,
                         dtype, ref});
         if (tune) {
-            for (const rmsref::LaunchShape& s :
-                 rmsref::candidate_shapes(N, dtype_bytes(dtype), true, op == Op::rmsnorm)) {
+            for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, dtype_bytes(dtype), true, true)) {
                 list.push_back({"ref:" + rmsref::shape_name(s), "tune", rmsref::shape_name(s), op, dtype,
                                 reference_launch(op, dtype, &s)});
             }

@@ -301,8 +301,8 @@ __device__ __forceinline__ float block_sum(float v, float* warp_partials) {
 // The launch-shape dispatch both reference kernels share. The includer defines RMSREF_LAUNCH(L, P, EARLY, ALIGNED,
 // OPT), which launches its own kernel instance, and expands RMSREF_DISPATCH_SHAPES() in its launcher, where the shape
 // `s`, `aligned` and `opt` are in scope: each (lanes, packs) instance the rule can pick, with the options (the bits of
-// kOptCap | kOptStream | kOptLoadsFirst, launch_shape.h) only for the ALIGNED whole-block instances of at most 4 packs.
-// A kernel without the kOptLoadsFirst variant (the fused add) ignores that bit, so its instances are the same.
+// kOptCap | kOptStream | kOptLoadsFirst, launch_shape.h) only for the ALIGNED whole-block instances of at most 4 packs
+// (both kernels, the norm and the fused add, have all eight variants).
 #define RMSREF_OPTS(L, P, EARLY)                                 \
     if constexpr ((L) == 0 && (P) <= 4) {                        \
         switch (opt) {                                           \

@@ -23,9 +23,10 @@ __device__ __forceinline__ T add_rounded(T a, T b) {
 }
 
 // ALIGNED: every row of every operand starts on a 16-byte boundary (the launcher checks), see split_row. STREAM:
-// the kOptStream hint of launch_shape.h (instantiated, with the capped kernel below, for ALIGNED whole-block rows of
-// at most 4 packs only). `warp_partials` is the kernel's shared array for the block's reduction.
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+// the kOptStream hint of launch_shape.h, FIRST its kOptLoadsFirst option (both instantiated, with the capped kernel
+// below, for ALIGNED whole-block rows of at most 4 packs only). `warp_partials` is the kernel's shared array for the
+// block's reduction.
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residual, const T* __restrict__ weight,
                                                       T* output, int M, int N, float eps, float inv_n,
                                                       float* warp_partials) {
@@ -44,24 +45,51 @@ __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residua
     const unsigned x_mis = misalignment(x);
     const bool residual_packs = ALIGNED || misalignment(r) == x_mis;
 
-    // Add, write the new residual, keep it in registers, accumulate its squares.
+    // Add, write the new residual, keep it in registers, accumulate its squares. Without FIRST each pack is loaded,
+    // added and stored before the next pack's loads, and those loads cannot be moved above that store (input and
+    // residual may alias as far as the compiler knows): a thread with several packs waits for one pack's data before
+    // it asks for the next. With FIRST every pack of x and of the old residual is requested before the first add (twice
+    // the registers for the packs while they are in flight: both are tuned).
     Pack<T> hs[PACKS];
     float sq = 0.0f;
+    auto add_store_square = [&](int i, const Pack<T>& a, const Pack<T>& b, int col) {
+        hs[i] = add_pack(a, b);
 #pragma unroll
-    for (int i = 0; i < PACKS; ++i) {
-        const int p = lane + i * lanes;
-        if (p < split.packs) {
-            const int col = split.prefix + p * kN;
-            const Pack<T> a = load_pack_hinted<STREAM>(x + col);
-            if constexpr (ALIGNED) hs[i] = add_pack(a, load_pack_hinted<STREAM>(r + col));
-            else hs[i] = add_pack(a, load_pack_or_elements(r + col, residual_packs));
+        for (int k = 0; k < kN; ++k) {
+            const float f = to_float(hs[i].v[k]);
+            sq += f * f;
+        }
+        if constexpr (ALIGNED) store_pack_hinted<STREAM>(r + col, hs[i]);
+        else store_pack_or_elements(r + col, hs[i], residual_packs);
+    };
+    auto load_residual = [&](int col) {
+        if constexpr (ALIGNED) return load_pack_hinted<STREAM>(r + col);
+        else return load_pack_or_elements(r + col, residual_packs);
+    };
+    if constexpr (FIRST) {
+        Pack<T> rs[PACKS];
 #pragma unroll
-            for (int k = 0; k < kN; ++k) {
-                const float f = to_float(hs[i].v[k]);
-                sq += f * f;
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) {
+                hs[i] = load_pack_hinted<STREAM>(x + split.prefix + p * kN);
+                rs[i] = load_residual(split.prefix + p * kN);
             }
-            if constexpr (ALIGNED) store_pack_hinted<STREAM>(r + col, hs[i]);
-            else store_pack_or_elements(r + col, hs[i], residual_packs);
+        }
+#pragma unroll
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) add_store_square(i, hs[i], rs[i], split.prefix + p * kN);
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) {
+                const int col = split.prefix + p * kN;
+                const Pack<T> a = load_pack_hinted<STREAM>(x + col);
+                add_store_square(i, a, load_residual(col), col);
+            }
         }
     }
     T singles[kSingles];
@@ -97,13 +125,23 @@ __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residua
     }
     const float inv_rms = rsqrtf(total * inv_n + eps);
 
+    // With FIRST a late weight's loads are all issued before the first output store, as in rmsnorm.cu (after a store,
+    // the next pack's weight load cannot be moved above it unless the compiler knows they do not alias).
     const bool output_packs = ALIGNED || misalignment(y) == x_mis;
+    if constexpr (!WEIGHT_EARLY && FIRST) {
+#pragma unroll
+        for (int i = 0; i < PACKS; ++i) {
+            const int p = lane + i * lanes;
+            if (p < split.packs) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+        }
+    }
 #pragma unroll
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
         if (p < split.packs) {
             forget_widened(hs[i]);
-            if constexpr (!WEIGHT_EARLY) ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
+            if constexpr (!WEIGHT_EARLY && !FIRST)
+                ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
             const Pack<T> out = normalize_pack(hs[i], inv_rms, ws[i]);
             if constexpr (ALIGNED) store_pack_hinted<STREAM>(y + split.prefix + p * kN, out);
             else store_pack_or_elements(y + split.prefix + p * kN, out, output_packs);
@@ -123,21 +161,21 @@ __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residua
 // fit), or capped at 32 registers (kOptCap: __launch_bounds__' minimum of 2048 / max_threads blocks per
 // multiprocessor). Two kernels rather than a computed minimum because ptxas treats an explicit minimum of 1 block
 // differently from none: it gave 30 -> 38 registers for the bf16 block x2 instance (measured with --resource-usage).
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     fused_add_rmsnorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
                                   float eps, float inv_n) {
     __shared__ float warp_partials[32];
-    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, residual, weight, output, M, N, eps,
-                                                                          inv_n, warp_partials);
+    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, residual, weight, output, M, N,
+                                                                                 eps, inv_n, warp_partials);
 }
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM>
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
     fused_add_rmsnorm_capped_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
                                     float eps, float inv_n) {
     __shared__ float warp_partials[32];
-    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM>(input, residual, weight, output, M, N, eps,
-                                                                          inv_n, warp_partials);
+    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, residual, weight, output, M, N,
+                                                                                 eps, inv_n, warp_partials);
 }
 
 // Rows longer than the registers hold: pass 1 adds and writes the residual, pass 2 rereads it. Each thread rereads
@@ -211,10 +249,12 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
 #define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                     \
     do {                                                                                             \
         if constexpr (((OPT)&kOptCap) != 0)                                                          \
-            fused_add_rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>        \
+            fused_add_rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0,        \
+                                            ((OPT)&kOptLoadsFirst) != 0>                             \
                 <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
         else                                                                                         \
-            fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0>          \
+            fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0,          \
+                                          ((OPT)&kOptLoadsFirst) != 0>                               \
                 <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
     } while (0)
     RMSREF_DISPATCH_SHAPES()

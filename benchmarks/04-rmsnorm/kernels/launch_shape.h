@@ -34,11 +34,12 @@ struct LaunchShape {
 // kOptStream: the row (x, and the fused add's residual) is read and the output written with the streaming hint
 // (ld.global.cs / st.global.cs: evict first), since neither is touched again, so that L1 and L2 keep the weight,
 // which every row rereads.
-// kOptLoadsFirst (the norm only): every pack's load issued before the first instruction that uses one (the squares
-// after all of x's loads; a late weight's loads before the first store), as Triton's one-step kernel orders them.
-// Without it each pack's squares sit in its load's branch and each late weight load follows the previous store, so
-// ptxas may make a thread wait for one pack before it asks for the next; with it a thread holds more registers
-// (bf16 block x4 weight late: 32 -> 39).
+// kOptLoadsFirst: every pack's load issued before the first instruction that uses one (the norm: the squares after
+// all of x's loads; the fused add: the adds after all loads of x and of the old residual; both: a late weight's loads
+// before the first store), as Triton's one-step kernel orders them. Without it each pack's squares sit in its load's
+// branch (the fused add: each pack's loads follow the previous pack's residual store) and each late weight load
+// follows the previous store, so a thread may wait for one pack before it asks for the next; with it a thread holds
+// more registers (bf16 norm block x4 weight late: 32 -> 39).
 constexpr int kOptCap = 1;
 constexpr int kOptStream = 2;
 constexpr int kOptLoadsFirst = 4;
@@ -139,7 +140,7 @@ inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
 // both), and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row without more than doubling
 // it; each with the weight loaded early and late.
 // Without `options` (lesson 05's LayerNorm kernels, which have no instances for them), no capped or streaming shapes;
-// with `loads_first` (lesson 04's norm), each optioned shape also with kOptLoadsFirst.
+// with `loads_first` (lesson 04's norm and fused add), each optioned shape also with kOptLoadsFirst.
 inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true, bool loads_first = false) {
     std::vector<LaunchShape> out;
     const int row_packs = packs_per_row(n, elem_bytes);
