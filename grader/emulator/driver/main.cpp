@@ -40,8 +40,8 @@ int fatal(const std::string& msg) {
     return 1;
 }
 
-// Starts argv; stdout goes to `out_path` when given. Returns the pid, or -1.
-pid_t start(const std::vector<std::string>& argv, const std::string& out_path = "") {
+// Starts argv; stdout goes to `out_path`, stderr to `err_path` when given. Returns the pid, or -1.
+pid_t start(const std::vector<std::string>& argv, const std::string& out_path = "", const std::string& err_path = "") {
     std::vector<char*> a;
     for (const std::string& s : argv) a.push_back(const_cast<char*>(s.c_str()));
     a.push_back(nullptr);
@@ -50,6 +50,11 @@ pid_t start(const std::vector<std::string>& argv, const std::string& out_path = 
         if (!out_path.empty()) {
             const int fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             if (fd < 0 || dup2(fd, 1) < 0) _exit(127);
+            close(fd);
+        }
+        if (!err_path.empty()) {
+            const int fd = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0 || dup2(fd, 2) < 0) _exit(127);
             close(fd);
         }
         execvp(a[0], a.data());
@@ -144,10 +149,17 @@ struct Build {
     bool compile_cuda(const std::string& src, const std::string& obj) {
         const std::string base = tmp + "/" + std::to_string(serial++) + "-" + stem(src);
         const std::string host_ii = base + ".host.ii", device_ii = base + ".device.ii", out_ii = base + ".emu.ii";
-        // The two passes are independent: run them side by side.
+        // The two passes are independent: run them side by side. The device pass's messages are held back: a
+        // missing header or a #error would otherwise be printed twice, once per pass; they are shown only when the
+        // host pass succeeded (a failure of the device pass alone, such as an #error under __CUDA_ARCH__).
+        const std::string device_err = base + ".device.err";
         const pid_t h = start(preprocess(src, host_ii, false));
-        const pid_t d = start(preprocess(src, device_ii, true));
+        const pid_t d = start(preprocess(src, device_ii, true), "", device_err);
         const bool hok = finish(h), dok = finish(d);
+        if (hok && !dok) {
+            std::string messages;
+            if (read_file(device_err, &messages)) std::cerr << messages;
+        }
         if (!hok || !dok) return false;
         std::string host, device;
         if (!read_file(host_ii, &host) || !read_file(device_ii, &device)) {
