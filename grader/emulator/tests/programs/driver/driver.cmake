@@ -15,9 +15,10 @@ emu_add_executable(emu_driver_multi_tu ${_drv}/multi_tu_main.cpp ${_drv}/multi_t
 emu_add_executable(emu_driver_ubsan_shift ${_drv}/ubsan_shift.cu)
 emu_add_executable(emu_driver_row_bound_bug ${_drv}/row_bound_bug.cu)
 emu_add_executable(emu_driver_header_shared_overrun ${_drv}/header_shared_overrun.cu)
+emu_add_executable(emu_driver_sample_forms ${_drv}/sample_forms.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
-set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu
+set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu sample_forms
     "ubsan_shift fixed" "row_bound_bug fixed" "header_shared_overrun fixed")
 foreach(entry IN LISTS _drv_pass)
   separate_arguments(parts UNIX_COMMAND "${entry}")
@@ -91,8 +92,18 @@ add_test(NAME emu.programs.driver.launch_refused_in_header COMMAND ${CMAKE_COMMA
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/launch_refused_in_header.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/ref.o"
   "-DEXPECT=refused_in_header\\.cuh:9: error: cannot find the kernel name before '<<<'"
   -DSTATUS=nonzero -P ${_drv_expect})
+# Inline PTX other than a special-register read is refused at its line; a missing header is reported once.
+add_test(NAME emu.programs.driver.ptx_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/ptx_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/ptx.o"
+  "-DEXPECT=ptx_refused\\.cu:5: error: inline assembly in device code \\('which_sm'\\) is GPU code \\(PTX\\) that cannot run on the CPU emulator"
+  -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.missing_header_once COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/missing_header.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/missing.o"
+  "-DEXPECT=missing_header\\.cu:3:[0-9]+: fatal error: no_such_header_for_emu\\.h: No such file"
+  "-DFORBID=no_such_header_for_emu\\.h: No such file(.|\n)*no_such_header_for_emu\\.h: No such file"
+  -DSTATUS=nonzero -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.compile_error_in_header emu.programs.driver.launch_refused_in_header
-  PROPERTIES TIMEOUT 120)
+  emu.programs.driver.ptx_refused emu.programs.driver.missing_header_once PROPERTIES TIMEOUT 120)
 add_test(NAME emu.programs.driver.command_line COMMAND ${CMAKE_COMMAND}
   -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-command-line
   -P ${_drv}/command_line.cmake)
