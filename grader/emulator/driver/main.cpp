@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "arch_merge.hpp"
+#include "missing_library.hpp"
 #include "options.hpp"
 #include "rewrite.hpp"
 #include "toolchain.hpp"
@@ -152,15 +153,18 @@ struct Build {
         // The two passes are independent: run them side by side. The device pass's messages are held back: a
         // missing header or a #error would otherwise be printed twice, once per pass; they are shown only when the
         // host pass succeeded (a failure of the device pass alone, such as an #error under __CUDA_ARCH__).
-        const std::string device_err = base + ".device.err";
-        const pid_t h = start(preprocess(src, host_ii, false));
+        const std::string host_err = base + ".host.err", device_err = base + ".device.err";
+        const pid_t h = start(preprocess(src, host_ii, false), "", host_err);
         const pid_t d = start(preprocess(src, device_ii, true), "", device_err);
         const bool hok = finish(h), dok = finish(d);
-        if (hok && !dok) {
-            std::string messages;
-            if (read_file(device_err, &messages)) std::cerr << messages;
+        std::string messages;
+        if (read_file(hok && !dok ? device_err : host_err, &messages)) std::cerr << messages;
+        if (!hok || !dok) {
+            // A header of a CUDA library the emulator does not have: say so, after the compiler's "No such file".
+            const std::string note = emu::driver::missing_library_note(messages);
+            if (!note.empty()) std::cerr << note << "\n";
+            return false;
         }
-        if (!hok || !dok) return false;
         std::string host, device;
         if (!read_file(host_ii, &host) || !read_file(device_ii, &device)) {
             std::cerr << "emu-nvcc fatal   : cannot read the preprocessed " << src << "\n";
@@ -202,7 +206,9 @@ struct Build {
 
     // Libraries: the CUDA runtime is built in; cuBLAS is the emulator's own (target emu_cublas).
     bool link(const std::vector<std::string>& objects, const std::string& out) {
+        // The host compiler's options reach the link too, as nvcc passes them (-Xcompiler -fopenmp needs libgomp).
         std::vector<std::string> ld = {tc.cxx};
+        ld.insert(ld.end(), o.host_flags.begin(), o.host_flags.end());
         ld.insert(ld.end(), objects.begin(), objects.end());
         ld.insert(ld.end(), {"-o", out});
         for (const std::string& d : o.link_dirs) ld.push_back("-L" + d);

@@ -16,6 +16,7 @@ emu_add_executable(emu_driver_ubsan_shift ${_drv}/ubsan_shift.cu)
 emu_add_executable(emu_driver_row_bound_bug ${_drv}/row_bound_bug.cu)
 emu_add_executable(emu_driver_header_shared_overrun ${_drv}/header_shared_overrun.cu)
 emu_add_executable(emu_driver_sample_forms ${_drv}/sample_forms.cu)
+emu_add_executable(emu_driver_long_grid ${_drv}/long_grid.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
 set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu sample_forms
@@ -40,6 +41,11 @@ foreach(entry IN LISTS _drv_pass)
       TIMEOUT 120)
   endforeach()
 endforeach()
+
+# The watchdog times one block, not the launch: a grid longer than the limit in all, every block quick, completes.
+add_test(NAME emu.programs.driver.long_grid COMMAND emu_driver_long_grid)
+set_tests_properties(emu.programs.driver.long_grid PROPERTIES ENVIRONMENT "EMU_WATCHDOG_SECONDS=1"
+  PASS_REGULAR_EXPRESSION "\nPASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL" TIMEOUT 60)
 
 # Planted bugs: the report, with the original file:line and the CUDA thread, and the program's own verdict.
 function(_drv_planted program)
@@ -102,8 +108,13 @@ add_test(NAME emu.programs.driver.missing_header_once COMMAND ${CMAKE_COMMAND}
   "-DEXPECT=missing_header\\.cu:3:[0-9]+: fatal error: no_such_header_for_emu\\.h: No such file"
   "-DFORBID=no_such_header_for_emu\\.h: No such file(.|\n)*no_such_header_for_emu\\.h: No such file"
   -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.library_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/library_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/lib.o"
+  "-DEXPECT=library_refused\\.cu:3:[0-9]+: fatal error: curand\\.h: No such file;\nemu-nvcc: curand\\.h is part of cuRAND, which the CPU emulator does not provide"
+  -DSTATUS=nonzero -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.compile_error_in_header emu.programs.driver.launch_refused_in_header
-  emu.programs.driver.ptx_refused emu.programs.driver.missing_header_once PROPERTIES TIMEOUT 120)
+  emu.programs.driver.ptx_refused emu.programs.driver.missing_header_once emu.programs.driver.library_refused
+  PROPERTIES TIMEOUT 120)
 add_test(NAME emu.programs.driver.command_line COMMAND ${CMAKE_COMMAND}
   -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-command-line
   -P ${_drv}/command_line.cmake)
