@@ -246,8 +246,8 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
     for (std::size_t k = 0; k < D.sig.size(); ++k) {
         const std::string& t = D.tok(k).text;
         if ((t == "asm" || t == "__asm__" || t == "__asm") && D.side[k] == Side::device && !empty_template(k) &&
-            !rewrite::ptx_special_register_read(
-                [&D](std::size_t i) -> std::string_view { return D.tok(i).text; }, D.sig.size(), k)) {
+            !rewrite::ptx_special_register_read([&D](std::size_t i) -> std::string_view { return D.tok(i).text; },
+                                                D.sig.size(), k)) {
             const auto at = dmap.at(D.tok(k).line);
             r.problems.push_back(
                 {at.second, 1,

@@ -16,10 +16,20 @@ std::string missing_library_note(const std::string& compiler_messages) {
     const std::string header = compiler_messages.substr(begin, end - begin);
     // Header name prefixes of NVIDIA's libraries, as their packages install them.
     static const std::vector<std::pair<std::string, std::string>> kLibraries = {
-        {"curand", "cuRAND"},     {"cufft", "cuFFT"},      {"cusparse", "cuSPARSE"}, {"cusolver", "cuSOLVER"},
-        {"cudnn", "cuDNN"},       {"nccl", "NCCL"},        {"thrust/", "Thrust"},    {"cutlass/", "CUTLASS"},
-        {"cute/", "CUTLASS (CuTe)"}, {"npp", "NPP"},      {"nvrtc", "NVRTC"},       {"nvjpeg", "nvJPEG"},
-        {"cuda_gl_interop", "the OpenGL interoperability API"}, {"cuda_d3d", "the Direct3D interoperability API"},
+        {"curand", "cuRAND"},
+        {"cufft", "cuFFT"},
+        {"cusparse", "cuSPARSE"},
+        {"cusolver", "cuSOLVER"},
+        {"cudnn", "cuDNN"},
+        {"nccl", "NCCL"},
+        {"thrust/", "Thrust"},
+        {"cutlass/", "CUTLASS"},
+        {"cute/", "CUTLASS (CuTe)"},
+        {"npp", "NPP"},
+        {"nvrtc", "NVRTC"},
+        {"nvjpeg", "nvJPEG"},
+        {"cuda_gl_interop", "the OpenGL interoperability API"},
+        {"cuda_d3d", "the Direct3D interoperability API"},
         {"cuda_egl_interop", "the EGL interoperability API"},
     };
     for (const auto& [prefix, library] : kLibraries) {

@@ -204,9 +204,8 @@ class static_tile : public thread_group {
     T shfl(T var, int src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         if constexpr (multi_warp) return exchange(var, static_cast<int>(static_cast<unsigned>(src) % N), file, line);
         else
-            return details::shfl_any(var, [&](auto v) {
-                return __shfl_sync(lane_mask(), v, src, static_cast<int>(N), file, line);
-            });
+            return details::shfl_any(
+                var, [&](auto v) { return __shfl_sync(lane_mask(), v, src, static_cast<int>(N), file, line); });
     }
     template <class T>
     T shfl_down(T var, unsigned delta, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {

@@ -6,9 +6,7 @@
 
 namespace emu::detail {
 
-inline unsigned ptx_laneid() {
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u;
-}
+inline unsigned ptx_laneid() { return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u; }
 inline unsigned ptx_lanemask_eq() { return 1u << ptx_laneid(); }
 inline unsigned ptx_lanemask_lt() { return ptx_lanemask_eq() - 1u; }
 inline unsigned ptx_lanemask_le() { return ptx_lanemask_lt() | ptx_lanemask_eq(); }
