@@ -61,7 +61,10 @@ std::optional<PtxRead> ptx_special_register_read(const std::function<std::string
         else if (text(j) == ")" && --depth == 0) break;
         if (j > i) lvalue += (lvalue.empty() ? "" : " ") + std::string(text(j));
     }
-    if (j + 2 >= count || text(j + 1) != ")" || text(j + 2) != ";" || lvalue.empty()) return std::nullopt;
+    // After the output: no input operand; empty sections and clobbers (`: : "memory"`) change nothing here.
+    std::size_t k = j + 1;
+    while (k < count && (text(k) == ":" || text(k) == "::" || text(k) == "," || literal(text(k)))) ++k;
+    if (k + 1 >= count || text(k) != ")" || text(k + 1) != ";" || lvalue.empty()) return std::nullopt;
     // "mov.u32 %0, %%laneid;" with any blanks, the final ';' optional.
     std::string t;
     for (char c : tmpl)
@@ -74,7 +77,7 @@ std::optional<PtxRead> ptx_special_register_read(const std::function<std::string
     const auto r = registers().find(t.substr(comma + 3));
     if (r == registers().end() || t.substr(0, mov_end) != r->second.mov || constraint != r->second.constraint)
         return std::nullopt;
-    return PtxRead{j + 2, "(" + lvalue + ") = ::emu::detail::" + r->second.function + "();"};
+    return PtxRead{k + 1, "(" + lvalue + ") = ::emu::detail::" + r->second.function + "();"};
 }
 
 }  // namespace emu::rewrite

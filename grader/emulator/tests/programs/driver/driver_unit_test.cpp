@@ -186,7 +186,7 @@ TEST_CASE("emu-nvcc __CUDA_ARCH__: what cannot be merged is refused at its line"
     SECTION("a read of a special register the emulator knows is accepted, other forms are not") {
         const std::string t = pp(
             "__device__ unsigned lane() {\n  unsigned r, m;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n"
-            "  asm volatile(\"mov.u32 %0, \" \"%%lanemask_lt;\" : \"=r\"(m));\n"
+            "  asm volatile(\"mov.u32 %0, \" \"%%lanemask_lt;\" : \"=r\"(m) : : \"memory\");\n"
             "  asm(\"mov.u64 %0, %%laneid;\" : \"=l\"(r));\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r) : \"r\"(m));\n"
             "  return r + m;\n}\n");
         const auto m = merge_arch_passes(t, t);
