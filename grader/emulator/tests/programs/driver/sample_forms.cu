@@ -1,10 +1,11 @@
 // Forms met in public CUDA programs (docs/emulator.md, "Public programs"), each checked against a CPU answer:
 // launch brackets split the way Visual Studio formats them, lane ids and lane masks read with inline PTX, cooperative
 // groups shuffling values wider than 8 bytes, and the host calls of the samples' helper headers (the compute mode,
-// the profiler's start and stop). Prints PASS when every check holds.
+// the profiler's start and stop, NVTX ranges). Prints PASS when every check holds.
 #include <cooperative_groups.h>
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
+#include <nvToolsExt.h>
 
 #include <cstdio>
 
@@ -95,8 +96,10 @@ int main() {
     float* x = nullptr;
     cudaMallocManaged(&x, n * sizeof(float));
     for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i);
+    nvtxRangePushA("spaced launches");  // a profiler's range around them: nothing to record here
     scale << <(n + 31) / 32, 32 >> > (x, 2.0f, n);  // as Visual Studio formats a launch
     scale<<<1, n>> >(x, 0.5f, n);
+    nvtxRangePop();
     expect(cudaDeviceSynchronize() == cudaSuccess, "both launches ran");
     for (int i = 0; i < n; ++i) expect(x[i] == static_cast<float>(i), "the spaced launches scaled by 2, then 0.5");
 
