@@ -6,6 +6,7 @@
 
 #include "cxxlex/cxxlex.hpp"
 #include "line_map.hpp"
+#include "ptx_forms.hpp"
 
 namespace emu::driver {
 
@@ -226,7 +227,9 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
     // Inline assembly in device code is PTX (or SASS): g++ would hand it to the x86 assembler, whose message names
     // neither the file nor the line. Refused here, where the line is known.
     // An empty template (`asm("" : "+r"(x))`, `asm volatile("" ::: "memory")`) holds no instruction: it only tells
-    // the compiler what it may not assume, which g++ understands the same way, so it stays.
+    // the compiler what it may not assume, which g++ understands the same way, so it stays. A read of a special
+    // register (`asm("mov.u32 %0, %%laneid;" : "=r"(lane))`) is rewritten into the emulator's value of it
+    // (rewrite/ptx_forms.hpp).
     auto empty_template = [&](std::size_t k) {
         std::size_t i = k + 1;
         while (i < D.sig.size() && (D.tok(i).text == "volatile" || D.tok(i).text == "__volatile__" ||
@@ -242,7 +245,9 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
     };
     for (std::size_t k = 0; k < D.sig.size(); ++k) {
         const std::string& t = D.tok(k).text;
-        if ((t == "asm" || t == "__asm__" || t == "__asm") && D.side[k] == Side::device && !empty_template(k)) {
+        if ((t == "asm" || t == "__asm__" || t == "__asm") && D.side[k] == Side::device && !empty_template(k) &&
+            !rewrite::ptx_special_register_read([&D](std::size_t i) -> std::string_view { return D.tok(i).text; },
+                                                D.sig.size(), k)) {
             const auto at = dmap.at(D.tok(k).line);
             r.problems.push_back(
                 {at.second, 1,

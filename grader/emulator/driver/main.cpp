@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "arch_merge.hpp"
+#include "missing_library.hpp"
 #include "options.hpp"
 #include "rewrite.hpp"
 #include "toolchain.hpp"
@@ -40,8 +41,8 @@ int fatal(const std::string& msg) {
     return 1;
 }
 
-// Starts argv; stdout goes to `out_path` when given. Returns the pid, or -1.
-pid_t start(const std::vector<std::string>& argv, const std::string& out_path = "") {
+// Starts argv; stdout goes to `out_path`, stderr to `err_path` when given. Returns the pid, or -1.
+pid_t start(const std::vector<std::string>& argv, const std::string& out_path = "", const std::string& err_path = "") {
     std::vector<char*> a;
     for (const std::string& s : argv) a.push_back(const_cast<char*>(s.c_str()));
     a.push_back(nullptr);
@@ -50,6 +51,11 @@ pid_t start(const std::vector<std::string>& argv, const std::string& out_path = 
         if (!out_path.empty()) {
             const int fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             if (fd < 0 || dup2(fd, 1) < 0) _exit(127);
+            close(fd);
+        }
+        if (!err_path.empty()) {
+            const int fd = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0 || dup2(fd, 2) < 0) _exit(127);
             close(fd);
         }
         execvp(a[0], a.data());
@@ -144,11 +150,21 @@ struct Build {
     bool compile_cuda(const std::string& src, const std::string& obj) {
         const std::string base = tmp + "/" + std::to_string(serial++) + "-" + stem(src);
         const std::string host_ii = base + ".host.ii", device_ii = base + ".device.ii", out_ii = base + ".emu.ii";
-        // The two passes are independent: run them side by side.
-        const pid_t h = start(preprocess(src, host_ii, false));
-        const pid_t d = start(preprocess(src, device_ii, true));
+        // The two passes are independent: run them side by side. The device pass's messages are held back: a
+        // missing header or a #error would otherwise be printed twice, once per pass; they are shown only when the
+        // host pass succeeded (a failure of the device pass alone, such as an #error under __CUDA_ARCH__).
+        const std::string host_err = base + ".host.err", device_err = base + ".device.err";
+        const pid_t h = start(preprocess(src, host_ii, false), "", host_err);
+        const pid_t d = start(preprocess(src, device_ii, true), "", device_err);
         const bool hok = finish(h), dok = finish(d);
-        if (!hok || !dok) return false;
+        std::string messages;
+        if (read_file(hok && !dok ? device_err : host_err, &messages)) std::cerr << messages;
+        if (!hok || !dok) {
+            // A header of a CUDA library the emulator does not have: say so, after the compiler's "No such file".
+            const std::string note = emu::driver::missing_library_note(messages);
+            if (!note.empty()) std::cerr << note << "\n";
+            return false;
+        }
         std::string host, device;
         if (!read_file(host_ii, &host) || !read_file(device_ii, &device)) {
             std::cerr << "emu-nvcc fatal   : cannot read the preprocessed " << src << "\n";
@@ -190,13 +206,16 @@ struct Build {
 
     // Libraries: the CUDA runtime is built in; cuBLAS is the emulator's own (target emu_cublas).
     bool link(const std::vector<std::string>& objects, const std::string& out) {
+        // The host compiler's options reach the link too, as nvcc passes them (-Xcompiler -fopenmp needs libgomp).
         std::vector<std::string> ld = {tc.cxx};
+        ld.insert(ld.end(), o.host_flags.begin(), o.host_flags.end());
         ld.insert(ld.end(), objects.begin(), objects.end());
         ld.insert(ld.end(), {"-o", out});
         for (const std::string& d : o.link_dirs) ld.push_back("-L" + d);
         bool cublas = false;
         for (const std::string& l : o.libs) {
             if (l == "cudart" || l == "cudart_static" || l == "cuda" || l == "cudadevrt") continue;  // built in
+            if (l == "nvToolsExt") continue;  // NVTX's annotations are inline no-ops (include/nvToolsExt.h)
             if (l == "cublas" || l == "cublasLt" || l == "cublas_static" || l == "cublasLt_static") {
                 if (tc.cublas_lib.empty()) {
                     std::cerr << "emu-nvcc fatal   : -l" << l

@@ -20,7 +20,7 @@ struct Options {
     bool compile_only = false;              // -c / -dc
     bool preprocess_only = false;           // -E: the rewritten translation unit, to -o or stdout
     std::vector<std::string> pp_flags;      // -I -isystem -D -U -include, in order, as g++ spells them
-    std::vector<std::string> host_flags;    // -Xcompiler, -w, -std=…: to g++ when compiling
+    std::vector<std::string> host_flags;    // -Xcompiler, -w, -std=…: to g++ when compiling and linking
     std::vector<std::string> link_dirs;     // -L
     std::vector<std::string> libs;          // -l (without the -l)
     std::vector<std::string> linker_flags;  // -Xlinker (each as -Wl,…)

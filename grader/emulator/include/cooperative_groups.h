@@ -17,6 +17,25 @@ namespace cooperative_groups {
 
 namespace details {
 
+// A group's shfl takes any trivially copyable type, as CUDA's does (the __shfl_*_sync intrinsics move at most 8
+// bytes): a larger value (a uint4, a struct of results) moves as consecutive 8-byte words, one shuffle each with the
+// same lanes, so every mask check is made for each word.
+template <class T, class Move>
+T shfl_any(const T& var, Move move) {
+    if constexpr (sizeof(T) <= 8) {
+        return move(var);
+    } else {
+        static_assert(std::is_trivially_copyable_v<T>, "a group shuffle moves a trivially copyable type");
+        constexpr std::size_t words = (sizeof(T) + 7) / 8;
+        std::uint64_t in[words] = {}, out[words] = {};
+        std::memcpy(in, &var, sizeof(T));
+        for (std::size_t w = 0; w < words; ++w) out[w] = move(in[w]);
+        T result;
+        std::memcpy(&result, out, sizeof(T));
+        return result;
+    }
+}
+
 inline unsigned block_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
 inline unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
 constexpr bool is_pow2(unsigned n) { return n != 0 && (n & (n - 1)) == 0; }
@@ -184,22 +203,28 @@ class static_tile : public thread_group {
     template <class T>
     T shfl(T var, int src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         if constexpr (multi_warp) return exchange(var, static_cast<int>(static_cast<unsigned>(src) % N), file, line);
-        else return __shfl_sync(lane_mask(), var, src, static_cast<int>(N), file, line);
+        else
+            return details::shfl_any(
+                var, [&](auto v) { return __shfl_sync(lane_mask(), v, src, static_cast<int>(N), file, line); });
     }
     template <class T>
     T shfl_down(T var, unsigned delta, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         static_assert(!multi_warp, "thread_block_tile<N>::shfl_down exists for tiles of at most 32 threads");
-        return __shfl_down_sync(lane_mask(), var, delta, static_cast<int>(N), file, line);
+        return details::shfl_any(
+            var, [&](auto v) { return __shfl_down_sync(lane_mask(), v, delta, static_cast<int>(N), file, line); });
     }
     template <class T>
     T shfl_up(T var, unsigned delta, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         static_assert(!multi_warp, "thread_block_tile<N>::shfl_up exists for tiles of at most 32 threads");
-        return __shfl_up_sync(lane_mask(), var, delta, static_cast<int>(N), file, line);
+        return details::shfl_any(
+            var, [&](auto v) { return __shfl_up_sync(lane_mask(), v, delta, static_cast<int>(N), file, line); });
     }
     template <class T>
     T shfl_xor(T var, unsigned lane_mask_bits, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         static_assert(!multi_warp, "thread_block_tile<N>::shfl_xor exists for tiles of at most 32 threads");
-        return __shfl_xor_sync(lane_mask(), var, static_cast<int>(lane_mask_bits), static_cast<int>(N), file, line);
+        return details::shfl_any(var, [&](auto v) {
+            return __shfl_xor_sync(lane_mask(), v, static_cast<int>(lane_mask_bits), static_cast<int>(N), file, line);
+        });
     }
     // Bit r of the answer is member r's predicate.
     unsigned ballot(int pred, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
@@ -302,18 +327,20 @@ class coalesced_group : public thread_group {
 
     template <class T>
     T shfl(T var, int src_rank, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
-        return __shfl_sync(mask_, var, static_cast<int>(lane_of(static_cast<unsigned>(src_rank) % num_threads())), 32,
-                           file, line);
+        const int lane = static_cast<int>(lane_of(static_cast<unsigned>(src_rank) % num_threads()));
+        return details::shfl_any(var, [&](auto v) { return __shfl_sync(mask_, v, lane, 32, file, line); });
     }
     template <class T>
     T shfl_down(T var, unsigned delta, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         const unsigned r = thread_rank() + delta;
-        return __shfl_sync(mask_, var, static_cast<int>(r < num_threads() ? lane_of(r) : own_lane()), 32, file, line);
+        const int lane = static_cast<int>(r < num_threads() ? lane_of(r) : own_lane());
+        return details::shfl_any(var, [&](auto v) { return __shfl_sync(mask_, v, lane, 32, file, line); });
     }
     template <class T>
     T shfl_up(T var, unsigned delta, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         const unsigned r = thread_rank();
-        return __shfl_sync(mask_, var, static_cast<int>(r >= delta ? lane_of(r - delta) : own_lane()), 32, file, line);
+        const int lane = static_cast<int>(r >= delta ? lane_of(r - delta) : own_lane());
+        return details::shfl_any(var, [&](auto v) { return __shfl_sync(mask_, v, lane, 32, file, line); });
     }
     // Bit r of the answer is the predicate of the member of rank r.
     unsigned ballot(int pred, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {

@@ -45,6 +45,15 @@ enum cudaFuncAttribute {
     cudaFuncAttributeMax
 };
 
+// What cudaDevAttrComputeMode and cudaDeviceProp::computeMode report (the emulated device is in the default mode);
+// helper headers compare against these names.
+enum cudaComputeMode {
+    cudaComputeModeDefault = 0,
+    cudaComputeModeExclusive = 1,
+    cudaComputeModeProhibited = 2,
+    cudaComputeModeExclusiveProcess = 3,
+};
+
 enum cudaFuncCache {
     cudaFuncCachePreferNone = 0,
     cudaFuncCachePreferShared = 1,

@@ -6,6 +6,7 @@
 
 #include "cxxlex/cxxlex.hpp"
 #include "line_map.hpp"
+#include "ptx_forms.hpp"
 
 namespace emu::rewrite {
 
@@ -58,8 +59,16 @@ class Rewriter {
                 braces.push_back(opens_namespace(k));
             } else if (is(t, "}")) {
                 if (!braces.empty()) braces.pop_back();
-            } else if (is(t, "<<<")) {
+            } else if (is(t, "<<<") || spaced_open(k)) {
                 launch(k);
+            } else if (preprocessed_ && (is(t, "asm") || is(t, "__asm__") || is(t, "__asm"))) {
+                // A special-register read (the merge refused every other asm statement in device code).
+                const auto read = ptx_special_register_read(
+                    [this](std::size_t i) -> std::string_view { return tok(i).text; }, sig_.size(), k);
+                if (read) {
+                    replace(k, read->end, read->replacement);
+                    k = read->end;
+                }
             } else if (is(t, "__noinline__") &&
                        !(k >= 1 && (is(tok(k - 1), "(") || is(tok(k - 1), ",") || is(tok(k - 1), "::")))) {
                 // A qualifier in student code. The prelude defines __noinline__ as plain `noinline`, because newer
@@ -466,7 +475,15 @@ class Rewriter {
         }
     }
 
+    // nvcc also reads `<< <` as a launch's opening bracket when both halves are on one line (code formatted by
+    // Visual Studio writes `k << <grid, block >> > (args)`), and `>> >` as its closing one, on any lines; measured
+    // with nvcc 13. Other splits (`< <<`, `> >>`) are nvcc errors, and stay g++ errors here.
+    bool spaced_open(std::size_t k) const {
+        return is(tok(k), "<<") && tok_is(k + 1, "<") && tok(k + 1).line == tok(k).line;
+    }
+
     void launch(std::size_t open) {
+        const std::size_t open_end = spaced_open(open) ? open + 1 : open;
         if (open == 0) return problem(open, "'<<<' without a kernel before it");
         std::size_t first = callee_begin(open - 1);
         if (first == std::string::npos) {
@@ -475,25 +492,27 @@ class Rewriter {
         }
         int depth = 0;
         std::size_t close = std::string::npos;
-        for (std::size_t j = open + 1; j < sig_.size(); ++j) {
+        std::size_t close_end = std::string::npos;
+        for (std::size_t j = open_end + 1; j < sig_.size(); ++j) {
             const std::string& s = tok(j).text;
             if (s == "(" || s == "[" || s == "{") ++depth;
             else if (s == ")" || s == "]" || s == "}") {
                 if (--depth < 0) break;
-            } else if (depth == 0 && s == ">>>") {
+            } else if (depth == 0 && (s == ">>>" || (s == ">>" && tok_is(j + 1, ">")))) {
                 close = j;
+                close_end = s == ">>>" ? j : j + 1;
                 break;
             } else if (depth == 0 && s == ";") {
                 break;
             }
         }
         if (close == std::string::npos) return problem(open, "'<<<' without a matching '>>>'");
-        if (!tok_is(close + 1, "(")) return problem(close, "expected the kernel's arguments '(…)' after '>>>'");
+        if (!tok_is(close_end + 1, "(")) return problem(close, "expected the kernel's arguments '(…)' after '>>>'");
         std::string callee = compact(first, open - 1);
         replace(first, open - 1,
                 "::emu::launch(\"" + escape(callee) + "\", [&](auto&&... emu_a_) { " + callee + "(emu_a_...); }, ");
-        replace(open, open, "");
-        replace(close, close, ")");
+        replace(open, open_end, "");
+        replace(close, close_end, ")");
     }
 
     // Rewrites the declaration around the __shared__ at k; returns the index of its closing ';' (or k).

@@ -166,6 +166,7 @@ void make_order(std::vector<unsigned>& order, unsigned n);
 // Signals and watchdog (signals.cpp).
 void install_fault_handlers();
 void watchdog_launch_begin();
+void watchdog_block_begin();
 void watchdog_launch_end();
 // Same as symbolize, for an exact instruction address (a faulting pc) rather than a return address.
 std::string symbolize_exact(const void* pc);

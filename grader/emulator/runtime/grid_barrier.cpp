@@ -51,6 +51,7 @@ void park(Engine& e, Parked& p) {
 
 // Puts the block back and releases its threads from the grid barrier.
 void resume(Engine& e, Parked& p) {
+    watchdog_block_begin();  // the watchdog times each stretch a block runs, as for a block's start
     e.threads = std::move(p.threads);
     e.warps = std::move(p.warps);
     e.order = std::move(p.order);

@@ -251,6 +251,7 @@ void diagnose_stall(Engine& e) {
 
 void start_block(Engine& e, Dim3 index) {
     e.block_serial = ++g_block_serial_counter;
+    watchdog_block_begin();
     emu_builtin_block_idx = uint3{index.x, index.y, index.z};
     for (unsigned i = 0; i < e.nthreads; ++i) e.threads[i].info.block = index;
     on_block_begin();

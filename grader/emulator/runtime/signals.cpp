@@ -110,7 +110,8 @@ void on_watchdog_signal(int, siginfo_t*, void* uctx) {
 void watchdog_report(long long ran_ms) {
     Engine& e = g_engine;
     std::string msg = "Kernel " + std::string(e.name) + " still running after " + std::to_string(ran_ms / 1000) +
-                      " s (EMU_WATCHDOG_SECONDS) in block " + block_coords() + "; unfinished threads:";
+                      " s in block " + block_coords() +
+                      " (EMU_WATCHDOG_SECONDS: the time one block may run); unfinished threads:";
     const void* pc = reinterpret_cast<const void*>(g_watchdog_pc.load());
     if (g_in_kernel && e.cur && pc)
         msg += "\n    running: thread " + thread_coords(*e.cur) + " at " + symbolize_exact(pc);
@@ -189,6 +190,12 @@ void watchdog_launch_begin() {
         std::thread(watchdog_loop, limit).detach();
     }
     g_launch_start_ms.store(now_ms());
+}
+
+// The clock restarts with each block: a launch of many blocks that all finish is progressing however long it runs
+// in all (a public sample's 10-million-thread grid takes minutes here); a block that runs past the limit is stuck.
+void watchdog_block_begin() {
+    if (g_launch_start_ms.load() != 0) g_launch_start_ms.store(now_ms());
 }
 
 void watchdog_launch_end() { g_launch_start_ms.store(0); }

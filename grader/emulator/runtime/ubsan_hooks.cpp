@@ -146,6 +146,9 @@ template <typename... Args>
                        cuda_error);
     }
     using Fn = void (*)(Args...);
+    // The process aborts: what the program printed before is flushed first, so that the report follows it (piped
+    // output is fully buffered and abort() discards the buffer).
+    std::fflush(stdout);
     if (auto real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name))) real(args...);
     std::fprintf(stderr, "%s: runtime error: %s\n", at(loc).c_str(), what.c_str());
     std::abort();

@@ -26,6 +26,13 @@ run(${WORK}/separate)
 if(NOT last MATCHES "\nPASS\n")
   message(FATAL_ERROR "separately compiled program:\n${last}")
 endif()
+# -Xcompiler options reach the link as nvcc passes them (-Xcompiler -fopenmp needs libgomp there); -lnvToolsExt needs
+# nothing (NVTX's annotations are inline no-ops here).
+run(${CMAKE_COMMAND} -E env EMU_NVCC_VERBOSE=1 ${DRIVER} -Xcompiler -fopenmp -o with_openmp saxpy.o multi_tu_reduce.o
+    main.o -lnvToolsExt)
+if(NOT last MATCHES "#\\$ [^\n]*-fopenmp[^\n]*with_openmp")
+  message(FATAL_ERROR "-Xcompiler -fopenmp did not reach the link:\n${last}")
+endif()
 run(${DRIVER} ${flags} -o together ${SRC}/multi_tu_main.cpp ${SRC}/multi_tu_saxpy.cu ${SRC}/multi_tu_reduce.cu)
 run(${WORK}/together)
 if(NOT last MATCHES "\nPASS\n")

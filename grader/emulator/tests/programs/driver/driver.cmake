@@ -15,9 +15,11 @@ emu_add_executable(emu_driver_multi_tu ${_drv}/multi_tu_main.cpp ${_drv}/multi_t
 emu_add_executable(emu_driver_ubsan_shift ${_drv}/ubsan_shift.cu)
 emu_add_executable(emu_driver_row_bound_bug ${_drv}/row_bound_bug.cu)
 emu_add_executable(emu_driver_header_shared_overrun ${_drv}/header_shared_overrun.cu)
+emu_add_executable(emu_driver_sample_forms ${_drv}/sample_forms.cu)
+emu_add_executable(emu_driver_long_grid ${_drv}/long_grid.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
-set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu
+set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu sample_forms
     "ubsan_shift fixed" "row_bound_bug fixed" "header_shared_overrun fixed")
 foreach(entry IN LISTS _drv_pass)
   separate_arguments(parts UNIX_COMMAND "${entry}")
@@ -40,6 +42,11 @@ foreach(entry IN LISTS _drv_pass)
   endforeach()
 endforeach()
 
+# The watchdog times one block, not the launch: a grid longer than the limit in all, every block quick, completes.
+add_test(NAME emu.programs.driver.long_grid COMMAND emu_driver_long_grid)
+set_tests_properties(emu.programs.driver.long_grid PROPERTIES ENVIRONMENT "EMU_WATCHDOG_SECONDS=1"
+  PASS_REGULAR_EXPRESSION "\nPASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL" TIMEOUT 60)
+
 # Planted bugs: the report, with the original file:line and the CUDA thread, and the program's own verdict.
 function(_drv_planted program)
   cmake_parse_arguments(P "" "" "EXPECT" ${ARGN})
@@ -58,7 +65,7 @@ _drv_planted(ubsan_shift EXPECT
   "survived: the next launch ran\nREPORTED")
 add_test(NAME emu.programs.driver.ubsan_shift.host COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu_driver_ubsan_shift> -DARGS=host
-  "-DEXPECT=ubsan_shift\\.cu:[0-9]+:[0-9]+: runtime error: shift exponent 32 is too large for 32-bit type 'int'"
+  "-DEXPECT=ubsan_shift\\.cu:[0-9]+:[0-9]+: runtime error: shift exponent 32 is too large for 32-bit type 'int';host shift next"
   -DFORBID========== -DSTATUS=nonzero -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.ubsan_shift.host PROPERTIES TIMEOUT 60)
 _drv_planted(row_bound_bug EXPECT
@@ -91,7 +98,22 @@ add_test(NAME emu.programs.driver.launch_refused_in_header COMMAND ${CMAKE_COMMA
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/launch_refused_in_header.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/ref.o"
   "-DEXPECT=refused_in_header\\.cuh:9: error: cannot find the kernel name before '<<<'"
   -DSTATUS=nonzero -P ${_drv_expect})
+# Inline PTX other than a special-register read is refused at its line; a missing header is reported once.
+add_test(NAME emu.programs.driver.ptx_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/ptx_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/ptx.o"
+  "-DEXPECT=ptx_refused\\.cu:5: error: inline assembly in device code \\('which_sm'\\) is GPU code \\(PTX\\) that cannot run on the CPU emulator"
+  -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.missing_header_once COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/missing_header.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/missing.o"
+  "-DEXPECT=missing_header\\.cu:3:[0-9]+: fatal error: no_such_header_for_emu\\.h: No such file"
+  "-DFORBID=no_such_header_for_emu\\.h: No such file(.|\n)*no_such_header_for_emu\\.h: No such file"
+  -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.library_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/library_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/lib.o"
+  "-DEXPECT=library_refused\\.cu:3:[0-9]+: fatal error: curand\\.h: No such file;\nemu-nvcc: curand\\.h is part of cuRAND, which the CPU emulator does not provide"
+  -DSTATUS=nonzero -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.compile_error_in_header emu.programs.driver.launch_refused_in_header
+  emu.programs.driver.ptx_refused emu.programs.driver.missing_header_once emu.programs.driver.library_refused
   PROPERTIES TIMEOUT 120)
 add_test(NAME emu.programs.driver.command_line COMMAND ${CMAKE_COMMAND}
   -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-command-line

@@ -175,13 +175,24 @@ TEST_CASE("emu-nvcc __CUDA_ARCH__: what cannot be merged is refused at its line"
     }
     SECTION("inline PTX in device code") {
         const std::string t =
-            pp("__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  return "
+            pp("__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%smid;\" : \"=r\"(r));\n  return "
                "r;\n}\n"
                "inline int host_side() { __asm__(\"nop\"); return 0; }\n");
         const auto m = merge_arch_passes(t, t);
         REQUIRE(m.problems.size() == 1);  // the host function's assembly is x86 and fine
         CHECK(m.problems[0].line == 3);
         CHECK(m.problems[0].message.find("inline assembly in device code ('lane')") != std::string::npos);
+    }
+    SECTION("a read of a special register the emulator knows is accepted, other forms are not") {
+        const std::string t = pp(
+            "__device__ unsigned lane() {\n  unsigned r, m;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n"
+            "  asm volatile(\"mov.u32 %0, \" \"%%lanemask_lt;\" : \"=r\"(m) : : \"memory\");\n"
+            "  asm(\"mov.u64 %0, %%laneid;\" : \"=l\"(r));\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r) : \"r\"(m));\n"
+            "  return r + m;\n}\n");
+        const auto m = merge_arch_passes(t, t);
+        REQUIRE(m.problems.size() == 2);  // a 64-bit move of a 32-bit register; an input operand
+        CHECK(m.problems[0].line == 5);
+        CHECK(m.problems[1].line == 6);
     }
     SECTION("an empty assembly template is a compiler barrier, not PTX, and stays") {
         const std::string t = pp(
@@ -217,6 +228,23 @@ TEST_CASE("emu-nvcc rewrite of preprocessed text", "[driver]") {
     CHECK(r.text.find("::emu::launch(\"add_kernel\"") != std::string::npos);
     CHECK(r.text.find("__attribute__((noinline)) void g()") != std::string::npos);
     CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
+    SECTION("launch brackets split as nvcc accepts them, and a special-register read") {
+        const std::string spaced =
+            "# 1 \"main.cu\"\nvoid h(float* p) {\n  k << <2, 32 >> > (p);\n  k<<<1, 1>>\n  >(p);\n"
+            "  unsigned lane;\n  asm volatile(\"mov.u32 %0, %%laneid;\"\n      : \"=r\"(lane));\n}\n";
+        const auto sp = emu::rewrite::rewrite_preprocessed(spaced);
+        INFO(sp.text);
+        REQUIRE(sp.problems.empty());
+        CHECK(sp.text.find("::emu::launch(\"k\", [&](auto&&... emu_a_) { k(emu_a_...); },  2, 32 ) (p);") !=
+              std::string::npos);
+        CHECK(sp.text.find("::emu::launch(\"k\", [&](auto&&... emu_a_) { k(emu_a_...); }, 1, 1)") != std::string::npos);
+        CHECK(sp.text.find("(lane) = ::emu::detail::ptx_laneid();") != std::string::npos);
+        CHECK(sp.text.find("asm") == std::string::npos);
+        CHECK(std::count(sp.text.begin(), sp.text.end(), '\n') == std::count(spaced.begin(), spaced.end(), '\n'));
+        // '<<' and '<' on two lines is a shift and a comparison to nvcc too: not a launch
+        const auto apart = emu::rewrite::rewrite_preprocessed("# 1 \"main.cu\"\nvoid h() { k<<\n<1, 1>>>(); }\n");
+        CHECK(apart.text.find("::emu::launch") == std::string::npos);
+    }
     const auto bad =
         emu::rewrite::rewrite_preprocessed("# 1 \"main.cu\"\n# 7 \"inc.cuh\"\nvoid h() { x<<<1, 1>>>; }\n");
     REQUIRE(bad.problems.size() == 1);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "host") == 0) {
     // The same undefined shift in host code: UBSan's own report, and the process ends, as without the emulator.
     volatile int bit = 32;
+    std::printf("host shift next\n");  // printed before the report, although abort() ends the process (piped stdout)
     std::printf("%u\n", static_cast<unsigned>(1 << bit));
     return 0;
   }

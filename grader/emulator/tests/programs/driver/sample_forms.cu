@@ -1,0 +1,114 @@
+// Forms met in public CUDA programs (docs/emulator.md, "Public programs"), each checked against a CPU answer:
+// launch brackets split the way Visual Studio formats them, lane ids and lane masks read with inline PTX, cooperative
+// groups shuffling values wider than 8 bytes, and the host calls of the samples' helper headers (the compute mode,
+// the profiler's start and stop, NVTX ranges). Prints PASS when every check holds.
+#include <cooperative_groups.h>
+#include <cuda_profiler_api.h>
+#include <cuda_runtime.h>
+#include <nvToolsExt.h>
+
+#include <cstdio>
+
+namespace cg = cooperative_groups;
+
+// Each thread writes its lane as PTX reports it and the count of lower lanes from %lanemask_lt.
+__global__ void lanes_from_ptx(unsigned* lane_out, unsigned* below_out) {
+    unsigned lane, below_mask;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    asm volatile("mov.u32 %0, "
+                 "%%lanemask_lt;"
+                 : "=r"(below_mask));
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    lane_out[i] = lane;
+    below_out[i] = __popc(below_mask);
+}
+
+struct Triple {
+    float a, b, c;  // 12 bytes: more than one shuffle word
+};
+
+// A tile rotates a uint4 by one rank (shfl), a 12-byte struct moves up by two ranks (shfl_up) and the coalesced
+// group of the even lanes swaps neighbours' uint4 (shfl_down).
+__global__ void wide_shuffles(uint4* rotated, Triple* shifted, uint4* coalesced) {
+    const auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+    const unsigned r = tile.thread_rank();
+    const uint4 mine = make_uint4(r, r * 10, r * 100, r * 1000);
+    rotated[threadIdx.x] = tile.shfl(mine, static_cast<int>((r + 1) % 16));
+    const Triple t{static_cast<float>(r), r + 0.5f, r * 2.0f};
+    shifted[threadIdx.x] = tile.shfl_up(t, 2);
+    if (threadIdx.x % 2 == 0) {
+        const auto evens = cg::coalesced_threads();
+        coalesced[threadIdx.x / 2] = evens.shfl_down(mine, 1);
+    }
+}
+
+__global__ void scale(float* x, float s, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= s;
+}
+
+int main() {
+    std::printf("sample forms: split launch brackets, inline PTX, wide group shuffles, helper-header calls\n");
+    bool ok = true;
+    auto expect = [&ok](bool cond, const char* what) {
+        if (!cond) {
+            std::printf("FAIL: %s\n", what);
+            ok = false;
+        }
+    };
+
+    int mode = -1;
+    cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0);
+    expect(mode == cudaComputeModeDefault && mode != cudaComputeModeProhibited, "the device is in the default mode");
+    expect(cudaProfilerStart() == cudaSuccess && cudaProfilerStop() == cudaSuccess, "profiler start and stop");
+
+    const int n = 96;  // three warps
+    unsigned *lane = nullptr, *below = nullptr;
+    cudaMallocManaged(&lane, n * sizeof(unsigned));
+    cudaMallocManaged(&below, n * sizeof(unsigned));
+    lanes_from_ptx<<<2, 48>>>(lane, below);  // two blocks of a warp and a half: lanes restart in each block
+    cudaDeviceSynchronize();
+    for (int i = 0; i < n; ++i) expect(lane[i] == (i % 48) % 32 && below[i] == lane[i], "lane id and lane mask");
+
+    uint4* rotated = nullptr;
+    Triple* shifted = nullptr;
+    uint4* coalesced = nullptr;
+    cudaMallocManaged(&rotated, 32 * sizeof(uint4));
+    cudaMallocManaged(&shifted, 32 * sizeof(Triple));
+    cudaMallocManaged(&coalesced, 16 * sizeof(uint4));
+    wide_shuffles<<<1, 32>>>(rotated, shifted, coalesced);
+    cudaDeviceSynchronize();
+    for (unsigned i = 0; i < 32; ++i) {
+        const unsigned r = i % 16, next = (r + 1) % 16;
+        expect(rotated[i].x == next && rotated[i].y == next * 10 && rotated[i].z == next * 100 &&
+                   rotated[i].w == next * 1000,
+               "tile.shfl of a uint4");
+        const unsigned from = r >= 2 ? r - 2 : r;  // shfl_up keeps its own value below the distance
+        expect(shifted[i].a == from && shifted[i].b == from + 0.5f && shifted[i].c == from * 2.0f,
+               "tile.shfl_up of a 12-byte struct");
+    }
+    for (unsigned k = 0; k < 16; ++k) {
+        const unsigned src = k < 15 ? 2 * (k + 1) : 2 * k;  // the next even lane, or itself at the end
+        const unsigned sr = src % 16;
+        expect(coalesced[k].x == sr && coalesced[k].w == sr * 1000, "coalesced shfl_down of a uint4");
+    }
+
+    float* x = nullptr;
+    cudaMallocManaged(&x, n * sizeof(float));
+    for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i);
+    nvtxRangePushA("spaced launches");  // a profiler's range around them: nothing to record here
+    scale << <(n + 31) / 32, 32 >> > (x, 2.0f, n);  // as Visual Studio formats a launch
+    scale<<<1, n>> >(x, 0.5f, n);
+    nvtxRangePop();
+    expect(cudaDeviceSynchronize() == cudaSuccess, "both launches ran");
+    for (int i = 0; i < n; ++i) expect(x[i] == static_cast<float>(i), "the spaced launches scaled by 2, then 0.5");
+
+    cudaFree(lane);
+    cudaFree(below);
+    cudaFree(rotated);
+    cudaFree(shifted);
+    cudaFree(coalesced);
+    cudaFree(x);
+    std::printf(ok ? "PASS\n" : "FAIL\n");
+    return ok ? 0 : 1;
+}
