@@ -2,8 +2,9 @@
 # CMake learns the lessons from the grader's own parser (grader/configure/lessons.cmake), so a manifest or a list of
 # known answers that the parser refuses stops the configure with the parser's sentence, naming the file and the key.
 # On a copy of the working tree (tracked and untracked files), each case configures a build folder and expects it to
-# fail with that sentence; the first case also builds lesson-cmake (through the launcher given, ccache if any), the
-# later ones find it built.
+# fail with that sentence. lesson-cmake comes from the build in WORKBOOK_SEED_BUILD when its sources are the copy's
+# (seed_lesson_cmake.sh says why and how that is checked); otherwise the first case builds it (through the launcher
+# given, ccache if any), and the later ones find it built.
 #   bad_manifest_test.sh ROOT [CMAKE_ARG...]
 set -uo pipefail
 root=$1; shift
@@ -11,6 +12,7 @@ work=$(mktemp -d /tmp/workbook-bad-manifest-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 (cd "$root" && git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$work" 2>/dev/null)
 [ -f "$work/lessons/05-layernorm/lesson.json" ] || { echo "FAILED: the copy has no lessons/05-layernorm/lesson.json"; exit 1; }
+[ -n "${WORKBOOK_SEED_BUILD:-}" ] && "$root/tests/setup/seed_lesson_cmake.sh" "$WORKBOOK_SEED_BUILD" "$work/build"
 fails=0
 # expect_refused NAME SENTENCE: configure must fail, and its output (CMake wraps a message's lines) hold SENTENCE.
 expect_refused() {

@@ -48,6 +48,10 @@ def main():
     print(f"new-lesson wrote {len(status)} files, all in the lesson's own folders")
 
     build = os.path.join(repo, "build")
+    # This build's manifest reader, used by the configure only if the clone's copies of its sources are the same
+    # (seed_lesson_cmake.sh): its compile is this build's, not the new lesson's.
+    if os.environ.get("WORKBOOK_SEED_BUILD"):
+        run([os.path.join(source, "tests/setup/seed_lesson_cmake.sh"), os.environ["WORKBOOK_SEED_BUILD"], build])
     run(["cmake", "-S", repo, "-B", build] + cmake_args)
     config = json.load(open(os.path.join(build, "workbook-config.json")))
     if set(config["judges"].get(SLUG, {})) != {"scale"}:

@@ -9,7 +9,9 @@
 #     files but the starters' own (their pristine copies included) and the manifests, whose last hint level is the
 #     answer by design. The fills are read from the solutions' markers here, not from the grader.
 #   student_edition_test.sh ROOT WORKBOOK [CMAKE_ARG...]   (this build's compilers and launcher: the configure compiles
-#                                                          the manifest reader, grader/configure, through ccache)
+#                                                          the manifest reader, grader/configure, through ccache;
+#                                                          or takes it from WORKBOOK_SEED_BUILD when the edition's
+#                                                          copies of its sources are the same: seed_lesson_cmake.sh)
 set -u
 root=$1 workbook=$2
 shift 2
@@ -19,6 +21,7 @@ if ! out=$(cd "$root" && "$workbook" student-edition --out "$work/edition" 2>&1)
   echo "FAILED: make student-edition: $out"; exit 1
 fi
 echo "$out" | tail -n 1
+[ -n "${WORKBOOK_SEED_BUILD:-}" ] && "$root/tests/setup/seed_lesson_cmake.sh" "$WORKBOOK_SEED_BUILD" "$work/build"
 if ! cmake -S "$work/edition" -B "$work/build" "$@" > "$work/configure.log" 2>&1; then
   echo "FAILED: the student edition does not configure:"; grep -A3 "CMake Error" "$work/configure.log" | head -30
   exit 1
