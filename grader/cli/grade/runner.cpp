@@ -268,11 +268,17 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
             if (!limits.sanitize_tool.empty())
                 spec.argv.insert(spec.argv.end(), {"--wb-sanitize", limits.sanitize_tool});
             // The worker's whole environment: nothing of the grader's (tokens, paths) reaches the submission.
+            // The emulator's watchdog, on a block and on the whole launch: a test's launch that runs a third of the
+            // call's time is reported with where each thread is, whether one block is stuck or every block does far
+            // too much (the emulator alone times only blocks, so that a program's long grid is not a hang).
             const char* watchdog = std::getenv("EMU_WATCHDOG_SECONDS");
+            const char* launch_watchdog = std::getenv("EMU_WATCHDOG_LAUNCH_SECONDS");
             const std::string wd =
                 watchdog && *watchdog ? watchdog : std::to_string(std::max(2, static_cast<int>(call_timeout / 3)));
-            for (const std::string& kv : std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
-                                                                  "HOME=/tmp", "EMU_WATCHDOG_SECONDS=" + wd})
+            const std::string launch_wd = launch_watchdog && *launch_watchdog ? launch_watchdog : wd;
+            for (const std::string& kv :
+                 std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/tmp",
+                                          "EMU_WATCHDOG_SECONDS=" + wd, "EMU_WATCHDOG_LAUNCH_SECONDS=" + launch_wd})
                 spec.argv.insert(spec.argv.end(), {"--wb-worker-env", kv});
             // What the program needs to load and to find its device, and the emulator's schedule choice; no more.
             for (const char* pass : {"EMU_SCHEDULE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})

@@ -23,7 +23,8 @@ namespace {
 constexpr int kExitCode = 1;
 constexpr int kWatchdogSignal = SIGUSR2;
 
-std::atomic<long long> g_launch_start_ms{0};
+std::atomic<long long> g_launch_start_ms{0};  // when the current block began (the clock of EMU_WATCHDOG_SECONDS)
+std::atomic<long long> g_launch_begin_ms{0};  // when the launch began (the clock of EMU_WATCHDOG_LAUNCH_SECONDS)
 std::atomic<bool> g_watchdog_fired{false};
 std::atomic<bool> g_watchdog_pc_ready{false};
 std::atomic<std::uintptr_t> g_watchdog_pc{0};
@@ -107,11 +108,13 @@ void on_watchdog_signal(int, siginfo_t*, void* uctx) {
     for (;;) pause();
 }
 
-void watchdog_report(long long ran_ms) {
+void watchdog_report(long long ran_ms, bool whole_launch) {
     Engine& e = g_engine;
-    std::string msg = "Kernel " + std::string(e.name) + " still running after " + std::to_string(ran_ms / 1000) +
-                      " s in block " + block_coords() +
-                      " (EMU_WATCHDOG_SECONDS: the time one block may run); unfinished threads:";
+    std::string msg = "Kernel " + std::string(e.name) + " still running after " + std::to_string(ran_ms / 1000) + " s" +
+                      (whole_launch ? " in all, now in block " : " in block ") + block_coords() +
+                      (whole_launch ? " (EMU_WATCHDOG_LAUNCH_SECONDS: the time one launch may run)"
+                                    : " (EMU_WATCHDOG_SECONDS: the time one block may run)") +
+                      "; unfinished threads:";
     const void* pc = reinterpret_cast<const void*>(g_watchdog_pc.load());
     if (g_in_kernel && e.cur && pc)
         msg += "\n    running: thread " + thread_coords(*e.cur) + " at " + symbolize_exact(pc);
@@ -122,31 +125,35 @@ void watchdog_report(long long ran_ms) {
         by_site[wait_site(t)].push_back(i);
     }
     for (const auto& [site, ids] : by_site) msg += "\n    thread(s) " + thread_set(ids) + ": " + site;
-    msg +=
-        "\nHint: an endless loop (a loop bound that never changes, or a spin-wait for a value that no thread of "
-        "this block will write).";
+    msg += whole_launch ? "\nHint: an endless loop, or far more work than the problem needs (a loop every thread "
+                          "runs over the whole row, say)."
+                        : "\nHint: an endless loop (a loop bound that never changes, or a spin-wait for a value "
+                          "that no thread of this block will write).";
     report(Diagnostic{"hang", msg, Severity::error});
     _exit(kExitCode);
 }
 
-void watchdog_loop(long long limit_ms) {
+// Either limit may be off (<= 0): a block that runs past block_ms is stuck; a launch that runs past launch_ms in all
+// does far too much work, however many of its blocks finish (a grader's limit: a program's long grid is not a hang).
+void watchdog_loop(long long block_ms, long long launch_ms) {
     for (;;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        const long long start = g_launch_start_ms.load();
+        const long long start = g_launch_start_ms.load(), begin = g_launch_begin_ms.load();
         if (start == 0) continue;
-        const long long ran = now_ms() - start;
-        if (ran < limit_ms) continue;
+        const long long now = now_ms(), in_block = now - start, in_launch = now - begin;
+        const bool launch_over = launch_ms > 0 && begin != 0 && in_launch >= launch_ms;
+        if (!launch_over && (block_ms <= 0 || in_block < block_ms)) continue;
         g_watchdog_fired.store(true);
         pthread_kill(g_launch_thread, kWatchdogSignal);
         for (int i = 0; i < 40 && !g_watchdog_pc_ready.load(); ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        watchdog_report(ran);
+        watchdog_report(launch_over ? in_launch : in_block, launch_over);
     }
 }
 
-long long watchdog_limit_ms() {
-    const char* v = std::getenv("EMU_WATCHDOG_SECONDS");
-    if (!v || !*v) return 20000;
+long long limit_ms(const char* name, long long default_ms) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return default_ms;
     return static_cast<long long>(std::strtod(v, nullptr) * 1000.0);
 }
 
@@ -181,15 +188,18 @@ void install_fault_handlers() {
 }
 
 void watchdog_launch_begin() {
-    static const long long limit = watchdog_limit_ms();
+    static const long long block_limit = limit_ms("EMU_WATCHDOG_SECONDS", 20000);
+    static const long long launch_limit = limit_ms("EMU_WATCHDOG_LAUNCH_SECONDS", 0);
     static bool started = false;
-    if (limit <= 0) return;
+    if (block_limit <= 0 && launch_limit <= 0) return;
     g_launch_thread = pthread_self();
     if (!started) {
         started = true;
-        std::thread(watchdog_loop, limit).detach();
+        std::thread(watchdog_loop, block_limit, launch_limit).detach();
     }
-    g_launch_start_ms.store(now_ms());
+    const long long now = now_ms();
+    g_launch_begin_ms.store(now);
+    g_launch_start_ms.store(now);
 }
 
 // The clock restarts with each block: a launch of many blocks that all finish is progressing however long it runs
@@ -198,6 +208,9 @@ void watchdog_block_begin() {
     if (g_launch_start_ms.load() != 0) g_launch_start_ms.store(now_ms());
 }
 
-void watchdog_launch_end() { g_launch_start_ms.store(0); }
+void watchdog_launch_end() {
+    g_launch_start_ms.store(0);
+    g_launch_begin_ms.store(0);
+}
 
 }  // namespace emu::rt
