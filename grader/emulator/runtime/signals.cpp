@@ -23,7 +23,7 @@ namespace {
 constexpr int kExitCode = 1;
 constexpr int kWatchdogSignal = SIGUSR2;
 
-std::atomic<long long> g_launch_start_ms{0};  // when the current block began (the clock of EMU_WATCHDOG_SECONDS)
+std::atomic<long long> g_block_start_ms{0};   // when the current block began (the clock of EMU_WATCHDOG_SECONDS)
 std::atomic<long long> g_launch_begin_ms{0};  // when the launch began (the clock of EMU_WATCHDOG_LAUNCH_SECONDS)
 std::atomic<bool> g_watchdog_fired{false};
 std::atomic<bool> g_watchdog_pc_ready{false};
@@ -138,7 +138,7 @@ void watchdog_report(long long ran_ms, bool whole_launch) {
 void watchdog_loop(long long block_ms, long long launch_ms) {
     for (;;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        const long long start = g_launch_start_ms.load(), begin = g_launch_begin_ms.load();
+        const long long start = g_block_start_ms.load(), begin = g_launch_begin_ms.load();
         if (start == 0) continue;
         const long long now = now_ms(), in_block = now - start, in_launch = now - begin;
         const bool launch_over = launch_ms > 0 && begin != 0 && in_launch >= launch_ms;
@@ -199,17 +199,17 @@ void watchdog_launch_begin() {
     }
     const long long now = now_ms();
     g_launch_begin_ms.store(now);
-    g_launch_start_ms.store(now);
+    g_block_start_ms.store(now);
 }
 
 // The clock restarts with each block: a launch of many blocks that all finish is progressing however long it runs
 // in all (a public sample's 10-million-thread grid takes minutes here); a block that runs past the limit is stuck.
 void watchdog_block_begin() {
-    if (g_launch_start_ms.load() != 0) g_launch_start_ms.store(now_ms());
+    if (g_block_start_ms.load() != 0) g_block_start_ms.store(now_ms());
 }
 
 void watchdog_launch_end() {
-    g_launch_start_ms.store(0);
+    g_block_start_ms.store(0);
     g_launch_begin_ms.store(0);
 }
 
