@@ -3,10 +3,12 @@
 // report that needs it: symbolizing costs nothing until something goes wrong).
 #include <emu/api.h>
 #include <link.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -73,6 +75,9 @@ Symbolizer* symbolizer_for(const std::string& path) {
     auto it = helpers.find(path);
     if (it != helpers.end()) return it->second.pid > 0 ? &it->second : nullptr;
     Symbolizer& s = helpers[path];
+    // Only a file addr2line can open: the kernel's vDSO (where a thread spinning on clock64() often is) is named
+    // "linux-vdso.so.1" and has no file, and addr2line would exit at once.
+    if (path.empty() || path[0] != '/' || access(path.c_str(), R_OK) != 0) return nullptr;
     int in[2], out[2];
     if (pipe(in) != 0) return nullptr;
     if (pipe(out) != 0) {
@@ -105,6 +110,24 @@ Symbolizer* symbolizer_for(const std::string& path) {
     return &s;
 }
 
+// One request to a helper. A helper that has exited turns the write into SIGPIPE, which would end the very program
+// being diagnosed before its report is printed: the signal is held back on this thread for the write, and the one the
+// write raised is taken back. The helper is then marked dead.
+bool send_request(Symbolizer& s, unsigned long long offset) {
+    sigset_t pipe_only, old;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+    const bool ok = std::fprintf(s.to, "0x%llx\n", offset) > 0 && std::fflush(s.to) == 0;
+    if (!ok && errno == EPIPE) {
+        const timespec now{0, 0};
+        sigtimedwait(&pipe_only, nullptr, &now);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (!ok) s.pid = -1;
+    return ok;
+}
+
 bool read_line(FILE* f, std::string& line) {
     line.clear();
     int c;
@@ -125,10 +148,8 @@ Location lookup(const void* pc) {
     Location loc;
     const ObjectHit obj = locate(pc);
     if (obj.found) {
-        if (Symbolizer* s = symbolizer_for(obj.path)) {
-            std::fprintf(s->to, "0x%llx\n",
-                         static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(pc) - obj.base));
-            std::fflush(s->to);
+        Symbolizer* s = symbolizer_for(obj.path);
+        if (s && send_request(*s, reinterpret_cast<std::uintptr_t>(pc) - obj.base)) {
             read_line(s->from, loc.function);
             read_line(s->from, loc.file_line);
             const auto disc = loc.file_line.find(" (discriminator");
