@@ -22,7 +22,8 @@ peers.py --dump DIR compiles the Triton kernels instead, at the shapes where the
 SASS where a cuobjdump is found (CUDA's or the one Triton ships): what Triton generates, read rather than guessed.
 
 peers.py --profile DTYPE M N launches the Triton one-step norm three times at that shape on fresh inputs and nothing
-else, for Nsight Compute (ncu -k regex:rmsnorm_one_step python3 peers.py --profile bf16 8192 16384).
+else, for Nsight Compute (ncu -k regex:rmsnorm_one_step python3 peers.py --profile bf16 8192 16384); DTYPE
+fused-bf16 or fused-fp32 launches the Triton fused kernel instead (its name matches regex:rmsnorm_one_step too).
 """
 import argparse
 import ctypes
@@ -126,7 +127,8 @@ def dump(out_dir):
     lines = ["op,dtype,M,N,BLOCK,num_warps,n_regs,n_spills,shared_bytes"]
     cases = [("rmsnorm", dt, 512, n) for dt in (torch.bfloat16, torch.float32) for n in (4224, 4992, 6016, 8064)]
     cases += [("rmsnorm", torch.bfloat16, 8192, 16384), ("rmsnorm", torch.float32, 8192, 16384),
-              ("fused_add_rmsnorm", torch.float32, 8192, 16384), ("fused_add_rmsnorm", torch.bfloat16, 512, 8064)]
+              ("fused_add_rmsnorm", torch.float32, 8192, 16384), ("fused_add_rmsnorm", torch.bfloat16, 512, 8064),
+              ("fused_add_rmsnorm", torch.bfloat16, 8192, 16384), ("fused_add_rmsnorm", torch.bfloat16, 16384, 1024)]
     for op, dtype, M, N in cases:
         x = torch.randn((M, N), device="cuda", dtype=dtype)
         w = torch.ones(N, device="cuda", dtype=dtype)
@@ -156,16 +158,22 @@ def dump(out_dir):
 
 
 def profile(dtype_name, M, N):
-    """Three launches of the Triton norm at one shape, each on its own input, for a profiler to catch."""
-    dtype = {v: k for k, v in NAMES.items()}[dtype_name]
+    """Three launches of the Triton norm (or, for fused-DTYPE, the fused kernel) at one shape, each on its own input,
+    for a profiler to catch."""
+    fused = dtype_name.startswith("fused-")
+    dtype = {v: k for k, v in NAMES.items()}[dtype_name[6:] if fused else dtype_name]
     block = triton.next_power_of_2(N)
     w = (1 + 0.1 * torch.randn(N, device="cuda")).to(dtype)
     for _ in range(3):
         x = torch.randn((M, N), device="cuda", dtype=dtype)
         y = torch.empty_like(x)
-        rmsnorm_one_step[(M,)](x, w, y, N, EPS, N, block, num_warps=warps_for(block))
+        if fused:
+            r = torch.randn_like(x)
+            fused_add_rmsnorm_one_step[(M,)](x, r, w, y, N, EPS, N, block, num_warps=warps_for(block))
+        else:
+            rmsnorm_one_step[(M,)](x, w, y, N, EPS, N, block, num_warps=warps_for(block))
     torch.cuda.synchronize()
-    print(f"peers: profiled Triton rmsnorm {dtype_name} {M} x {N}, 3 launches")
+    print(f"peers: profiled Triton {'fused add + ' if fused else ''}rmsnorm {dtype_name} {M} x {N}, 3 launches")
 
 
 def main():

@@ -301,22 +301,31 @@ __device__ __forceinline__ float block_sum(float v, float* warp_partials) {
 // The launch-shape dispatch both reference kernels share. The includer defines RMSREF_LAUNCH(L, P, EARLY, ALIGNED,
 // OPT), which launches its own kernel instance, and expands RMSREF_DISPATCH_SHAPES() in its launcher, where the shape
 // `s`, `aligned` and `opt` are in scope: each (lanes, packs) instance the rule can pick, with the options (the bits of
-// kOptCap | kOptStream | kOptLoadsFirst, launch_shape.h) only for the ALIGNED whole-block instances of at most 4 packs
-// (both kernels, the norm and the fused add, have all eight variants).
-#define RMSREF_OPTS(L, P, EARLY)                                 \
-    if constexpr ((L) == 0 && (P) <= 4) {                        \
-        switch (opt) {                                           \
-            case 1: RMSREF_LAUNCH(L, P, EARLY, true, 1); break;  \
-            case 2: RMSREF_LAUNCH(L, P, EARLY, true, 2); break;  \
-            case 3: RMSREF_LAUNCH(L, P, EARLY, true, 3); break;  \
-            case 4: RMSREF_LAUNCH(L, P, EARLY, true, 4); break;  \
-            case 5: RMSREF_LAUNCH(L, P, EARLY, true, 5); break;  \
-            case 6: RMSREF_LAUNCH(L, P, EARLY, true, 6); break;  \
-            case 7: RMSREF_LAUNCH(L, P, EARLY, true, 7); break;  \
-            default: RMSREF_LAUNCH(L, P, EARLY, true, 0); break; \
-        }                                                        \
-    } else {                                                     \
-        RMSREF_LAUNCH(L, P, EARLY, true, 0);                     \
+// kOptCap | kOptStream | kOptLoadsFirst | kOptSharedH, launch_shape.h) only for the ALIGNED whole-block instances of
+// at most 4 packs (both kernels have the eight variants of the first three bits; kOptSharedH only the fused add, and
+// the norm's launcher refuses it before this dispatch, so its OPT 8..15 name the same instances as 0..7).
+#define RMSREF_OPTS(L, P, EARLY)                                  \
+    if constexpr ((L) == 0 && (P) <= 4) {                         \
+        switch (opt) {                                            \
+            case 1: RMSREF_LAUNCH(L, P, EARLY, true, 1); break;   \
+            case 2: RMSREF_LAUNCH(L, P, EARLY, true, 2); break;   \
+            case 3: RMSREF_LAUNCH(L, P, EARLY, true, 3); break;   \
+            case 4: RMSREF_LAUNCH(L, P, EARLY, true, 4); break;   \
+            case 5: RMSREF_LAUNCH(L, P, EARLY, true, 5); break;   \
+            case 6: RMSREF_LAUNCH(L, P, EARLY, true, 6); break;   \
+            case 7: RMSREF_LAUNCH(L, P, EARLY, true, 7); break;   \
+            case 8: RMSREF_LAUNCH(L, P, EARLY, true, 8); break;   \
+            case 9: RMSREF_LAUNCH(L, P, EARLY, true, 9); break;   \
+            case 10: RMSREF_LAUNCH(L, P, EARLY, true, 10); break; \
+            case 11: RMSREF_LAUNCH(L, P, EARLY, true, 11); break; \
+            case 12: RMSREF_LAUNCH(L, P, EARLY, true, 12); break; \
+            case 13: RMSREF_LAUNCH(L, P, EARLY, true, 13); break; \
+            case 14: RMSREF_LAUNCH(L, P, EARLY, true, 14); break; \
+            case 15: RMSREF_LAUNCH(L, P, EARLY, true, 15); break; \
+            default: RMSREF_LAUNCH(L, P, EARLY, true, 0); break;  \
+        }                                                         \
+    } else {                                                      \
+        RMSREF_LAUNCH(L, P, EARLY, true, 0);                      \
     }
 #define RMSREF_SHAPE(L, P)                                           \
     if (s.lanes == (L) && s.packs == (P)) {                          \

@@ -23,13 +23,15 @@ __device__ __forceinline__ T add_rounded(T a, T b) {
 }
 
 // ALIGNED: every row of every operand starts on a 16-byte boundary (the launcher checks), see split_row. STREAM:
-// the kOptStream hint of launch_shape.h, FIRST its kOptLoadsFirst option (both instantiated, with the capped kernel
-// below, for ALIGNED whole-block rows of at most 4 packs only). `warp_partials` is the kernel's shared array for the
-// block's reduction.
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
+// the kOptStream hint of launch_shape.h, FIRST its kOptLoadsFirst option, SHARED its kOptSharedH (all instantiated,
+// with the capped kernel below, for ALIGNED whole-block rows of at most 4 packs only). `warp_partials` is the
+// kernel's shared array for the block's reduction; `h_shared` (SHARED only) PACKS * blockDim.x packs of shared memory,
+// pack i of thread t at [i * blockDim.x + t], so that a warp's 16-byte accesses are consecutive (no bank conflicts).
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST, bool SHARED>
 __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residual, const T* __restrict__ weight,
                                                       T* output, int M, int N, float eps, float inv_n,
-                                                      float* warp_partials) {
+                                                      float* warp_partials, Pack<T>* h_shared) {
+    static_assert(!SHARED || LANES == 0, "the new residual goes to shared memory in whole-block rows only");
     constexpr int kN = Pack<T>::kN;
     constexpr int kSingles = (2 * (kN - 1) + (LANES > 0 ? LANES : 32) - 1) / (LANES > 0 ? LANES : 32);
     const int lanes = LANES > 0 ? LANES : static_cast<int>(blockDim.x);
@@ -49,11 +51,15 @@ __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residua
     // added and stored before the next pack's loads, and those loads cannot be moved above that store (input and
     // residual may alias as far as the compiler knows): a thread with several packs waits for one pack's data before
     // it asks for the next. With FIRST every pack of x and of the old residual is requested before the first add (twice
-    // the registers for the packs while they are in flight: both are tuned).
+    // the registers for the packs while they are in flight: both are tuned). With SHARED the new residual waits in
+    // shared memory, not in registers: the packs in flight then hold the registers alone (bf16 block x2 with FIRST:
+    // 42 -> 28, two blocks of 1024 threads a multiprocessor instead of one). Each thread reads back only its own
+    // slots; the reduction's barrier, a compiler barrier too, keeps the value from being forwarded in registers.
     Pack<T> hs[PACKS];
     float sq = 0.0f;
     auto add_store_square = [&](int i, const Pack<T>& a, const Pack<T>& b, int col) {
         hs[i] = add_pack(a, b);
+        if constexpr (SHARED) h_shared[i * lanes + lane] = hs[i];
 #pragma unroll
         for (int k = 0; k < kN; ++k) {
             const float f = to_float(hs[i].v[k]);
@@ -139,7 +145,8 @@ __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residua
     for (int i = 0; i < PACKS; ++i) {
         const int p = lane + i * lanes;
         if (p < split.packs) {
-            forget_widened(hs[i]);
+            if constexpr (SHARED) hs[i] = h_shared[i * lanes + lane];
+            else forget_widened(hs[i]);
             if constexpr (!WEIGHT_EARLY && !FIRST)
                 ws[i] = load_pack_or_elements_ro(weight + split.prefix + p * kN, weight_packs);
             const Pack<T> out = normalize_pack(hs[i], inv_rms, ws[i]);
@@ -161,21 +168,35 @@ __device__ __forceinline__ void fused_add_rmsnorm_row(const T* input, T* residua
 // fit), or capped at 32 registers (kOptCap: __launch_bounds__' minimum of 2048 / max_threads blocks per
 // multiprocessor). Two kernels rather than a computed minimum because ptxas treats an explicit minimum of 1 block
 // differently from none: it gave 30 -> 38 registers for the bf16 block x2 instance (measured with --resource-usage).
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
+// With SHARED the launch gives PACKS * blockDim.x packs of dynamic shared memory (shared_h_bytes).
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST, bool SHARED>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     fused_add_rmsnorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
                                   float eps, float inv_n) {
     __shared__ float warp_partials[32];
-    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, residual, weight, output, M, N,
-                                                                                 eps, inv_n, warp_partials);
+    extern __shared__ int4 h_shared[];
+    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST, SHARED>(
+        input, residual, weight, output, M, N, eps, inv_n, warp_partials, reinterpret_cast<Pack<T>*>(h_shared));
 }
-template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
+template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST, bool SHARED>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
     fused_add_rmsnorm_capped_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
                                     float eps, float inv_n) {
     __shared__ float warp_partials[32];
-    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, residual, weight, output, M, N,
-                                                                                 eps, inv_n, warp_partials);
+    extern __shared__ int4 h_shared[];
+    fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST, SHARED>(
+        input, residual, weight, output, M, N, eps, inv_n, warp_partials, reinterpret_cast<Pack<T>*>(h_shared));
+}
+
+// Dynamic shared memory of a kOptSharedH launch: one pack per thread and pack a thread holds.
+constexpr int shared_h_bytes(int threads, int packs) { return threads * packs * static_cast<int>(kPackBytes); }
+// Past 48 KB (4 packs of more than 768 threads) a kernel must be allowed more dynamic shared memory than the default;
+// done once per instance, for the most its shape can ask (max_threads threads), at its first launch (the benchmark's
+// check, before any graph capture).
+template <typename Kernel>
+void allow_shared_h(Kernel* kernel, int packs, int most_threads) {
+    const int most = shared_h_bytes(most_threads, packs);
+    if (most > 48 * 1024) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
 }
 
 // Rows longer than the registers hold: pass 1 adds and writes the residual, pass 2 rereads it. Each thread rereads
@@ -246,19 +267,35 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
                          rows_aligned(output, row_bytes) && rows_aligned(weight, 0);
     // The options are hints for the ALIGNED whole-block instances; a misaligned row runs the plain instance.
     const int opt = aligned ? s.opt : 0;
-#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                     \
-    do {                                                                                             \
-        if constexpr (((OPT)&kOptCap) != 0)                                                          \
-            fused_add_rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0,        \
-                                            ((OPT)&kOptLoadsFirst) != 0>                             \
-                <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
-        else                                                                                         \
-            fused_add_rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0,          \
-                                          ((OPT)&kOptLoadsFirst) != 0>                               \
-                <<<grid, s.threads, 0, stream>>>(input, residual, weight, output, M, N, eps, inv_n); \
+#define RMSREF_FUSED_KERNEL(KIND, L, P, EARLY, ALIGNED, OPT)                                                         \
+    fused_add_rmsnorm_##KIND##_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0, \
+                                      ((OPT)&kOptSharedH) != 0>
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                   \
+    do {                                                                                                           \
+        const int bytes = ((OPT)&kOptSharedH) != 0 ? shared_h_bytes(s.threads, P) : 0;                             \
+        if constexpr (((OPT)&kOptCap) != 0) {                                                                      \
+            if constexpr (((OPT)&kOptSharedH) != 0) {                                                              \
+                static const bool allowed =                                                                        \
+                    (allow_shared_h(RMSREF_FUSED_KERNEL(capped, L, P, EARLY, ALIGNED, OPT), P, max_threads(L, P)), \
+                     true);                                                                                        \
+                (void)allowed;                                                                                     \
+            }                                                                                                      \
+            RMSREF_FUSED_KERNEL(capped, L, P, EARLY, ALIGNED, OPT)<<<grid, s.threads, bytes, stream>>>(            \
+                input, residual, weight, output, M, N, eps, inv_n);                                                \
+        } else {                                                                                                   \
+            if constexpr (((OPT)&kOptSharedH) != 0) {                                                              \
+                static const bool allowed =                                                                        \
+                    (allow_shared_h(RMSREF_FUSED_KERNEL(regs, L, P, EARLY, ALIGNED, OPT), P, max_threads(L, P)),   \
+                     true);                                                                                        \
+                (void)allowed;                                                                                     \
+            }                                                                                                      \
+            RMSREF_FUSED_KERNEL(regs, L, P, EARLY, ALIGNED, OPT)<<<grid, s.threads, bytes, stream>>>(              \
+                input, residual, weight, output, M, N, eps, inv_n);                                                \
+        }                                                                                                          \
     } while (0)
     RMSREF_DISPATCH_SHAPES()
 #undef RMSREF_LAUNCH
+#undef RMSREF_FUSED_KERNEL
     return false;
 }
 

@@ -21,9 +21,9 @@ struct LaunchShape {
     // The weight's loads issued before the row's reduction (their latency hidden behind it) or after it (fewer
     // registers held across it, so more threads fit on a multiprocessor).
     bool weight_early = true;
-    // kOptCap | kOptStream below (32 registers; streaming loads and stores): hints that only whole-block
-    // rows of at most 4 packs a thread have instances for, and only rows whose operands are all 16-byte aligned
-    // use (a misaligned row runs the plain instance).
+    // kOptCap | kOptStream | kOptLoadsFirst | kOptSharedH below: hints that only whole-block rows of at most 4 packs
+    // a thread have instances for, and only rows whose operands are all 16-byte aligned use (a misaligned row runs
+    // the plain instance).
     int opt = 0;
 };
 
@@ -40,9 +40,14 @@ struct LaunchShape {
 // branch (the fused add: each pack's loads follow the previous pack's residual store) and each late weight load
 // follows the previous store, so a thread may wait for one pack before it asks for the next; with it a thread holds
 // more registers (bf16 norm block x4 weight late: 32 -> 39).
+// kOptSharedH (the fused add only): the new residual h = x + r waits for the row's sum in shared memory instead of
+// registers (each thread its own slots: no barrier beyond the reduction's). With kOptLoadsFirst the loads of x and of
+// the old residual then hold the registers alone: bf16 block x2 weight late 42 -> 28 registers (38 -> 31 streaming),
+// two 1024-thread blocks a multiprocessor instead of one; the cost is a shared store and load of each pack.
 constexpr int kOptCap = 1;
 constexpr int kOptStream = 2;
 constexpr int kOptLoadsFirst = 4;
+constexpr int kOptSharedH = 8;
 
 // The (lanes, packs) pairs the kernel files instantiate; anything else is refused by their dispatch.
 constexpr int kBlockPacks[] = {1, 2, 4, 8};
@@ -140,8 +145,10 @@ inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
 // both), and warp groups of 4..32 lanes (128-thread blocks) whose registers hold the row without more than doubling
 // it; each with the weight loaded early and late.
 // Without `options` (lesson 05's LayerNorm kernels, which have no instances for them), no capped or streaming shapes;
-// with `loads_first` (lesson 04's norm and fused add), each optioned shape also with kOptLoadsFirst.
-inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true, bool loads_first = false) {
+// with `loads_first` (lesson 04's norm and fused add), each optioned shape also with kOptLoadsFirst; with `shared_h`
+// (lesson 04's fused add), each of those also with kOptSharedH.
+inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true, bool loads_first = false,
+                                                 bool shared_h = false) {
     std::vector<LaunchShape> out;
     const int row_packs = packs_per_row(n, elem_bytes);
     for (bool early : {true, false}) {
@@ -152,8 +159,9 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool opt
             if (s.threads > 256 && s.threads < 512 && 512 <= max_threads(0, packs)) threads.push_back(512);
             for (int t : threads) {
                 s.threads = t;
-                const int last =
-                    options && packs <= 4 ? (kOptCap | kOptStream | (loads_first ? kOptLoadsFirst : 0)) : 0;
+                const int last = options && packs <= 4 ? (kOptCap | kOptStream | (loads_first ? kOptLoadsFirst : 0) |
+                                                          (loads_first && shared_h ? kOptSharedH : 0))
+                                                       : 0;
                 for (int opt = 0; opt <= last; ++opt) {
                     s.opt = opt;
                     out.push_back(s);
@@ -175,7 +183,8 @@ inline std::string shape_name(const LaunchShape& s) {
     if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
     // No comma: the name is a CSV field.
     const std::string w = std::string(s.weight_early ? "" : "+w-late") + (s.opt & kOptCap ? "+cap" : "") +
-                          (s.opt & kOptStream ? "+cs" : "") + (s.opt & kOptLoadsFirst ? "+first" : "");
+                          (s.opt & kOptStream ? "+cs" : "") + (s.opt & kOptLoadsFirst ? "+first" : "") +
+                          (s.opt & kOptSharedH ? "+smem" : "");
     if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
     return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }

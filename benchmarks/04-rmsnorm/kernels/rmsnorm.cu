@@ -202,6 +202,8 @@ template <typename T>
 bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, const T* weight, T* output,
                   long long out_stride, int M, int N, float eps, cudaStream_t stream) {
     if (M <= 0 || N <= 0) return true;
+    // The norm has no instance that keeps the row in shared memory (only the fused add's new residual is kept so).
+    if (s.opt & kOptSharedH) return false;
     if (s.lanes < 0) {
         rmsnorm_two_pass_kernel<T><<<M, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, N, eps);
         return true;
