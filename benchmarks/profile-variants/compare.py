@@ -519,7 +519,7 @@ def fifth_counts(e, gpu):
     for the shape's rows: requests and wavefronts are scaled by the blocks."""
     counted = {n: ("256 4096", "49152 1024") for n in ("bf16_warp_row16", "warp_row2", "half_warp_row")}
     counted["stride4_store"] = ("256 4096", "49152 1024", "16384 8192")
-    counted.update({n: ("49152 1024",) for n in ("bf16_warp_row", "warp_row_vec4")})
+    counted.update({n: ("49152 1024",) for n in ("bf16_warp_row", "warp_row_vec4", "stride2")})
     launches = {}
     for n, shapes in counted.items():
         L = ncu(gpu / f"{n}.ncu.csv")

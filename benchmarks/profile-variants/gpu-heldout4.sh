@@ -8,7 +8,8 @@
 #      five new shapes;
 #   3. Nsight Compute on the new variants (256 x 4096, 49152 x 1024; stride4_store at 16384 x 8192 too, where its
 #      quarter-sector stores leave L2 between the quarters) and on the one-warp-per-row
-#      entries of the fourth check's misses (bf16_warp_row, warp_row_vec4) at 49152 x 1024: requests, sectors,
+#      entries of the fourth check's misses (bf16_warp_row, warp_row_vec4) and stride2 at 49152 x 1024 (are its
+#      half-sector stores written to DRAM more than once on short rows?): requests, sectors,
 #      L1 hits, L2 sectors, DRAM bytes, duration.
 # No step starts after LEFT seconds (default 250) of the script; what finished is kept.
 # Results: <out>/<name>.{ptxas,time,ncu.csv}, <out>/copy.txt, <out>/env.txt.
@@ -61,5 +62,5 @@ count() {  # name, driver shapes...
 }
 for name in bf16_warp_row16 warp_row2 half_warp_row; do count "$name" 256 4096 49152 1024; done
 count stride4_store 256 4096 49152 1024 16384 8192
-for name in bf16_warp_row warp_row_vec4; do count "$name" 49152 1024; done
+for name in bf16_warp_row warp_row_vec4 stride2; do count "$name" 49152 1024; done
 echo "done at ${SECONDS}s"
