@@ -5,8 +5,8 @@
 #include <cuda_runtime.h>
 
 namespace {
-__global__ void warp_row2_kernel(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y,
-                                 int M, int N, float eps) {
+__global__ void warp_row2_kernel(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, int M,
+                                 int N, float eps) {
     const int lane = threadIdx.x & 31;
     const int first = (blockIdx.x * 8 + (threadIdx.x >> 5)) * 2;
     for (int r = first; r < first + 2 && r < M; ++r) {

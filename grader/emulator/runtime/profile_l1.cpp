@@ -97,8 +97,7 @@ unsigned l1_load_line(std::uint64_t line, unsigned sector_mask, std::uint64_t bl
         l.shared |= l.block != block;
         double d = m.clock - l.last;
         if (l.block == block && !l.shared)
-            d = (l.warp == warp && l.interval == interval) ? (own - l.warp_last) * m.warps_per_sm
-                                                           : d * m.blocks_per_sm;
+            d = (l.warp == warp && l.interval == interval) ? (own - l.warp_last) * m.warps_per_sm : d * m.blocks_per_sm;
         if (d >= m.capacity) l.valid = 0;  // evicted since: the tag is allocated again, empty
     }
     const unsigned miss = sector_mask & ~l.valid;
