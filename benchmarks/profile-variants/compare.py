@@ -34,6 +34,18 @@ analysis was refit on every point of the first three:
      sectors, shared wavefronts) and the L1, L2 and DRAM models at 16384 x 8192. (gpu-heldout3.sh also asked for
      l1tex__data_pipe_lsu_wavefronts_mem_lg.sum, the global loads' L1 wavefronts; this Nsight Compute reported no
      such metric, so the L1 term's line count has no counter to compare with.)
+
+The fifth check (gpu-heldout4.sh), made after the traffic clock per warp (L1 and L2 models) and a refit on all 350
+points of the first four checks:
+
+    compare.py --fifth <emu-dir>[,<emu-dir>...] <gpu-dir>
+    compare.py --predict5 <emu-dir>[,<emu-dir>...]    the predictions for that call, written before it is made
+
+  1. time: the 26 variants of the first four checks at the five new shapes, the new variants (heldout4.txt) at all
+     eighteen; within 20 % per group; the ranking per shape and over the call;
+  2. counts of the new variants against Nsight Compute at 256 x 4096 and 49152 x 1024, and the L1, L2 and DRAM
+     models at 49152 x 1024 (the one-warp-per-row entries of the fourth check's misses too) and, for
+     stride4_store, at 16384 x 8192.
 """
 import csv
 import io
@@ -416,7 +428,152 @@ def fourth_counts(e, gpu):
               f"{cell(em['predicted_dram_bytes'] / 1e6, dram / 1e6)} |")
 
 
+FIFTH_SHAPES = ("49152 1024", "81920 1024", "20480 3072", "10240 6144", "3072 14336")
+FOURTH_ALL = THIRD_SHAPES + FOURTH_SHAPES  # every shape measured before the fifth check
+
+
+def fifth_plan():
+    old = names("variants.txt") + names("heldout.txt") + names("heldout2.txt") + names("heldout3.txt")
+    new = names("heldout4.txt")
+    return old, new, [(n, FIFTH_SHAPES) for n in old] + [(n, FIFTH_SHAPES + FOURTH_ALL) for n in new]
+
+
+def fifth_predictions(e):
+    c = fit_model.cpp_constants()
+    print("constants of profile_model.cpp:", ", ".join(f"{n} = {v:.4g}" for n, v in zip(fit_model.NAMES, c)))
+    print(f"{'variant':16} {'shape':12} {'predicted us':>12}  bound")
+    _, _, plan = fifth_plan()
+    for n, shapes in plan:
+        for s in shapes:
+            j = e.get(n, {}).get(s)
+            if not j or blind(e[n]) or "miss_phases" not in j["model"]:
+                print(f"{n:16} {s:12} {'–':>12}  (no profile)")
+                continue
+            head, *rest = fit_model.terms(c, j["model"])
+            bound = ("latency not hidden", "DRAM", "L2", "L1 data path")[max(range(4), key=lambda i: rest[i])]
+            print(f"{n:16} {s:12} {fit_model.predict(c, j['model']):12.1f}  {bound}")
+
+
+def fifth_time(e, gpu):
+    old, new, plan = fifth_plan()
+    c = fit_model.cpp_constants()
+    pred, meas = {}, {}
+    for n, shapes in plan:
+        t = times(gpu / f"{n}.time")
+        for s in shapes:
+            if n in e and s in e[n] and s in t and not blind(e[n]):
+                pred[(n, s)], meas[(n, s)] = fit_model.predict(c, e[n][s]["model"]), t[s]
+    shapes = [s for s in FIFTH_SHAPES + FOURTH_ALL if any(k[1] == s for k in pred)]
+    cols = [shapes[:5], shapes[5:11], shapes[11:]]
+    for i, part in enumerate(cols):
+        if not part:
+            continue
+        rows = old + new if i == 0 else new
+        print("| variant | " + " | ".join(f"µs {s.replace(' ', '×')} pred / meas" for s in part) + " |")
+        print("|" + " --- |" * (1 + len(part)))
+        for n in rows:
+            cells = [f"{pred[(n, s)]:.1f} / {meas[(n, s)]:.1f} ({pct(pred[(n, s)], meas[(n, s)]):+.0f}%)"
+                     if (n, s) in pred else "–" for s in part]
+            print(f"| {n}{' (new)' if n in new else ''} | " + " | ".join(cells) + " |")
+        print()
+    large = lambda s: int(s.split()[0]) * int(s.split()[1]) >= 2048 * 16384  # 128 MiB of fp32 input or more
+    one_warp = ("warp_per_row", "warp_row_vec4", "bf16_warp_row", "bf16_warp_row16", "warp_row2", "half_warp_row")
+    groups = [
+        ("held out: old variants, new shapes", lambda n, s: n in old and s in FIFTH_SHAPES),
+        ("held out: new variants, old shapes", lambda n, s: n in new and s in FOURTH_ALL),
+        ("held out: new variants, new shapes", lambda n, s: n in new and s in FIFTH_SHAPES),
+        ("held out, rows of 1024 (where the per-warp clock matters)", lambda n, s: s.endswith(" 1024")),
+        ("held out, one warp (or half a warp) per row", lambda n, s: n in one_warp),
+        ("held out, all", lambda n, s: True),
+        ("held out, at the large shapes (every timed shape: 128 to 512 MiB of fp32 input)",
+         lambda n, s: large(s)),
+    ]
+    for title, keep in groups:
+        pts = [k for k in pred if keep(*k)]
+        if not pts:
+            continue
+        within = sum(abs(pct(pred[k], meas[k])) <= 20 for k in pts)
+        worst = max(pts, key=lambda k: abs(pct(pred[k], meas[k])))
+        print(f"* {title}: within 20 % for {within} of {len(pts)} points; worst {worst[0]} at "
+              f"{worst[1].replace(' ', ' × ')} ({pct(pred[worst], meas[worst]):+.0f} %)")
+    misses = sorted((k for k in pred if abs(pct(pred[k], meas[k])) > 20), key=lambda k: -abs(pct(pred[k], meas[k])))
+    if misses:
+        print("* outside 20 %: " + ", ".join(f"{n} at {s.replace(' ', ' × ')} ({pct(pred[(n, s)], meas[(n, s)]):+.0f} %)"
+                                            for n, s in misses))
+    tot_all = agree_all = 0
+    for s in shapes:
+        ok = [n for n in old + new if (n, s) in pred]
+        pairs = list(itertools.combinations(ok, 2))
+        if not pairs:
+            continue
+        agree = sum((pred[(a, s)] - pred[(b, s)]) * (meas[(a, s)] - meas[(b, s)]) > 0 for a, b in pairs)
+        tot_all, agree_all = tot_all + len(pairs), agree_all + agree
+        print(f"* ranking at {s.replace(' ', ' × ')}: {agree} of {len(pairs)} pairs in the measured order "
+              f"({agree / len(pairs) * 100:.0f} %)")
+    if tot_all:
+        print(f"* ranking, all shapes of the call: {agree_all} of {tot_all} pairs ({agree_all / tot_all * 100:.0f} %)")
+
+
+def fifth_counts(e, gpu):
+    """Nsight Compute's launches per variant, in gpu-heldout4.sh's order; the emulated launch is 128 rows predicted
+    for the shape's rows: requests and wavefronts are scaled by the blocks."""
+    counted = {n: ("256 4096", "49152 1024") for n in ("bf16_warp_row16", "warp_row2", "half_warp_row")}
+    counted["stride4_store"] = ("256 4096", "49152 1024", "16384 8192")
+    counted.update({n: ("49152 1024",) for n in ("bf16_warp_row", "warp_row_vec4", "stride2")})
+    launches = {}
+    for n, shapes in counted.items():
+        L = ncu(gpu / f"{n}.ncu.csv")
+        for i, s in enumerate(shapes):
+            if i < len(L):
+                launches[(n, s)] = L[i]
+    ratio = lambda a, b: f"{a / b:.2f}" if b else "–"
+    cell = lambda a, b: f"{a:.0f} / {b:.0f} ({pct(a, b):+.0f}%)" if b else f"{a:.0f} / –"
+    print("\n| new variant at 256 × 4096 | ld requests emu / ncu | ld sectors/req | st requests emu / ncu | "
+          "st sectors/req | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | shared wavefronts emu / ncu |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for n in names("heldout4.txt"):
+        em, c = e.get(n, {}).get("256 4096"), launches.get((n, "256 4096"))
+        if not em or not c:
+            print(f"| {n} | – | – | – | – | – | – | – |")
+            continue
+        k = em["predict_blocks"] / em["blocks"]
+        ld_r, ld_s = g(c, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+        st_r, st_s = g(c, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")
+        hit, l2 = g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"), g(c, "lts__t_sectors_srcunit_tex.sum")
+        sh = sum(g(c, f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{o}.sum") or 0 for o in ("ld", "st"))
+        print(f"| {n} | {cell(em['ld_requests'] * k, ld_r)} | {ratio(em['ld_sectors'], em['ld_requests'])} / "
+              f"{ratio(ld_s, ld_r)} | {cell(em['st_requests'] * k, st_r)} | "
+              f"{ratio(em['st_sectors'], em['st_requests'])} / {ratio(st_s, st_r)} | "
+              f"{cell(em['predicted_l1_hit_sectors'], hit)} | {cell(em['predicted_l2_bytes'] / 32, l2)} | "
+              f"{em['sh_wavefronts'] * k:.0f} / {sh:.0f} |")
+    print("\n| variant at shape | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | DRAM MB read pred / ncu | "
+          "DRAM MB written pred / ncu | DRAM MB pred / ncu | minimum MB |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for (n, s), c in launches.items():
+        em = e.get(n, {}).get(s)
+        if s == "256 4096" or not em:
+            continue
+        hit, l2 = g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"), g(c, "lts__t_sectors_srcunit_tex.sum")
+        rd, wr = g(c, "dram__bytes_read.sum") or 0, g(c, "dram__bytes_write.sum") or 0
+        k = em["predict_blocks"] / em["blocks"]
+        # The emulated DRAM split, scaled as the profiler scales the total (the first block's misses once).
+        tot = em["dram_read"] + em["dram_write"]
+        share = em["dram_read"] / tot if tot else 0
+        print(f"| {n} at {s.replace(' ', ' × ')} | {cell(em['predicted_l1_hit_sectors'], hit)} | "
+              f"{cell(em['predicted_l2_bytes'] / 32, l2)} | {cell(em['predicted_dram_bytes'] * share / 1e6, rd / 1e6)} | "
+              f"{cell(em['predicted_dram_bytes'] * (1 - share) / 1e6, wr / 1e6)} | "
+              f"{cell(em['predicted_dram_bytes'] / 1e6, (rd + wr) / 1e6)} | {em['min_bytes'] / 1e6:.0f} |")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--predict5":
+        fifth_predictions(emu(sys.argv[2]))
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--fifth":
+        e, gpu = emu(sys.argv[2]), Path(sys.argv[3])
+        fifth_time(e, gpu)
+        fifth_counts(e, gpu)
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--predict4":
         fourth_predictions(emu(sys.argv[2]))
         return

@@ -12,6 +12,10 @@ line is the model's inputs for that shape). A <measured> file is either a GPU ru
 the count shape's launch) or a folder of <name>.time files (gpu-validate.sh, gpu-heldout.sh). A variant in which the
 emulator saw no global access at all is left out: its inputs are wrong, not the model (none is, since emu-nvcc wraps
 rmsnorm_half's bf16 reads).
+
+A <measured> source may end in @<emu-dir>: the code its variants were measured with is profiled there (a solution
+changed since that call: rmsnorm_fast's registers, the block reduction), and its points take their inputs from that
+folder for the variants it holds; such a point is its own point (never averaged with a measurement of other code).
 """
 import json
 import math
@@ -118,12 +122,14 @@ def measured(path):
     return t
 
 
-def points(emu, meas, count_shape):
+def points(emu, meas, count_shape, overlays=None):
+    """meas: (name, shape, overlay folder or None) -> us; an overlay's inputs replace emu's for its variants."""
     pts = []
-    for (name, shape), us in sorted(meas.items()):
+    for (name, shape, over), us in sorted(meas.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] or "")):
         key = (name, count_shape if shape == "count" else shape)
-        if key in emu:
-            pts.append((name, key[1], emu[key][0], us, emu[key][1]))
+        src = overlays[over] if over else emu
+        if key in src:
+            pts.append((name, key[1], src[key][0], us, src[key][1]))
     return pts
 
 
@@ -194,12 +200,16 @@ def main():
         sys.exit(__doc__)
     emu = emu_inputs(sys.argv[2])
     # The count shape (the launch Nsight Compute counted) is the emulated shape predicted for itself: 256 x 4096.
-    meas = {}
+    meas, overlays = {}, {}
     for p in sys.argv[3:]:
-        for k, v in measured(p).items():
-            meas.setdefault(k, []).append(v)
+        path, _, over = p.partition("@")
+        if over and over not in overlays:
+            overlays[over] = emu_inputs(over)
+        for (name, shape), v in measured(path).items():
+            own = over if over and any(k[0] == name for k in overlays[over]) else None
+            meas.setdefault((name, shape, own), []).append(v)
     meas = {k: sum(v) / len(v) for k, v in meas.items()}
-    pts = points(emu, meas, "256 4096")
+    pts = points(emu, meas, "256 4096", overlays)
     if not pts:
         sys.exit("fit_model: no point has both an emulator profile and a measurement")
     if sys.argv[1] == "fit":

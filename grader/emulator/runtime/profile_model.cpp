@@ -28,8 +28,8 @@
 // The p-norm: the resources overlap, but not perfectly. p = 1 would be no overlap at all, p -> infinity the
 // roofline's max (the slowest resource alone); fitted, p sits in between.
 // Fitted constants (t_fixed, t_wave, t_trip, W, B_l2, c_l1, p): least squares on log(predicted / measured) over
-// every point the first three H200 checks measured (benchmarks/profile-variants/fit_model.py; docs/emulator.md,
-// Profiler: the time model). The fourth check (heldout3.txt, gpu-heldout3.sh) was measured after these constants
+// every point the first four H200 checks measured (benchmarks/profile-variants/fit_model.py; docs/emulator.md,
+// Profiler: the time model). The fifth check (heldout4.txt, gpu-heldout4.sh) was measured after these constants
 // were committed.
 #include <algorithm>
 #include <cmath>
@@ -42,12 +42,13 @@ namespace {
 
 constexpr double kClockHz = 1.98e9;
 constexpr double kDramBps = 4.21e12;  // measured (copy), not fitted
-// fit_model.py on every point of the first three checks (its output, pasted;
-// docs/gpu-runs/2026-12-01-profile4-fit.txt):
-// fitted on 210 points: fixed_us = 0.8288, wave_us = 1.161, round_trip_us = 0.7809, streaming_warps = 17.25,
-// l2_bps = 2.499e+13, l1_clocks = 1.084, overlap_p = 1.818 (198 of the 210 within 20 %, rms log error 0.104)
-constexpr double kFixedUs = 0.8288, kWaveUs = 1.161, kRoundTripUs = 0.7809, kStreamingWarps = 17.25, kL2Bps = 2.499e13,
-                 kL1Clocks = 1.084, kOverlapP = 1.818;
+// fit_model.py on every point of the first four checks, 350 measurements (354 points: four measured with two
+// versions of a solution count once per version), with the traffic clock per warp in the cache models (its output,
+// pasted; docs/gpu-runs/2026-12-01-profile5-fit.txt):
+// fitted on 354 points: fixed_us = 0.849, wave_us = 1.137, round_trip_us = 0.7866, streaming_warps = 17.17,
+// l2_bps = 1.953e+13, l1_clocks = 1.052, overlap_p = 1.795 (337 of the 354 within 20 %, rms log error 0.094)
+constexpr double kFixedUs = 0.849, kWaveUs = 1.137, kRoundTripUs = 0.7866, kStreamingWarps = 17.17, kL2Bps = 1.953e13,
+                 kL1Clocks = 1.052, kOverlapP = 1.795;
 constexpr unsigned kWarpsPerSM = 64, kBlocksPerSM = 32, kRegsPerSM = 65536, kRegGranule = 256;
 constexpr std::size_t kSharedPerSM = 228 * 1024, kSharedReservedPerBlock = 1024;
 

@@ -78,6 +78,22 @@ __global__ void weight_kernel(const float* x, const float* w, float* y) {
     y[i] = s + (threadIdx.x < 32 ? w[lane] : 0.f);
 }
 
+// One warp per row of 512 floats (2 KiB), its sum by shuffles, then the same warp reads the row again. Predicted for
+// 8 blocks per SM (64 warps interleaved), the warp's own 2 KiB times 64 fits the 248 KiB of L1: the re-read hits.
+// The emulator runs each thread until a barrier or a warp collective, so at the shuffles it has run the block's other
+// seven warps' first reads (14 KiB more) in between; scaling that block traffic by the 64 warps too (the model before
+// the per-warp traffic clock) predicted every re-read a miss.
+__global__ void warp_row_kernel(const float* x, float* y) {
+    const int r = blockIdx.x * (blockDim.x / 32) + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+    const float* row = x + r * 512;
+    float s = 0;
+    for (int c = lane; c < 512; c += 32) s += row[c];
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    float t = 0;
+    for (int c = lane; c < 512; c += 32) t += row[c] * s;
+    if (lane == 0) y[r] = t;
+}
+
 __device__ float bf16_to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
 __global__ void bf16_call_kernel(const __nv_bfloat16* x, float* y) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -176,6 +192,8 @@ int main() {
     cudaMemset(w, 0, 32 * sizeof(float));
     emu::profile_shape("weight, 8 blocks per SM", 132.0 * 8 / kBlocks, 0);
     weight_kernel<<<kBlocks, kThreads>>>(x, w, y);
+    emu::profile_shape("warp rows, 8 blocks per SM", 132.0 * 8 / kBlocks, 0);
+    warp_row_kernel<<<kBlocks, kThreads>>>(x, y);
     if (cudaDeviceSynchronize() != cudaSuccess) {
         std::puts("FAIL: a launch failed");
         return 1;
@@ -238,6 +256,9 @@ int main() {
     expect(p, "weight_kernel", "l1_hit", 3 * 2 * 4);
     expect(p, "weight_kernel", "l1_miss", 2 * 4 + 32 * 4 * 32);
     expect(p, "weight_kernel", "miss_phases", 1);
+    // One warp per row: its re-read after the shuffles hits L1 (16 requests of 4 sectors a warp, each pass).
+    expect(p, "warp_row_kernel", "l1_hit", 16 * 4 * warps);
+    expect(p, "warp_row_kernel", "l1_miss", 16 * 4 * warps);
     // Predicted for 4 blocks (4 SMs): the 4 cold SMs miss what the first block missed, once each.
     expect(p, "broadcast_kernel", "predicted_l1_hit_sectors", warps - 4);
     // Each instance its own registers, found from the function its accesses are in.
