@@ -6,6 +6,10 @@
 #include <mutex>
 #include <thread>
 
+#include <unistd.h>
+
+#include "landlock.hpp"
+#include "sandbox.hpp"
 #include "util/process.hpp"
 #include "util/util.hpp"
 
@@ -43,10 +47,16 @@ struct Toolchain {
     std::string cxx, nvcc, emu_nvcc;
     std::vector<std::string> cxxflags, ldflags, link_libs, harness_objs;
     std::vector<fs::path> deps;
+    std::vector<std::string> shown;  // what the confined compiler reads from folders hidden from the submission
+    std::vector<std::string> hide;   // the folders the submission's worker does not see (grade.cpp)
+    bool bwrap = false;              // the compiler runs in bubblewrap's namespaces (else under Landlock, if any)
 };
 
-Toolchain toolchain(const util::Context& ctx, Backend backend) {
+Toolchain toolchain(const util::Context& ctx, Backend backend, const std::vector<std::string>& hide) {
     Toolchain t;
+    t.hide = hide;
+    const char* mode = std::getenv("WORKBOOK_SANDBOX");
+    t.bwrap = !(mode && std::string(mode) == "none") && wb::sandbox::bwrap_usable("bwrap", nullptr);
     const std::string b = backend_name(backend);
     t.cxx = util::config_string(ctx, "/cxx");
     if (t.cxx.empty()) t.cxx = util::which("c++");
@@ -77,8 +87,71 @@ Toolchain toolchain(const util::Context& ctx, Backend backend) {
     for (const auto& o : t.harness_objs) t.deps.push_back(o);
     for (const auto& o : t.link_libs)
         if (!o.empty() && o[0] == '/') t.deps.push_back(o);
+    for (const auto& d : t.deps) t.shown.push_back(d.string());
+    for (const char* key : {"/cuda/include_dir", "/cuda/lib_dir"})
+        if (auto dir = util::config_string(ctx, key); !dir.empty()) t.shown.push_back(dir);
     return t;
 }
+
+// The compiler reads what the submitted source names: an `#include "/any/file"` is quoted in its errors, an
+// assembler's `.incbin` copies any file into the worker, which prints it. So the compiler sees what the worker sees
+// (the folders the grade hides are hidden from it too, sandbox.hpp's view) plus the toolchain and the objects it
+// links, writes only into its own build folder, and gets an environment of its own: the grader's (tokens, paths) is
+// not the student's to read. Inside bubblewrap's namespaces where they work, else under Landlock where the kernel
+// has it; without either, only the environment and the private copy of the source are confined (security.md).
+struct Confinement {
+    bool bwrap = false;
+    bool gpu = false;
+    std::vector<wb::sandbox::ViewPath> view;
+    std::vector<std::string> env;
+    int landlock_fd = -1;
+
+    // `objects`: the exercise's hidden-test objects, linked into its worker.
+    Confinement(const Toolchain& tc, Backend backend, const fs::path& build_dir, const std::vector<std::string>& objects)
+        : bwrap(tc.bwrap), gpu(backend == Backend::gpu) {
+        using Kind = wb::sandbox::ViewPath::Kind;
+        for (const auto& h : tc.hide) view.push_back({Kind::hidden, h});
+        for (const auto& p : tc.shown) view.push_back({Kind::read_only, p});
+        for (const auto& p : objects) view.push_back({Kind::read_only, p});
+        view.push_back({Kind::writable, build_dir.string()});
+        const char* path = std::getenv("PATH");
+        env = {std::string("PATH=") + (path && *path ? path : "/usr/local/bin:/usr/bin:/bin"), "LANG=C.UTF-8",
+               "HOME=" + build_dir.string(), "TMPDIR=" + build_dir.string()};
+        for (const char* pass : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
+            if (const char* v = std::getenv(pass); v && *v) env.push_back(std::string(pass) + "=" + v);
+        // The build's compiler cache (emu-nvcc's launcher) keeps serving the compiles where the grader was given one:
+        // the compiler writes there what it makes of the source, nothing the source chooses.
+        const char* cache = std::getenv("CCACHE_DIR");
+        if (cache && *cache && ::access(cache, W_OK) == 0) {
+            view.push_back({Kind::writable, cache});
+            for (const char* pass : {"CCACHE_DIR", "CCACHE_BASEDIR", "CCACHE_NOHASHDIR", "CCACHE_MAXSIZE"})
+                if (const char* v = std::getenv(pass); v && *v) env.push_back(std::string(pass) + "=" + v);
+        } else {
+            env.push_back("CCACHE_DISABLE=1");
+        }
+        if (!bwrap) {
+            std::string why;
+            landlock_fd = wb::sandbox::landlock_ruleset(&why, view);
+        }
+    }
+    ~Confinement() {
+        if (landlock_fd >= 0) ::close(landlock_fd);
+    }
+    Confinement(const Confinement&) = delete;
+    Confinement& operator=(const Confinement&) = delete;
+
+    // `spec` (its argv, cwd and timeout set) rewritten to run confined.
+    void apply(util::ProcessSpec& spec) const {
+        if (bwrap) {
+            // bubblewrap sets the compiler's environment itself (--clearenv, --setenv).
+            spec.argv = wb::sandbox::confined_command("bwrap", view, env, gpu, spec.cwd.string(), spec.argv);
+            return;
+        }
+        spec.clear_env = true;
+        for (const auto& kv : env) spec.env.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
+        spec.landlock_fd = landlock_fd;
+    }
+};
 
 std::string cmdline(const std::vector<std::string>& argv) { return util::join(argv, " "); }
 
@@ -169,7 +242,14 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     }
     const std::string stem = job.source.stem().string();
     const std::string obj = (tmp / (stem + ".o")).string();
-    const fs::path show_base = job.source.parent_path();
+    // The compiler reads a private copy of the hashed text, by its bare name, from a folder that holds nothing else:
+    // `#include "../x"` finds no classmate beside it, and diagnostics and __FILE__ read "rmsnorm.cu", not a path.
+    const fs::path src = tmp / "src";
+    const std::string file = job.source.filename().string();
+    fs::create_directories(src, ec);
+    util::write_file_atomic(src / file, *source);
+    const fs::path show_base = src;
+    const Confinement confined(tc, backend, tmp, hidden);
 
     // A compiler that did not run to its own verdict (not started, timed out, killed by a signal such as Ctrl-C or
     // the out-of-memory killer) says nothing about the student's code: such a failure is reported, never cached.
@@ -177,6 +257,8 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     auto step = [&](std::vector<std::string> argv, std::string* out) {
         util::ProcessSpec spec;
         spec.argv = std::move(argv);
+        spec.cwd = src;
+        confined.apply(spec);
         spec.timeout_s = 300;
         spec.fsize_limit_mb = 0;
         spec.capture_limit = 128 * 1024;
@@ -196,12 +278,12 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
         // emu-nvcc (the driver emu_add_executable uses too) preprocesses, rewrites and compiles with the emulator's
         // checks; its line markers carry the path it is given: give it the path the student knows, so diagnostics
         // read "rmsnorm.cu:42".
-        ok = step({tc.emu_nvcc, "-c", job.source.string(), "-o", obj}, &out);
+        ok = step({tc.emu_nvcc, "-c", file, "-o", obj}, &out);
         link = {tc.cxx, obj};
     } else {
         std::vector<std::string> cc = {tc.nvcc};
         cc.insert(cc.end(), std::begin(kGpuCompileFlags), std::end(kGpuCompileFlags));
-        cc.insert(cc.end(), {"-c", job.source.string(), "-o", obj});
+        cc.insert(cc.end(), {"-c", file, "-o", obj});
         ok = step(cc, &out);
         // -arch=native needs a visible device at compile time; sm_90 is the H200 this workbook targets.
         if (!ok && (out.find("native") != std::string::npos || out.find("arch") != std::string::npos)) {
@@ -217,6 +299,7 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     }
     if (!ok) {
         r.message = trim_compiler_output(out, show_base);
+        fs::remove_all(src, ec);
         util::write_file_atomic(tmp / "compile-errors.txt", r.message);
         fs::create_directories(base, ec);
         fs::rename(tmp, dir, ec);
@@ -236,6 +319,7 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
         return done();
     }
     fs::remove(obj, ec);  // the executable is what the cache needs
+    fs::remove_all(src, ec);
     if (auto bytes = util::read_file(tmp / "worker"))
         util::write_file_atomic(tmp / "worker.sha256", util::sha256_hex(*bytes) + "\n");
     fs::rename(tmp, dir, ec);
@@ -291,8 +375,9 @@ std::string trim_compiler_output(const std::string& out, const fs::path& base, s
 }
 
 std::vector<BuildResult> build_workers(const util::Context& ctx, const lesson::Lesson& lesson,
-                                       const std::vector<BuildJob>& jobs, Backend backend, int parallel) {
-    const Toolchain tc = toolchain(ctx, backend);
+                                       const std::vector<BuildJob>& jobs, Backend backend, int parallel,
+                                       const std::vector<std::string>& hide) {
+    const Toolchain tc = toolchain(ctx, backend, hide);
     std::vector<BuildResult> results(jobs.size());
     std::atomic<std::size_t> next{0};
     auto worker = [&] {

@@ -29,9 +29,11 @@ struct BuildResult {
     double seconds = 0;
 };
 
-// Builds all jobs, at most `parallel` at a time.
+// Builds all jobs, at most `parallel` at a time. The compiler sees the filesystem as the worker will, with `hide`
+// hidden (grade.cpp's list), and writes only into its build folder (build.cpp, Confinement).
 std::vector<BuildResult> build_workers(const util::Context& ctx, const lesson::Lesson& lesson,
-                                       const std::vector<BuildJob>& jobs, Backend backend, int parallel);
+                                       const std::vector<BuildJob>& jobs, Backend backend, int parallel,
+                                       const std::vector<std::string>& hide);
 
 // The first compiler errors, with paths shown relative to `base`.
 std::string trim_compiler_output(const std::string& out, const std::filesystem::path& base, std::size_t max_errors = 3);
