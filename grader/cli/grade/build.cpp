@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "landlock.hpp"
-#include "sandbox.hpp"
 #include "util/process.hpp"
 #include "util/util.hpp"
 
@@ -49,14 +48,11 @@ struct Toolchain {
     std::vector<fs::path> deps;
     std::vector<std::string> shown;  // what the confined compiler reads from folders hidden from the submission
     std::vector<std::string> hide;   // the folders the submission's worker does not see (grade.cpp)
-    bool bwrap = false;              // the compiler runs in bubblewrap's namespaces (else under Landlock, if any)
 };
 
 Toolchain toolchain(const util::Context& ctx, Backend backend, const std::vector<std::string>& hide) {
     Toolchain t;
     t.hide = hide;
-    const char* mode = std::getenv("WORKBOOK_SANDBOX");
-    t.bwrap = !(mode && std::string(mode) == "none") && wb::sandbox::bwrap_usable("bwrap", nullptr);
     const std::string b = backend_name(backend);
     t.cxx = util::config_string(ctx, "/cxx");
     if (t.cxx.empty()) t.cxx = util::which("c++");
@@ -93,65 +89,6 @@ Toolchain toolchain(const util::Context& ctx, Backend backend, const std::vector
     return t;
 }
 
-// The compiler reads what the submitted source names: an `#include "/any/file"` is quoted in its errors, an
-// assembler's `.incbin` copies any file into the worker, which prints it. So the compiler sees what the worker sees
-// (the folders the grade hides are hidden from it too, sandbox.hpp's view) plus the toolchain and the objects it
-// links, writes only into its own build folder, and gets an environment of its own: the grader's (tokens, paths) is
-// not the student's to read. Inside bubblewrap's namespaces where they work, else under Landlock where the kernel
-// has it; without either, only the environment and the private copy of the source are confined (security.md).
-struct Confinement {
-    bool bwrap = false;
-    bool gpu = false;
-    std::vector<wb::sandbox::ViewPath> view;
-    std::vector<std::string> env;
-    int landlock_fd = -1;
-
-    // `objects`: the exercise's hidden-test objects, linked into its worker.
-    Confinement(const Toolchain& tc, Backend backend, const fs::path& build_dir, const std::vector<std::string>& objects)
-        : bwrap(tc.bwrap), gpu(backend == Backend::gpu) {
-        using Kind = wb::sandbox::ViewPath::Kind;
-        for (const auto& h : tc.hide) view.push_back({Kind::hidden, h});
-        for (const auto& p : tc.shown) view.push_back({Kind::read_only, p});
-        for (const auto& p : objects) view.push_back({Kind::read_only, p});
-        view.push_back({Kind::writable, build_dir.string()});
-        const char* path = std::getenv("PATH");
-        env = {std::string("PATH=") + (path && *path ? path : "/usr/local/bin:/usr/bin:/bin"), "LANG=C.UTF-8",
-               "HOME=" + build_dir.string(), "TMPDIR=" + build_dir.string()};
-        for (const char* pass : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
-            if (const char* v = std::getenv(pass); v && *v) env.push_back(std::string(pass) + "=" + v);
-        // The build's compiler cache (emu-nvcc's launcher) keeps serving the compiles where the grader was given one:
-        // the compiler writes there what it makes of the source, nothing the source chooses.
-        const char* cache = std::getenv("CCACHE_DIR");
-        if (cache && *cache && ::access(cache, W_OK) == 0) {
-            view.push_back({Kind::writable, cache});
-            for (const char* pass : {"CCACHE_DIR", "CCACHE_BASEDIR", "CCACHE_NOHASHDIR", "CCACHE_MAXSIZE"})
-                if (const char* v = std::getenv(pass); v && *v) env.push_back(std::string(pass) + "=" + v);
-        } else {
-            env.push_back("CCACHE_DISABLE=1");
-        }
-        if (!bwrap) {
-            std::string why;
-            landlock_fd = wb::sandbox::landlock_ruleset(&why, view);
-        }
-    }
-    ~Confinement() {
-        if (landlock_fd >= 0) ::close(landlock_fd);
-    }
-    Confinement(const Confinement&) = delete;
-    Confinement& operator=(const Confinement&) = delete;
-
-    // `spec` (its argv, cwd and timeout set) rewritten to run confined.
-    void apply(util::ProcessSpec& spec) const {
-        if (bwrap) {
-            // bubblewrap sets the compiler's environment itself (--clearenv, --setenv).
-            spec.argv = wb::sandbox::confined_command("bwrap", view, env, gpu, spec.cwd.string(), spec.argv);
-            return;
-        }
-        spec.clear_env = true;
-        for (const auto& kv : env) spec.env.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
-        spec.landlock_fd = landlock_fd;
-    }
-};
 
 std::string cmdline(const std::vector<std::string>& argv) { return util::join(argv, " "); }
 
@@ -249,7 +186,9 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     fs::create_directories(src, ec);
     util::write_file_atomic(src / file, *source);
     const fs::path show_base = src;
-    const Confinement confined(tc, backend, tmp, hidden);
+    std::vector<std::string> shown = tc.shown;
+    shown.insert(shown.end(), hidden.begin(), hidden.end());  // the exercise's hidden-test objects, linked in
+    const Confinement confined(tc.hide, shown, tmp, backend == Backend::gpu);
 
     // A compiler that did not run to its own verdict (not started, timed out, killed by a signal such as Ctrl-C or
     // the out-of-memory killer) says nothing about the student's code: such a failure is reported, never cached.
@@ -335,6 +274,51 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
 }
 
 }  // namespace
+
+Confinement::Confinement(const std::vector<std::string>& hide, const std::vector<std::string>& shown,
+                         const std::filesystem::path& build_dir, bool gpu)
+    : gpu_(gpu) {
+    using Kind = wb::sandbox::ViewPath::Kind;
+    const char* mode = std::getenv("WORKBOOK_SANDBOX");
+    bwrap_ = !(mode && std::string(mode) == "none") && wb::sandbox::bwrap_usable("bwrap", nullptr);
+    for (const auto& h : hide) view_.push_back({Kind::hidden, h});
+    for (const auto& p : shown) view_.push_back({Kind::read_only, p});
+    view_.push_back({Kind::writable, build_dir.string()});
+    const char* path = std::getenv("PATH");
+    env_ = {std::string("PATH=") + (path && *path ? path : "/usr/local/bin:/usr/bin:/bin"), "LANG=C.UTF-8",
+            "HOME=" + build_dir.string(), "TMPDIR=" + build_dir.string()};
+    for (const char* pass : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
+        if (const char* v = std::getenv(pass); v && *v) env_.push_back(std::string(pass) + "=" + v);
+    // The build's compiler cache (emu-nvcc's launcher) keeps serving the compiles where the grader was given one:
+    // the compiler writes there what it makes of the source, nothing the source chooses.
+    const char* cache = std::getenv("CCACHE_DIR");
+    if (cache && *cache && ::access(cache, W_OK) == 0) {
+        view_.push_back({Kind::writable, cache});
+        for (const char* pass : {"CCACHE_DIR", "CCACHE_BASEDIR", "CCACHE_NOHASHDIR", "CCACHE_MAXSIZE"})
+            if (const char* v = std::getenv(pass); v && *v) env_.push_back(std::string(pass) + "=" + v);
+    } else {
+        env_.push_back("CCACHE_DISABLE=1");
+    }
+    if (!bwrap_) {
+        std::string why;  // no Landlock: the report's Sandbox line already says what confines the worker
+        landlock_fd_ = wb::sandbox::landlock_ruleset(&why, view_);
+    }
+}
+
+Confinement::~Confinement() {
+    if (landlock_fd_ >= 0) ::close(landlock_fd_);
+}
+
+void Confinement::apply(util::ProcessSpec& spec) const {
+    if (bwrap_) {
+        // bubblewrap sets the compiler's environment itself (--clearenv, --setenv).
+        spec.argv = wb::sandbox::confined_command("bwrap", view_, env_, gpu_, spec.cwd.string(), spec.argv);
+        return;
+    }
+    spec.clear_env = true;
+    for (const auto& kv : env_) spec.env.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
+    spec.landlock_fd = landlock_fd_;
+}
 
 std::string trim_compiler_output(const std::string& out, const fs::path& base, std::size_t max_errors) {
     std::string text = out;

@@ -235,7 +235,9 @@ class Pipeline {
                     } else {
                         const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
                         fs::create_directories(work, ec);
-                        auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
+                        const Confinement confined(hidden_from_submission(), {util::which(nvcc)}, work, false);
+                        auto sc = review::nvcc_static_compile(
+                            nvcc, ex.file, work, [&](util::ProcessSpec& spec) { confined.apply(spec); });
                         if (!sc.ran) {
                             ex.static_compile =
                                 "nvcc not found: the static review could not compile " + e->file() + ".";
