@@ -41,6 +41,23 @@ std::string stamp(const fs::path& p) {
     return s + std::to_string(size) + ":" + std::to_string(t);
 }
 
+// The limits of each process of a submission's compile (Confinement::apply): the largest honest compile measured
+// was nvcc's cicc on rmsnorm_bf16_fast, 0.63 GB resident and seconds of CPU.
+constexpr std::uint64_t kCompilerMemoryMb = 4096;
+constexpr std::uint64_t kCompilerCpuSeconds = 120;
+const char* const kCompilerLimitsNote =
+    "\n(the compiler stopped at one of its limits: 4 GiB of memory and 120 s of CPU time for each of its processes; "
+    "an #include of a device such as /dev/zero, or a template or constexpr computation that never ends, reaches "
+    "them)";
+
+// What a compiler prints when it runs out of memory or CPU time under the limits above.
+bool hit_compiler_limit(const std::string& out) {
+    for (const char* sign : {"out of memory", "virtual memory exhausted", "Killed signal", "CPU time limit",
+                             "memory allocation failure", "std::bad_alloc"})
+        if (out.find(sign) != std::string::npos) return true;
+    return false;
+}
+
 struct Toolchain {
     std::string error;  // non-empty: cannot build on this backend
     std::string cxx, nvcc, emu_nvcc;
@@ -193,6 +210,7 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     // A compiler that did not run to its own verdict (not started, timed out, killed by a signal such as Ctrl-C or
     // the out-of-memory killer) says nothing about the student's code: such a failure is reported, never cached.
     bool interrupted_step = false;
+    bool limit_hit = false;  // the compiler ran out of the memory or CPU time Confinement gives it
     auto step = [&](std::vector<std::string> argv, std::string* out) {
         util::ProcessSpec spec;
         spec.argv = std::move(argv);
@@ -205,6 +223,7 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
         *out = pr.out + pr.err;
         if (!pr.started) *out = pr.start_error;
         if (pr.timed_out) *out = "the compiler ran for more than 300 s and was stopped";
+        if (pr.started && !pr.timed_out && pr.exit_code != 0 && hit_compiler_limit(*out)) limit_hit = true;
         if (pr.signal) *out = "the compiler was stopped by " + util::signal_name(pr.signal) + "\n" + *out;
         if (!pr.started || pr.timed_out || pr.signal || util::interrupted()) interrupted_step = true;
         return pr.started && !pr.timed_out && pr.signal == 0 && pr.exit_code == 0;
@@ -237,7 +256,7 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
         return done();
     }
     if (!ok) {
-        r.message = trim_compiler_output(out, show_base);
+        r.message = trim_compiler_output(out, show_base) + (limit_hit ? kCompilerLimitsNote : "");
         fs::remove_all(src, ec);
         util::write_file_atomic(tmp / "compile-errors.txt", r.message);
         fs::create_directories(base, ec);
@@ -310,6 +329,12 @@ Confinement::~Confinement() {
 }
 
 void Confinement::apply(util::ProcessSpec& spec) const {
+    // A source that includes /dev/zero grows the compiler's heap by hundreds of MB a second, and a template or
+    // constexpr bomb computes for minutes: each process of the compile gets kCompilerMemoryMb of heap and
+    // kCompilerCpuSeconds of CPU (on CPU time, so that a loaded machine does not stop an honest compile). RLIMIT_DATA,
+    // not RLIMIT_AS: nvcc -arch=native starts the CUDA driver, which reserves far more address space than it uses.
+    spec.data_limit_mb = kCompilerMemoryMb;
+    spec.cpu_limit_s = kCompilerCpuSeconds;
     if (bwrap_) {
         // bubblewrap sets the compiler's environment itself (--clearenv, --setenv).
         spec.argv = wb::sandbox::confined_command("bwrap", view_, env_, gpu_, spec.cwd.string(), spec.argv);

@@ -144,6 +144,14 @@ void Child::start() {
             rl.rlim_cur = rl.rlim_max = spec_.as_limit_mb * 1024 * 1024;
             ::setrlimit(RLIMIT_AS, &rl);
         }
+        if (spec_.data_limit_mb) {
+            rl.rlim_cur = rl.rlim_max = spec_.data_limit_mb * 1024 * 1024;
+            ::setrlimit(RLIMIT_DATA, &rl);
+        }
+        if (spec_.cpu_limit_s) {
+            rl.rlim_cur = rl.rlim_max = spec_.cpu_limit_s;
+            ::setrlimit(RLIMIT_CPU, &rl);
+        }
         // Landlock needs no-new-privileges first; a ruleset that cannot be applied runs nothing.
         if (spec_.landlock_fd >= 0 && (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
                                        ::syscall(SYS_landlock_restrict_self, spec_.landlock_fd, 0) != 0)) {

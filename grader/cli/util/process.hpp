@@ -24,6 +24,8 @@ struct ProcessSpec {
     std::uint64_t rss_limit_mb = 0;                        // polled resident memory of the child; 0: none
     std::uint64_t as_limit_mb = 0;           // RLIMIT_AS; 0: none (sanitizers and CUDA reserve huge address space)
     std::uint64_t fsize_limit_mb = 64;       // RLIMIT_FSIZE, bounds what a runaway program can write
+    std::uint64_t data_limit_mb = 0;         // RLIMIT_DATA (heap and writable mappings, not reserved ranges); 0: none
+    std::uint64_t cpu_limit_s = 0;           // RLIMIT_CPU of each process it starts; 0: none
     std::size_t capture_limit = 256 * 1024;  // bytes of stdout/stderr kept (head and tail)
     // A trusted tool whose output the caller parses (git's NUL-separated lists): kept byte for byte, not sanitized.
     bool raw_output = false;
