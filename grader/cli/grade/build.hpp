@@ -19,6 +19,7 @@ namespace workbook::grade {
 struct BuildJob {
     std::string exercise;
     std::filesystem::path source;  // the student's .cu
+    std::string text;              // its bytes as the intake read them, once: what the review read is what is compiled
 };
 
 struct BuildResult {

@@ -107,7 +107,10 @@ class Pipeline {
         // replaced.
         auto take = [&](const std::string& file) {
             auto got = util::read_submitted(dir / file, file);
-            if (got.refusal.empty() || got.not_utf8) hashes[file] = util::sha256_hex(got.text);
+            if (got.refusal.empty() || got.not_utf8) {
+                hashes[file] = util::sha256_hex(got.text);
+                as_read[file] = got.text;
+            }
             if (got.not_utf8) {
                 std::vector<int> lines;
                 submitted[file] = replace_invalid_utf8(got.text, &lines);
@@ -236,8 +239,10 @@ class Pipeline {
                         const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
                         fs::create_directories(work, ec);
                         const Confinement confined(hidden_from_submission(), {util::which(nvcc)}, work, false);
+                        const auto read = as_read.find(e->file());
                         auto sc = review::nvcc_static_compile(
-                            nvcc, ex.file, work, [&](util::ProcessSpec& spec) { confined.apply(spec); });
+                            nvcc, ex.file, work, [&](util::ProcessSpec& spec) { confined.apply(spec); },
+                            read == as_read.end() ? nullptr : &read->second);
                         if (!sc.ran) {
                             ex.static_compile =
                                 "nvcc not found: the static review could not compile " + e->file() + ".";
@@ -284,7 +289,9 @@ class Pipeline {
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
             if (run.exercises[i].backend == backend && run.exercises[i].missing.empty() &&
                 run.exercises[i].unfilled.empty() && !run.exercises[i].fill_refused) {
-                jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
+                const auto read = as_read.find(run.exercises[i].info->file());
+                if (read == as_read.end()) continue;  // not read: the exercise is already marked missing
+                jobs.push_back({run.exercises[i].info->name, run.exercises[i].file, read->second});
                 job_index.push_back(i);
             }
         if (jobs.empty()) return std::nullopt;
@@ -489,6 +496,7 @@ class Pipeline {
     std::map<std::string, std::string> submitted;  // file name -> text, for the files that can be graded
     std::map<std::string, std::string> unusable;   // file name -> why not (read_submitted's sentence)
     std::map<std::string, std::string> hashes;     // file name -> SHA-256 of its bytes as submitted
+    std::map<std::string, std::string> as_read;    // file name -> its bytes as submitted: what is compiled
     fs::path answers;
     bool grade_written = false;
     util::Context build_ctx;             // harness builds go to its build folder

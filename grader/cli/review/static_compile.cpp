@@ -8,6 +8,7 @@
 
 #include <re2/re2.h>
 
+#include "util/files.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -109,7 +110,7 @@ std::string find_nvcc() {
 }
 
 StaticCompile nvcc_static_compile(const std::string& nvcc, const fs::path& student, const fs::path& work_dir,
-                                  const std::function<void(util::ProcessSpec&)>& confine) {
+                                  const std::function<void(util::ProcessSpec&)>& confine, const std::string* text) {
     StaticCompile r;
     const std::string tool = util::which(nvcc.empty() ? find_nvcc() : nvcc);
     if (tool.empty()) return r;
@@ -118,8 +119,9 @@ StaticCompile nvcc_static_compile(const std::string& nvcc, const fs::path& stude
     // "rmsnorm.cu:12".
     const fs::path src = work_dir / "src";
     fs::create_directories(src, ec);
-    fs::copy_file(student, src / student.filename(), fs::copy_options::overwrite_existing, ec);
-    if (ec) return r;
+    if (text) util::write_text(src / student.filename(), *text);
+    else fs::copy_file(student, src / student.filename(), fs::copy_options::overwrite_existing, ec);
+    if (ec || !fs::is_regular_file(src / student.filename(), ec)) return r;
     const fs::path obj = fs::absolute(work_dir) / (student.stem().string() + ".static.o");
     // sm_90 is the lesson's target (H100/H200); the report then matches what the lesson's own text quotes.
     util::ProcessSpec spec;

@@ -47,6 +47,7 @@ std::string find_nvcc();
 // confined (grade/confine.hpp: the compiler sees what the submission's worker sees).
 StaticCompile nvcc_static_compile(const std::string& nvcc, const std::filesystem::path& student,
                                   const std::filesystem::path& work_dir,
-                                  const std::function<void(util::ProcessSpec&)>& confine = {});
+                                  const std::function<void(util::ProcessSpec&)>& confine = {},
+                                  const std::string* text = nullptr);
 
 }  // namespace workbook::review
