@@ -106,7 +106,6 @@ Toolchain toolchain(const util::Context& ctx, Backend backend, const std::vector
     return t;
 }
 
-
 std::string cmdline(const std::vector<std::string>& argv) { return util::join(argv, " "); }
 
 // Keeps the cache from growing without bound: the newest few builds per exercise and backend survive, and so does

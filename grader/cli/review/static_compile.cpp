@@ -125,8 +125,8 @@ StaticCompile nvcc_static_compile(const std::string& nvcc, const fs::path& stude
     const fs::path obj = fs::absolute(work_dir) / (student.stem().string() + ".static.o");
     // sm_90 is the lesson's target (H100/H200); the report then matches what the lesson's own text quotes.
     util::ProcessSpec spec;
-    spec.argv = {tool, "-std=c++17", "-arch=sm_90", "-c", student.filename().string(), "-o", obj.string(),
-                 "-Xptxas", "-v"};
+    spec.argv = {tool, "-std=c++17", "-arch=sm_90", "-c", student.filename().string(),
+                 "-o", obj.string(), "-Xptxas",     "-v"};
     spec.cwd = fs::absolute(src);
     spec.timeout_s = 300;
     spec.fsize_limit_mb = 0;

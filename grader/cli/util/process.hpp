@@ -18,10 +18,11 @@ struct ProcessSpec {
     std::filesystem::path cwd;                             // empty: inherit
     std::vector<std::pair<std::string, std::string>> env;  // added to / replacing the inherited environment
     bool clear_env = false;                                // true: `env` is the whole environment
-    int landlock_fd = -1;  // a Landlock ruleset the child restricts itself to before exec (-1: none); the caller closes it
-    std::string stdin_data;                                // written to the child's stdin, then closed
-    double timeout_s = 0;                                  // 0: no limit
-    std::uint64_t rss_limit_mb = 0;                        // polled resident memory of the child; 0: none
+    int landlock_fd =
+        -1;  // a Landlock ruleset the child restricts itself to before exec (-1: none); the caller closes it
+    std::string stdin_data;                  // written to the child's stdin, then closed
+    double timeout_s = 0;                    // 0: no limit
+    std::uint64_t rss_limit_mb = 0;          // polled resident memory of the child; 0: none
     std::uint64_t as_limit_mb = 0;           // RLIMIT_AS; 0: none (sanitizers and CUDA reserve huge address space)
     std::uint64_t fsize_limit_mb = 64;       // RLIMIT_FSIZE, bounds what a runaway program can write
     std::uint64_t data_limit_mb = 0;         // RLIMIT_DATA (heap and writable mappings, not reserved ranges); 0: none

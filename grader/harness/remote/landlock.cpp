@@ -30,9 +30,10 @@ bool allow(int ruleset, const char* path, std::uint64_t rights) {
     rule.allowed_access = rights;
     rule.parent_fd = fd;
     // A rule on a file may carry only the rights a file has.
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) rule.allowed_access &= kFileRights;
-    const long rc = rule.allowed_access == 0 ? 0 : ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+    const long rc =
+        rule.allowed_access == 0 ? 0 : ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
     ::close(fd);
     return rc == 0;
 }
@@ -71,7 +72,8 @@ bool allow_all_but(int ruleset, const std::string& dir, const std::vector<std::s
             else if (within(h, target)) holds_hidden = true;
         }
         if (hidden_here) continue;
-        if (holds_hidden && target == path && depth < 32) ok = allow_all_but(ruleset, path, hidden, rights, depth + 1) && ok;
+        if (holds_hidden && target == path && depth < 32)
+            ok = allow_all_but(ruleset, path, hidden, rights, depth + 1) && ok;
         else if (!holds_hidden) ok = allow(ruleset, path.c_str(), rights) && ok;
         // A link to a folder that holds a hidden one: left out rather than followed a second time.
     }

@@ -314,9 +314,23 @@ std::vector<ViewPath> worker_view(const Options& o, const std::vector<std::strin
 // bubblewrap's fixed start for a submission's process: every namespace, no capability, the filesystem read-only with
 // a minimal /dev, its own /proc and an empty /tmp and /dev/shm.
 std::vector<std::string> bwrap_base(const std::string& bwrap, bool gpu) {
-    std::vector<std::string> argv = {on_path(bwrap), "--unshare-all", "--die-with-parent", "--new-session",
-                                     "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                                     "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"};
+    std::vector<std::string> argv = {on_path(bwrap),
+                                     "--unshare-all",
+                                     "--die-with-parent",
+                                     "--new-session",
+                                     "--cap-drop",
+                                     "ALL",
+                                     "--ro-bind",
+                                     "/",
+                                     "/",
+                                     "--dev",
+                                     "/dev",
+                                     "--proc",
+                                     "/proc",
+                                     "--tmpfs",
+                                     "/tmp",
+                                     "--tmpfs",
+                                     "/dev/shm"};
     if (gpu)
         for (const auto& dev : gpu_device_files()) argv.insert(argv.end(), {"--dev-bind", dev, dev});
     return argv;

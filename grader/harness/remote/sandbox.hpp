@@ -27,7 +27,7 @@ struct Options {
     double cpu_limit_s = 0;              // RLIMIT_CPU; 0: none
     unsigned long long as_limit_mb = 0;  // RLIMIT_AS; 0: none
     unsigned long long fsize_limit_mb = 16;
-    std::vector<std::string> env;   // KEY=VALUE: the worker's whole environment
+    std::vector<std::string> env;  // KEY=VALUE: the worker's whole environment
     // Folders the worker must not see: an empty tmpfs each inside the namespace; without namespaces (emu), outside
     // Landlock's rules. The worker's own program (and library path) is shown again inside them.
     std::vector<std::string> hide;

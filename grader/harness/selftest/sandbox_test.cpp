@@ -96,11 +96,12 @@ void run_mode(const char* self, const std::string& mode, const std::string& back
     // its library folder shown again; the folder of this program is hidden too, as a grade hides the build: the
     // program itself must still start.
     char cwd[4096] = {};
-    const std::string view = std::string(::getcwd(cwd, sizeof cwd - 1) ? cwd : ".") + "/wb-sandbox-view-" +
-                             std::to_string(::getpid());
+    const std::string view =
+        std::string(::getcwd(cwd, sizeof cwd - 1) ? cwd : ".") + "/wb-sandbox-view-" + std::to_string(::getpid());
     ::mkdir(view.c_str(), 0755);
     ::mkdir((view + "/lib").c_str(), 0755);
-    for (const char* f : {"/secret.txt", "/lib/shown.txt"}) ::close(::open((view + f).c_str(), O_WRONLY | O_CREAT, 0644));
+    for (const char* f : {"/secret.txt", "/lib/shown.txt"})
+        ::close(::open((view + f).c_str(), O_WRONLY | O_CREAT, 0644));
     std::string program_dir = self;
     program_dir = program_dir.find('/') == std::string::npos ? "." : program_dir.substr(0, program_dir.rfind('/'));
     wb::sandbox::Options o;
@@ -179,7 +180,8 @@ int main(int argc, char** argv) {
         o.backend = "gpu";
         o.mode = "none";
         o.wrapper = kForkingWrapper;
-        const auto s = wb::sandbox::start(o, {argv[0], "--probe", "/nonexistent", "0", "/nonexistent"}, {}, STDOUT_FILENO);
+        const auto s =
+            wb::sandbox::start(o, {argv[0], "--probe", "/nonexistent", "0", "/nonexistent"}, {}, STDOUT_FILENO);
         expect(s.pid < 0 && s.error.find("only inside bubblewrap") != std::string::npos, "none/gpu/wrapped",
                "a wrapper without namespaces is refused", s.error.empty() ? "started" : s.error);
     }
