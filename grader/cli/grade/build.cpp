@@ -101,6 +101,8 @@ Toolchain toolchain(const util::Context& ctx, Backend backend, const std::vector
     for (const auto& o : t.link_libs)
         if (!o.empty() && o[0] == '/') t.deps.push_back(o);
     for (const auto& d : t.deps) t.shown.push_back(d.string());
+    // The compiler's own folder: emu-nvcc reads emu-nvcc.conf beside itself (a stand-in, in a test, its real one).
+    if (!t.emu_nvcc.empty()) t.shown.push_back(fs::path(t.emu_nvcc).parent_path().string());
     for (const char* key : {"/cuda/include_dir", "/cuda/lib_dir"})
         if (auto dir = util::config_string(ctx, key); !dir.empty()) t.shown.push_back(dir);
     return t;
@@ -215,6 +217,10 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
         spec.fsize_limit_mb = 0;
         spec.capture_limit = 128 * 1024;
         auto pr = util::run_process(spec);
+        // bubblewrap exits with 128 + the signal that ended the compiler: a compiler killed in the namespaces (by
+        // the out-of-memory killer, say) is still a compile that did not finish, never the student's verdict.
+        if (pr.signal == 0 && confined.in_namespaces() && pr.exit_code > 128 && pr.exit_code <= 128 + 64)
+            pr.signal = pr.exit_code - 128;
         *out = pr.out + pr.err;
         if (!pr.started) *out = pr.start_error;
         if (pr.timed_out) *out = "the compiler ran for more than 300 s and was stopped";

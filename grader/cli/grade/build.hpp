@@ -58,6 +58,8 @@ class Confinement {
 
     // `spec` (its argv, with argv[0] a path, and its cwd set) rewritten to run confined.
     void apply(util::ProcessSpec& spec) const;
+    // Whether the command runs in bubblewrap, which exits with 128 + the signal that ended it.
+    bool in_namespaces() const { return bwrap_; }
 
  private:
     bool bwrap_ = false;
