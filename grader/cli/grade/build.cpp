@@ -233,6 +233,11 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     std::string out;
     std::vector<std::string> link;
     bool ok;
+    // The compiler's own temporary files (an assembler's message names its .s file) are named without the folder.
+    auto shown_output = [&]() {
+        util::erase_all(out, tmp.string() + "/");
+        return out;
+    };
     if (backend == Backend::emu) {
         // emu-nvcc (the driver emu_add_executable uses too) preprocesses, rewrites and compiles with the emulator's
         // checks; its line markers carry the path it is given: give it the path the student knows, so diagnostics
@@ -252,12 +257,13 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
         link = {tc.nvcc, "-arch=sm_90", obj};
     }
     if (!ok && interrupted_step) {
-        r.message = trim_compiler_output(out, show_base) + "\n(the compiler did not finish, so nothing was cached)";
+        r.message =
+            trim_compiler_output(shown_output(), show_base) + "\n(the compiler did not finish, so nothing was cached)";
         fs::remove_all(tmp, ec);
         return done();
     }
     if (!ok) {
-        r.message = trim_compiler_output(out, show_base) + (limit_hit ? kCompilerLimitsNote : "");
+        r.message = trim_compiler_output(shown_output(), show_base) + (limit_hit ? kCompilerLimitsNote : "");
         fs::remove_all(src, ec);
         util::write_file_atomic(tmp / "compile-errors.txt", r.message);
         fs::create_directories(base, ec);
@@ -273,7 +279,7 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     if (!step(link, &out)) {
         // A link error is the student's when it names a missing entry point (e.g. launch_rmsnorm renamed); either
         // way, it is shown and nothing is cached, so a fixed grader build is picked up.
-        r.message = "Linking the tests failed:\n" + trim_compiler_output(out, show_base, 4);
+        r.message = "Linking the tests failed:\n" + trim_compiler_output(shown_output(), show_base, 4);
         fs::remove_all(tmp, ec);
         return done();
     }
