@@ -75,8 +75,10 @@ void wait_for_leftovers(std::chrono::milliseconds limit) {
 // A submission folder holding every exercise file of the lesson: solutions (markers stripped), the answers, and
 // `exercise_text` in place of one exercise's file when given.
 fs::path make_submission(const Options& o, const std::string& exercise, const std::string* exercise_text) {
-    // A classmate's folder beside every submission, with a secret no submission may be able to print.
-    write_file(o.work / "classmate" / "rmsnorm.cu", "// wb-classmate-secret\n");
+    // A classmate's folder beside every submission, with a secret no submission may be able to print: in a comment,
+    // and on a line of code, which a compiler quotes when it reports an error there.
+    write_file(o.work / "classmate" / "rmsnorm.cu",
+               "// wb-classmate-secret\nfloat wb_classmate_total = 0.0f;  // wb-classmate-secret\n");
     const fs::path dir = o.work / ("submission-" + (o.name.empty() ? o.mode : o.name));
     fs::remove_all(dir);
     fs::create_directories(dir);

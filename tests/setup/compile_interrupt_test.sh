@@ -24,28 +24,37 @@ cp "$root/solutions/04-rmsnorm/rmsnorm.cu" "$root/solutions/04-rmsnorm/answers.m
 sed 's|+ eps) /\*END\*/|+ epsilon) /*END*/|' "$root/solutions/04-rmsnorm/rmsnorm.cu" > "$work/broken/rmsnorm.cu"
 grep -q epsilon "$work/broken/rmsnorm.cu" || { echo "FAILED: the broken copy was not made (the solution's fill changed?)"; exit 1; }
 
-cat > "$work/emu-nvcc" <<SH
-#!/usr/bin/env bash
-# The first call dies as a compiler killed by the out-of-memory killer would; later calls are the real compiler.
-echo "\$*" >> "$work/calls"
-if [ ! -e "$work/killed-once" ]; then touch "$work/killed-once"; kill -KILL \$\$; fi
-exec "\$REAL_EMU_NVCC" "\$@"
-SH
-chmod +x "$work/emu-nvcc"
-real=$(python3 - "$config" "$course" "$work/emu-nvcc" "$work/config.json" <<'PY'
+# The compile is confined (grade/build.cpp): the compiler sees, of this test's folder, only its own folder, read-only,
+# and an environment of its own. So the stand-in lives in a folder with a copy of the real compiler and its
+# emu-nvcc.conf, and takes its orders from files the test puts beside it: kill-next (die as a compiler killed by the
+# out-of-memory killer would), refuse (a verdict that must come from the cache; say so if called); otherwise it is
+# the real compiler.
+mkdir -p "$work/cc"
+real=$(python3 - "$config" "$course" "$work/cc/emu-nvcc" "$work/config.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1])); c["repo_root"] = sys.argv[2]; c["build_dir"] = sys.argv[2] + "/build"
 print(c["emu"]["nvcc"]); c["emu"]["nvcc"] = sys.argv[3]
 json.dump(c, open(sys.argv[4], "w"))
 PY
 )
-export REAL_EMU_NVCC=$real WORKBOOK_CONFIG=$work/config.json
+cp "$real" "$work/cc/emu-nvcc.real"
+cp "$(dirname "$real")/emu-nvcc.conf" "$work/cc/emu-nvcc.conf"
+cat > "$work/cc/emu-nvcc" <<'SH'
+#!/usr/bin/env bash
+here=$(dirname "$0")
+if [ -e "$here/refuse" ]; then echo "stand-in: compiled again"; exit 1; fi
+if [ -e "$here/kill-next" ]; then kill -KILL $$; fi
+exec "$here/emu-nvcc.real" "$@"
+SH
+chmod +x "$work/cc/emu-nvcc"
+export WORKBOOK_CONFIG=$work/config.json
 grade() { (cd "$course" && "$workbook" grade 04 --backend emu --ex rmsnorm --seed 3 --submission "$1" 2>&1); }
 
 echo "--- a correct file whose compiler is killed: said, not cached"
+touch "$work/cc/kill-next"
 out=$(grade "$work/good"); rc=$?
+rm -f "$work/cc/kill-next"
 echo "$out" | grep -E "compiler|compile|PASSED|Exit status"
-[ -e "$work/killed-once" ] || fail "the stand-in compiler was never called"
 expect "$out" "the compiler was stopped by SIGKILL" "the signal is named"
 expect "$out" "(the compiler did not finish, so nothing was cached)" "nothing cached"
 [ "$rc" -ne 0 ] || fail "a grade whose compile was killed passed"
@@ -57,9 +66,10 @@ reject "$out" "stopped by SIGKILL" "the killed compile was cached"
 
 echo "--- a file that does not compile, twice: the second, from the cache, shows the compiler's message too"
 first=$(grade "$work/broken")
-calls=$(wc -l < "$work/calls")
+touch "$work/cc/refuse"
 second=$(grade "$work/broken")
-[ "$(wc -l < "$work/calls")" -eq "$calls" ] || fail "the second grade compiled again: its verdict did not come from the cache"
+rm -f "$work/cc/refuse"
+reject "$second" "stand-in: compiled again" "the second grade compiled again: its verdict did not come from the cache"
 for out in "$first" "$second"; do
   expect "$out" "did not compile" "the verdict"
   expect "$out" "epsilon" "the compiler's message names the undeclared name"

@@ -6,6 +6,9 @@
 #include <mutex>
 #include <thread>
 
+#include <unistd.h>
+
+#include "landlock.hpp"
 #include "util/process.hpp"
 #include "util/util.hpp"
 
@@ -38,15 +41,35 @@ std::string stamp(const fs::path& p) {
     return s + std::to_string(size) + ":" + std::to_string(t);
 }
 
+// The limits of each process of a submission's compile (Confinement::apply): the largest honest compile measured
+// was nvcc's cicc on rmsnorm_bf16_fast, 0.63 GB resident and seconds of CPU.
+constexpr std::uint64_t kCompilerMemoryMb = 4096;
+constexpr std::uint64_t kCompilerCpuSeconds = 120;
+const char* const kCompilerLimitsNote =
+    "\n(the compiler stopped at one of its limits: 4 GiB of memory and 120 s of CPU time for each of its processes; "
+    "an #include of a device such as /dev/zero, or a template or constexpr computation that never ends, reaches "
+    "them)";
+
+// What a compiler prints when it runs out of memory or CPU time under the limits above.
+bool hit_compiler_limit(const std::string& out) {
+    for (const char* sign : {"out of memory", "virtual memory exhausted", "Killed signal", "CPU time limit",
+                             "memory allocation failure", "std::bad_alloc"})
+        if (out.find(sign) != std::string::npos) return true;
+    return false;
+}
+
 struct Toolchain {
     std::string error;  // non-empty: cannot build on this backend
     std::string cxx, nvcc, emu_nvcc;
     std::vector<std::string> cxxflags, ldflags, link_libs, harness_objs;
     std::vector<fs::path> deps;
+    std::vector<std::string> shown;  // what the confined compiler reads from folders hidden from the submission
+    std::vector<std::string> hide;   // the folders the submission's worker does not see (grade.cpp)
 };
 
-Toolchain toolchain(const util::Context& ctx, Backend backend) {
+Toolchain toolchain(const util::Context& ctx, Backend backend, const std::vector<std::string>& hide) {
     Toolchain t;
+    t.hide = hide;
     const std::string b = backend_name(backend);
     t.cxx = util::config_string(ctx, "/cxx");
     if (t.cxx.empty()) t.cxx = util::which("c++");
@@ -77,6 +100,11 @@ Toolchain toolchain(const util::Context& ctx, Backend backend) {
     for (const auto& o : t.harness_objs) t.deps.push_back(o);
     for (const auto& o : t.link_libs)
         if (!o.empty() && o[0] == '/') t.deps.push_back(o);
+    for (const auto& d : t.deps) t.shown.push_back(d.string());
+    // The compiler's own folder: emu-nvcc reads emu-nvcc.conf beside itself (a stand-in, in a test, its real one).
+    if (!t.emu_nvcc.empty()) t.shown.push_back(fs::path(t.emu_nvcc).parent_path().string());
+    for (const char* key : {"/cuda/include_dir", "/cuda/lib_dir"})
+        if (auto dir = util::config_string(ctx, key); !dir.empty()) t.shown.push_back(dir);
     return t;
 }
 
@@ -119,11 +147,7 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
                     " backend (missing from workbook-config.json).";
         return done();
     }
-    auto source = util::read_file(job.source);
-    if (!source) {
-        r.message = "cannot read " + job.source.string();
-        return done();
-    }
+    const std::string* source = &job.text;
 
     std::string deps;
     for (const auto& d : tc.deps) deps += stamp(d) + "\n";
@@ -169,21 +193,38 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     }
     const std::string stem = job.source.stem().string();
     const std::string obj = (tmp / (stem + ".o")).string();
-    const fs::path show_base = job.source.parent_path();
+    // The compiler reads a private copy of the hashed text, by its bare name, from a folder that holds nothing else:
+    // `#include "../x"` finds no classmate beside it, and diagnostics and __FILE__ read "rmsnorm.cu", not a path.
+    const fs::path src = tmp / "src";
+    const std::string file = job.source.filename().string();
+    fs::create_directories(src, ec);
+    util::write_file_atomic(src / file, *source);
+    const fs::path show_base = src;
+    std::vector<std::string> shown = tc.shown;
+    shown.insert(shown.end(), hidden.begin(), hidden.end());  // the exercise's hidden-test objects, linked in
+    const Confinement confined(tc.hide, shown, tmp, backend == Backend::gpu);
 
     // A compiler that did not run to its own verdict (not started, timed out, killed by a signal such as Ctrl-C or
     // the out-of-memory killer) says nothing about the student's code: such a failure is reported, never cached.
     bool interrupted_step = false;
+    bool limit_hit = false;  // the compiler ran out of the memory or CPU time Confinement gives it
     auto step = [&](std::vector<std::string> argv, std::string* out) {
         util::ProcessSpec spec;
         spec.argv = std::move(argv);
+        spec.cwd = src;
+        confined.apply(spec);
         spec.timeout_s = 300;
         spec.fsize_limit_mb = 0;
         spec.capture_limit = 128 * 1024;
         auto pr = util::run_process(spec);
+        // bubblewrap exits with 128 + the signal that ended the compiler: a compiler killed in the namespaces (by
+        // the out-of-memory killer, say) is still a compile that did not finish, never the student's verdict.
+        if (pr.signal == 0 && confined.in_namespaces() && pr.exit_code > 128 && pr.exit_code <= 128 + 64)
+            pr.signal = pr.exit_code - 128;
         *out = pr.out + pr.err;
         if (!pr.started) *out = pr.start_error;
         if (pr.timed_out) *out = "the compiler ran for more than 300 s and was stopped";
+        if (pr.started && !pr.timed_out && pr.exit_code != 0 && hit_compiler_limit(*out)) limit_hit = true;
         if (pr.signal) *out = "the compiler was stopped by " + util::signal_name(pr.signal) + "\n" + *out;
         if (!pr.started || pr.timed_out || pr.signal || util::interrupted()) interrupted_step = true;
         return pr.started && !pr.timed_out && pr.signal == 0 && pr.exit_code == 0;
@@ -192,16 +233,21 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     std::string out;
     std::vector<std::string> link;
     bool ok;
+    // The compiler's own temporary files (an assembler's message names its .s file) are named without the folder.
+    auto shown_output = [&]() {
+        util::erase_all(out, tmp.string() + "/");
+        return out;
+    };
     if (backend == Backend::emu) {
         // emu-nvcc (the driver emu_add_executable uses too) preprocesses, rewrites and compiles with the emulator's
         // checks; its line markers carry the path it is given: give it the path the student knows, so diagnostics
         // read "rmsnorm.cu:42".
-        ok = step({tc.emu_nvcc, "-c", job.source.string(), "-o", obj}, &out);
+        ok = step({tc.emu_nvcc, "-c", file, "-o", obj}, &out);
         link = {tc.cxx, obj};
     } else {
         std::vector<std::string> cc = {tc.nvcc};
         cc.insert(cc.end(), std::begin(kGpuCompileFlags), std::end(kGpuCompileFlags));
-        cc.insert(cc.end(), {"-c", job.source.string(), "-o", obj});
+        cc.insert(cc.end(), {"-c", file, "-o", obj});
         ok = step(cc, &out);
         // -arch=native needs a visible device at compile time; sm_90 is the H200 this workbook targets.
         if (!ok && (out.find("native") != std::string::npos || out.find("arch") != std::string::npos)) {
@@ -211,12 +257,14 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
         link = {tc.nvcc, "-arch=sm_90", obj};
     }
     if (!ok && interrupted_step) {
-        r.message = trim_compiler_output(out, show_base) + "\n(the compiler did not finish, so nothing was cached)";
+        r.message =
+            trim_compiler_output(shown_output(), show_base) + "\n(the compiler did not finish, so nothing was cached)";
         fs::remove_all(tmp, ec);
         return done();
     }
     if (!ok) {
-        r.message = trim_compiler_output(out, show_base);
+        r.message = trim_compiler_output(shown_output(), show_base) + (limit_hit ? kCompilerLimitsNote : "");
+        fs::remove_all(src, ec);
         util::write_file_atomic(tmp / "compile-errors.txt", r.message);
         fs::create_directories(base, ec);
         fs::rename(tmp, dir, ec);
@@ -231,11 +279,12 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     if (!step(link, &out)) {
         // A link error is the student's when it names a missing entry point (e.g. launch_rmsnorm renamed); either
         // way, it is shown and nothing is cached, so a fixed grader build is picked up.
-        r.message = "Linking the tests failed:\n" + trim_compiler_output(out, show_base, 4);
+        r.message = "Linking the tests failed:\n" + trim_compiler_output(shown_output(), show_base, 4);
         fs::remove_all(tmp, ec);
         return done();
     }
     fs::remove(obj, ec);  // the executable is what the cache needs
+    fs::remove_all(src, ec);
     if (auto bytes = util::read_file(tmp / "worker"))
         util::write_file_atomic(tmp / "worker.sha256", util::sha256_hex(*bytes) + "\n");
     fs::rename(tmp, dir, ec);
@@ -251,6 +300,57 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
 }
 
 }  // namespace
+
+Confinement::Confinement(const std::vector<std::string>& hide, const std::vector<std::string>& shown,
+                         const std::filesystem::path& build_dir, bool gpu)
+    : gpu_(gpu) {
+    using Kind = wb::sandbox::ViewPath::Kind;
+    const char* mode = std::getenv("WORKBOOK_SANDBOX");
+    bwrap_ = !(mode && std::string(mode) == "none") && wb::sandbox::bwrap_usable("bwrap", nullptr);
+    for (const auto& h : hide) view_.push_back({Kind::hidden, h});
+    for (const auto& p : shown) view_.push_back({Kind::read_only, p});
+    view_.push_back({Kind::writable, build_dir.string()});
+    const char* path = std::getenv("PATH");
+    env_ = {std::string("PATH=") + (path && *path ? path : "/usr/local/bin:/usr/bin:/bin"), "LANG=C.UTF-8",
+            "HOME=" + build_dir.string(), "TMPDIR=" + build_dir.string()};
+    for (const char* pass : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
+        if (const char* v = std::getenv(pass); v && *v) env_.push_back(std::string(pass) + "=" + v);
+    // The build's compiler cache (emu-nvcc's launcher) keeps serving the compiles where the grader was given one:
+    // the compiler writes there what it makes of the source, nothing the source chooses.
+    const char* cache = std::getenv("CCACHE_DIR");
+    if (cache && *cache && ::access(cache, W_OK) == 0) {
+        view_.push_back({Kind::writable, cache});
+        for (const char* pass : {"CCACHE_DIR", "CCACHE_BASEDIR", "CCACHE_NOHASHDIR", "CCACHE_MAXSIZE"})
+            if (const char* v = std::getenv(pass); v && *v) env_.push_back(std::string(pass) + "=" + v);
+    } else {
+        env_.push_back("CCACHE_DISABLE=1");
+    }
+    if (!bwrap_) {
+        std::string why;  // no Landlock: the report's Sandbox line already says what confines the worker
+        landlock_fd_ = wb::sandbox::landlock_ruleset(&why, view_);
+    }
+}
+
+Confinement::~Confinement() {
+    if (landlock_fd_ >= 0) ::close(landlock_fd_);
+}
+
+void Confinement::apply(util::ProcessSpec& spec) const {
+    // A source that includes /dev/zero grows the compiler's heap by hundreds of MB a second, and a template or
+    // constexpr bomb computes for minutes: each process of the compile gets kCompilerMemoryMb of heap and
+    // kCompilerCpuSeconds of CPU (on CPU time, so that a loaded machine does not stop an honest compile). RLIMIT_DATA,
+    // not RLIMIT_AS: nvcc -arch=native starts the CUDA driver, which reserves far more address space than it uses.
+    spec.data_limit_mb = kCompilerMemoryMb;
+    spec.cpu_limit_s = kCompilerCpuSeconds;
+    if (bwrap_) {
+        // bubblewrap sets the compiler's environment itself (--clearenv, --setenv).
+        spec.argv = wb::sandbox::confined_command("bwrap", view_, env_, gpu_, spec.cwd.string(), spec.argv);
+        return;
+    }
+    spec.clear_env = true;
+    for (const auto& kv : env_) spec.env.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
+    spec.landlock_fd = landlock_fd_;
+}
 
 std::string trim_compiler_output(const std::string& out, const fs::path& base, std::size_t max_errors) {
     std::string text = out;
@@ -291,8 +391,9 @@ std::string trim_compiler_output(const std::string& out, const fs::path& base, s
 }
 
 std::vector<BuildResult> build_workers(const util::Context& ctx, const lesson::Lesson& lesson,
-                                       const std::vector<BuildJob>& jobs, Backend backend, int parallel) {
-    const Toolchain tc = toolchain(ctx, backend);
+                                       const std::vector<BuildJob>& jobs, Backend backend, int parallel,
+                                       const std::vector<std::string>& hide) {
+    const Toolchain tc = toolchain(ctx, backend, hide);
     std::vector<BuildResult> results(jobs.size());
     std::atomic<std::size_t> next{0};
     auto worker = [&] {

@@ -34,6 +34,9 @@ void add_grade_command(CLI::App& app) {
                     "Build the test programs here instead of in the build folder (not under /tmp: "
                     "the sandbox gives the tests a /tmp of their own)");
     cmd->add_option("--submission-label", opt->submission_label, "How the report names the submission (class grading)");
+    cmd->add_option("--hide", opt->hide,
+                    "A folder the submission's code, compiling or running, must not see (class grading: the class's "
+                    "hand-ins); repeatable");
     cmd->callback([opt, seed, seed_opt] {
         if (seed_opt->count() > 0) opt->seed = *seed;
         if (opt->json_out == "-") {

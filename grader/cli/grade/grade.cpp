@@ -107,7 +107,10 @@ class Pipeline {
         // replaced.
         auto take = [&](const std::string& file) {
             auto got = util::read_submitted(dir / file, file);
-            if (got.refusal.empty() || got.not_utf8) hashes[file] = util::sha256_hex(got.text);
+            if (got.refusal.empty() || got.not_utf8) {
+                hashes[file] = util::sha256_hex(got.text);
+                as_read[file] = got.text;
+            }
             if (got.not_utf8) {
                 std::vector<int> lines;
                 submitted[file] = replace_invalid_utf8(got.text, &lines);
@@ -235,7 +238,11 @@ class Pipeline {
                     } else {
                         const fs::path work = build_ctx.build_dir / "grade" / L.number / e->name / "static";
                         fs::create_directories(work, ec);
-                        auto sc = review::nvcc_static_compile(nvcc, ex.file, work);
+                        const Confinement confined(hidden_from_submission(), {util::which(nvcc)}, work, false);
+                        const auto read = as_read.find(e->file());
+                        auto sc = review::nvcc_static_compile(
+                            nvcc, ex.file, work, [&](util::ProcessSpec& spec) { confined.apply(spec); },
+                            read == as_read.end() ? nullptr : &read->second);
                         if (!sc.ran) {
                             ex.static_compile =
                                 "nvcc not found: the static review could not compile " + e->file() + ".";
@@ -282,11 +289,13 @@ class Pipeline {
         for (std::size_t i = 0; i < run.exercises.size(); ++i)
             if (run.exercises[i].backend == backend && run.exercises[i].missing.empty() &&
                 run.exercises[i].unfilled.empty() && !run.exercises[i].fill_refused) {
-                jobs.push_back({run.exercises[i].info->name, run.exercises[i].file});
+                const auto read = as_read.find(run.exercises[i].info->file());
+                if (read == as_read.end()) continue;  // not read: the exercise is already marked missing
+                jobs.push_back({run.exercises[i].info->name, run.exercises[i].file, read->second});
                 job_index.push_back(i);
             }
         if (jobs.empty()) return std::nullopt;
-        auto built = build_workers(build_ctx, L, jobs, backend, 2);
+        auto built = build_workers(build_ctx, L, jobs, backend, 2, hidden_from_submission());
         bool any_setup_error = false;
         std::string setup_message;
         for (std::size_t k = 0; k < built.size(); ++k) {
@@ -325,19 +334,15 @@ class Pipeline {
         return std::nullopt;
     }
 
-    // The hidden tests, each a judge and its sandboxed worker.
-    std::optional<GradeOutcome> run_hidden_tests() {
-        if (run.backend == Backend::static_only) return std::nullopt;
-        util::install_interrupt_handler();
-        auto sanitized = util::config_list(ctx, "/emu/cxxflags");
-        const bool has_sanitizer = std::any_of(sanitized.begin(), sanitized.end(),
-                                               [](const std::string& f) { return f.rfind("-fsanitize=", 0) == 0; });
-        RunLimits limits = default_limits(run.backend, has_sanitizer);
-        // The worker sees the filesystem read-only; what the grade relies on (the student state with its GPU
-        // verifications, earlier results) it does not see at all.
-        limits.hide = {(ctx.root / ".workbook").string(), (ctx.build_dir / "results").string(), dir.string()};
-        // The folder around the submission holds the other students' submissions in a class: hidden too, unless
-        // it holds the grader itself (a submission folder inside the checkout, say).
+    // What the submission's code, compiled and run, must not see: the grading checkout (an instructor's holds the
+    // solutions, the reference answers and their history in .git), the build (other grades' folders, the class's
+    // staged hand-ins), the student state with its GPU verifications, earlier results, the submission folder and
+    // the folder around it (in a class, the other students' submissions; unless it holds the grader itself), and
+    // what the caller names (class grading: the submissions folder). The sandbox shows the worker its own program
+    // again, and the compiler its toolchain.
+    std::vector<std::string> hidden_from_submission() const {
+        std::vector<std::string> hide = {ctx.root.string(), ctx.build_dir.string(), (ctx.root / ".workbook").string(),
+                                         (ctx.build_dir / "results").string(), dir.string()};
         std::error_code canon_ec;
         const fs::path around = fs::weakly_canonical(dir, canon_ec).parent_path();
         auto inside = [](const fs::path& p, const fs::path& base) {
@@ -346,8 +351,20 @@ class Pipeline {
         };
         if (!around.empty() && around != around.root_path() && !inside(ctx.root, around) &&
             !inside(ctx.build_dir, around) && !opt.solutions)
-            limits.hide.push_back(around.string());
-        for (const auto& h : opt.hide) limits.hide.push_back(h);
+            hide.push_back(around.string());
+        for (const auto& h : opt.hide) hide.push_back(h);
+        return hide;
+    }
+
+    // The hidden tests, each a judge and its sandboxed worker.
+    std::optional<GradeOutcome> run_hidden_tests() {
+        if (run.backend == Backend::static_only) return std::nullopt;
+        util::install_interrupt_handler();
+        auto sanitized = util::config_list(ctx, "/emu/cxxflags");
+        const bool has_sanitizer = std::any_of(sanitized.begin(), sanitized.end(),
+                                               [](const std::string& f) { return f.rfind("-fsanitize=", 0) == 0; });
+        RunLimits limits = default_limits(run.backend, has_sanitizer);
+        limits.hide = hidden_from_submission();
         auto outcomes = run_tests(test_jobs, run.seed, limits);
         if (!emulated_jobs.empty() && !util::interrupted()) {
             RunLimits emu_limits = default_limits(Backend::emu, has_sanitizer);
@@ -479,6 +496,7 @@ class Pipeline {
     std::map<std::string, std::string> submitted;  // file name -> text, for the files that can be graded
     std::map<std::string, std::string> unusable;   // file name -> why not (read_submitted's sentence)
     std::map<std::string, std::string> hashes;     // file name -> SHA-256 of its bytes as submitted
+    std::map<std::string, std::string> as_read;    // file name -> its bytes as submitted: what is compiled
     fs::path answers;
     bool grade_written = false;
     util::Context build_ctx;             // harness builds go to its build folder

@@ -8,6 +8,7 @@
 
 #include <re2/re2.h>
 
+#include "util/files.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -108,16 +109,36 @@ std::string find_nvcc() {
     return "";
 }
 
-StaticCompile nvcc_static_compile(const std::string& nvcc, const fs::path& student, const fs::path& work_dir) {
+StaticCompile nvcc_static_compile(const std::string& nvcc, const fs::path& student, const fs::path& work_dir,
+                                  const std::function<void(util::ProcessSpec&)>& confine, const std::string* text) {
     StaticCompile r;
-    const std::string tool = nvcc.empty() ? find_nvcc() : nvcc;
-    if (tool.empty() || util::which(tool).empty()) return r;
+    const std::string tool = util::which(nvcc.empty() ? find_nvcc() : nvcc);
+    if (tool.empty()) return r;
     std::error_code ec;
-    fs::create_directories(work_dir, ec);
-    const fs::path obj = work_dir / (student.stem().string() + ".static.o");
+    // A copy alone in a folder, by its bare name: `#include "../x"` finds nothing beside it, diagnostics read
+    // "rmsnorm.cu:12".
+    const fs::path src = work_dir / "src";
+    fs::create_directories(src, ec);
+    if (text) util::write_text(src / student.filename(), *text);
+    else fs::copy_file(student, src / student.filename(), fs::copy_options::overwrite_existing, ec);
+    if (ec || !fs::is_regular_file(src / student.filename(), ec)) return r;
+    const fs::path obj = fs::absolute(work_dir) / (student.stem().string() + ".static.o");
     // sm_90 is the lesson's target (H100/H200); the report then matches what the lesson's own text quotes.
-    util::RunResult run = util::run_program(
-        {tool, "-std=c++17", "-arch=sm_90", "-c", student.string(), "-o", obj.string(), "-Xptxas", "-v"}, {}, 300);
+    util::ProcessSpec spec;
+    spec.argv = {tool, "-std=c++17", "-arch=sm_90", "-c", student.filename().string(),
+                 "-o", obj.string(), "-Xptxas",     "-v"};
+    spec.cwd = fs::absolute(src);
+    spec.timeout_s = 300;
+    spec.fsize_limit_mb = 0;
+    spec.capture_limit = 1u << 20;
+    if (confine) confine(spec);
+    const util::ProcessResult pr = util::run_process(spec);
+    fs::remove_all(src, ec);
+    util::RunResult run;
+    run.started = pr.started;
+    run.exit_code = pr.started && !pr.timed_out && pr.signal == 0 ? pr.exit_code : -1;
+    run.timed_out = pr.timed_out;
+    run.output = pr.out + pr.err;
     if (!run.started) return r;
     r.ran = true;
     r.ok = run.exit_code == 0;

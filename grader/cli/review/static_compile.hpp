@@ -3,8 +3,11 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "util/process.hpp"
 
 namespace workbook::review {
 
@@ -39,8 +42,12 @@ std::string compiler_diagnostics(const std::string& output);
 // nvcc from $CUDACXX, $CUDA_HOME/bin, PATH or /usr/local/cuda/bin; empty when none.
 std::string find_nvcc();
 
-// `nvcc` empty = find_nvcc(); ran=false when none is found. The object file goes into `work_dir`.
+// `nvcc` empty = find_nvcc(); ran=false when none is found. nvcc compiles a copy of `student` by its bare name, alone
+// in a folder of `work_dir`, which also receives the object file; `confine` (when given) rewrites the command to run
+// confined (grade/confine.hpp: the compiler sees what the submission's worker sees).
 StaticCompile nvcc_static_compile(const std::string& nvcc, const std::filesystem::path& student,
-                                  const std::filesystem::path& work_dir);
+                                  const std::filesystem::path& work_dir,
+                                  const std::function<void(util::ProcessSpec&)>& confine = {},
+                                  const std::string* text = nullptr);
 
 }  // namespace workbook::review

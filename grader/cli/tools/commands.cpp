@@ -275,6 +275,9 @@ void add_class_command(CLI::App& app) {
         if (ec) throw util::UserError("Cannot find the workbook program itself (/proc/self/exe).");
         ChildGradeOptions child;
         child.command = {self.string(), "grade", L.id};
+        // The class's hand-ins and its gradebooks are not any one student's to read, compiling or running.
+        for (const fs::path& h : {from_cwd(o->submissions), out})
+            child.command.insert(child.command.end(), {"--hide", fs::absolute(h).string()});
         child.backend = o->backend;
         child.timeout_s = o->student_timeout;
         if (!ctx.config_path.empty()) child.env.push_back({"WORKBOOK_CONFIG", ctx.config_path.string()});

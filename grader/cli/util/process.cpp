@@ -10,7 +10,9 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,7 +96,7 @@ void Child::start() {
 
     // Everything the child needs is prepared before fork: after fork only async-signal-safe calls.
     std::vector<std::string> env_strings;
-    for (char** e = environ; *e; ++e) {
+    for (char** e = environ; !spec_.clear_env && *e; ++e) {
         std::string s(*e);
         bool replaced = false;
         for (const auto& [k, v] : spec_.env)
@@ -141,6 +143,22 @@ void Child::start() {
         if (spec_.as_limit_mb) {
             rl.rlim_cur = rl.rlim_max = spec_.as_limit_mb * 1024 * 1024;
             ::setrlimit(RLIMIT_AS, &rl);
+        }
+        if (spec_.data_limit_mb) {
+            rl.rlim_cur = rl.rlim_max = spec_.data_limit_mb * 1024 * 1024;
+            ::setrlimit(RLIMIT_DATA, &rl);
+        }
+        if (spec_.cpu_limit_s) {
+            rl.rlim_cur = rl.rlim_max = spec_.cpu_limit_s;
+            ::setrlimit(RLIMIT_CPU, &rl);
+        }
+        // Landlock needs no-new-privileges first; a ruleset that cannot be applied runs nothing.
+        if (spec_.landlock_fd >= 0 && (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+                                       ::syscall(SYS_landlock_restrict_self, spec_.landlock_fd, 0) != 0)) {
+            int e = errno;
+            ssize_t w = ::write(err_pipe[1], &e, sizeof e);
+            (void)w;
+            _exit(127);
         }
         ::execve(argv[0], argv.data(), envp.data());
         int e = errno;

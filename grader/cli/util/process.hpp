@@ -17,11 +17,16 @@ struct ProcessSpec {
     std::vector<std::string> argv;
     std::filesystem::path cwd;                             // empty: inherit
     std::vector<std::pair<std::string, std::string>> env;  // added to / replacing the inherited environment
-    std::string stdin_data;                                // written to the child's stdin, then closed
-    double timeout_s = 0;                                  // 0: no limit
-    std::uint64_t rss_limit_mb = 0;                        // polled resident memory of the child; 0: none
+    bool clear_env = false;                                // true: `env` is the whole environment
+    int landlock_fd =
+        -1;  // a Landlock ruleset the child restricts itself to before exec (-1: none); the caller closes it
+    std::string stdin_data;                  // written to the child's stdin, then closed
+    double timeout_s = 0;                    // 0: no limit
+    std::uint64_t rss_limit_mb = 0;          // polled resident memory of the child; 0: none
     std::uint64_t as_limit_mb = 0;           // RLIMIT_AS; 0: none (sanitizers and CUDA reserve huge address space)
     std::uint64_t fsize_limit_mb = 64;       // RLIMIT_FSIZE, bounds what a runaway program can write
+    std::uint64_t data_limit_mb = 0;         // RLIMIT_DATA (heap and writable mappings, not reserved ranges); 0: none
+    std::uint64_t cpu_limit_s = 0;           // RLIMIT_CPU of each process it starts; 0: none
     std::size_t capture_limit = 256 * 1024;  // bytes of stdout/stderr kept (head and tail)
     // A trusted tool whose output the caller parses (git's NUL-separated lists): kept byte for byte, not sanitized.
     bool raw_output = false;

@@ -1,12 +1,15 @@
 #include "landlock.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 namespace wb::sandbox {
@@ -18,6 +21,7 @@ constexpr std::uint64_t kExecute = 1ull << 0, kWriteFile = 1ull << 1, kReadFile 
                         kTruncate = 1ull << 14, kIoctlDev = 1ull << 15;
 constexpr std::uint64_t kAbi1 = (1ull << 13) - 1;  // EXECUTE … MAKE_SYM
 constexpr std::uint64_t kRefer = 1ull << 13;
+constexpr std::uint64_t kFileRights = kExecute | kWriteFile | kReadFile | kTruncate | kIoctlDev;
 
 bool allow(int ruleset, const char* path, std::uint64_t rights) {
     const int fd = ::open(path, O_PATH | O_CLOEXEC);
@@ -25,14 +29,61 @@ bool allow(int ruleset, const char* path, std::uint64_t rights) {
     landlock_path_beneath_attr rule{};
     rule.allowed_access = rights;
     rule.parent_fd = fd;
-    const long rc = ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+    // A rule on a file may carry only the rights a file has.
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) rule.allowed_access &= kFileRights;
+    const long rc =
+        rule.allowed_access == 0 ? 0 : ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
     ::close(fd);
     return rc == 0;
 }
 
+// True when `p` is `dir` or lies below it (both absolute, without a trailing slash).
+bool within(const std::string& p, const std::string& dir) {
+    return p == dir || dir == "/" ||
+           (p.size() > dir.size() && p.compare(0, dir.size(), dir) == 0 && p[dir.size()] == '/');
+}
+
+std::string real_path(const std::string& p) {
+    char* r = ::realpath(p.c_str(), nullptr);
+    if (r == nullptr) return {};
+    std::string out = r;
+    std::free(r);
+    return out;
+}
+
+// `rights` on everything below `dir` but the hidden folders: an entry that holds none gets one rule, an entry that
+// holds one is descended into (its own listing stays closed), a hidden one gets nothing. A link is judged by where it
+// leads, so that no second name opens a hidden folder.
+bool allow_all_but(int ruleset, const std::string& dir, const std::vector<std::string>& hidden, std::uint64_t rights,
+                   int depth = 0) {
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return true;  // nothing to allow in what cannot be listed
+    bool ok = true;
+    while (dirent* e = ::readdir(d)) {
+        const std::string name = e->d_name;
+        if (name == "." || name == "..") continue;
+        const std::string path = (dir == "/" ? "" : dir) + "/" + name;
+        const std::string target = real_path(path);
+        if (target.empty()) continue;  // a dangling link
+        bool hidden_here = false, holds_hidden = false;
+        for (const auto& h : hidden) {
+            if (within(target, h)) hidden_here = true;
+            else if (within(h, target)) holds_hidden = true;
+        }
+        if (hidden_here) continue;
+        if (holds_hidden && target == path && depth < 32)
+            ok = allow_all_but(ruleset, path, hidden, rights, depth + 1) && ok;
+        else if (!holds_hidden) ok = allow(ruleset, path.c_str(), rights) && ok;
+        // A link to a folder that holds a hidden one: left out rather than followed a second time.
+    }
+    ::closedir(d);
+    return ok;
+}
+
 }  // namespace
 
-int landlock_ruleset(std::string* why) {
+int landlock_ruleset(std::string* why, const std::vector<ViewPath>& view) {
     const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
     if (abi < 1) {
         *why = std::string("Landlock is not available (") + std::strerror(errno) + ")";
@@ -51,7 +102,17 @@ int landlock_ruleset(std::string* why) {
     }
     const std::uint64_t read = (kExecute | kReadFile | kReadDir) & handled;
     const std::uint64_t devices = (read | kWriteFile | kIoctlDev | kTruncate) & handled;
-    bool ok = allow(ruleset, "/", read) && allow(ruleset, "/dev", devices);
+    // A writable path of the view: files made, written, renamed and removed there (a compiler's output folder).
+    const std::uint64_t writable = handled & ~kExecute;
+    std::vector<std::string> hidden;
+    for (const auto& v : view)
+        if (v.kind == ViewPath::Kind::hidden)
+            if (std::string r = real_path(v.path); !r.empty() && r != "/") hidden.push_back(r);
+    bool ok = (hidden.empty() ? allow(ruleset, "/", read) : allow_all_but(ruleset, "/", hidden, read)) &&
+              allow(ruleset, "/dev", devices);
+    for (const auto& v : view)
+        if (v.kind != ViewPath::Kind::hidden)
+            ok = allow(ruleset, v.path.c_str(), v.kind == ViewPath::Kind::writable ? writable | read : read) && ok;
     if (!ok) {
         *why = std::string("landlock_add_rule: ") + std::strerror(errno);
         ::close(ruleset);

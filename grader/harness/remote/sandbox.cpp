@@ -279,11 +279,6 @@ std::string absolute(const std::string& p) {
     return out;
 }
 
-// True when `p` is `dir` or lies below it (both absolute).
-bool inside(const std::string& p, const std::string& dir) {
-    return p == dir || (p.size() > dir.size() && p.compare(0, dir.size(), dir) == 0 && p[dir.size()] == '/');
-}
-
 // `name` as execve needs it: a path, found on PATH when it has no slash.
 std::string on_path(const std::string& name) {
     if (name.find('/') != std::string::npos) return name;
@@ -298,7 +293,88 @@ std::string on_path(const std::string& name) {
     return name;
 }
 
+// The worker's view: the folders the grade hides (the grading checkout, the build, the student state, the class's
+// submissions), with what the worker needs from under them, or from under the private /tmp and /dev/shm (a checkout
+// or a library folder can live in /tmp, as a CI clone often does), shown again read-only: its executable and its
+// library path.
+std::vector<ViewPath> worker_view(const Options& o, const std::vector<std::string>& argv_in) {
+    std::vector<ViewPath> view;
+    for (const auto& h : o.hide) view.push_back({ViewPath::Kind::hidden, h});
+    if (!argv_in.empty()) view.push_back({ViewPath::Kind::read_only, absolute(argv_in[0])});
+    for (const auto& kv : o.env)
+        if (kv.rfind("LD_LIBRARY_PATH=", 0) == 0)
+            for (std::size_t pos = 16; pos <= kv.size();) {
+                const std::size_t end = std::min(kv.find(':', pos), kv.size());
+                if (end > pos) view.push_back({ViewPath::Kind::read_only, absolute(kv.substr(pos, end - pos))});
+                pos = end + 1;
+            }
+    return view;
+}
+
+// bubblewrap's fixed start for a submission's process: every namespace, no capability, the filesystem read-only with
+// a minimal /dev, its own /proc and an empty /tmp and /dev/shm.
+std::vector<std::string> bwrap_base(const std::string& bwrap, bool gpu) {
+    std::vector<std::string> argv = {on_path(bwrap),
+                                     "--unshare-all",
+                                     "--die-with-parent",
+                                     "--new-session",
+                                     "--cap-drop",
+                                     "ALL",
+                                     "--ro-bind",
+                                     "/",
+                                     "/",
+                                     "--dev",
+                                     "/dev",
+                                     "--proc",
+                                     "/proc",
+                                     "--tmpfs",
+                                     "/tmp",
+                                     "--tmpfs",
+                                     "/dev/shm"};
+    if (gpu)
+        for (const auto& dev : gpu_device_files()) argv.insert(argv.end(), {"--dev-bind", dev, dev});
+    return argv;
+}
+
 }  // namespace
+
+std::vector<std::string> view_arguments(const std::vector<ViewPath>& view) {
+    std::vector<ViewPath> paths;
+    for (const auto& v : view) {
+        const std::string p = absolute(v.path);
+        if (p.empty() || p == "/" || ::access(p.c_str(), F_OK) != 0) continue;
+        paths.push_back({v.kind, p});
+    }
+    // Shallower first; at one depth, hidden before shown, so that what is shown inside a hidden folder stays shown.
+    auto depth = [](const std::string& p) { return std::count(p.begin(), p.end(), '/'); };
+    std::stable_sort(paths.begin(), paths.end(), [&](const ViewPath& a, const ViewPath& b) {
+        if (depth(a.path) != depth(b.path)) return depth(a.path) < depth(b.path);
+        return a.kind == ViewPath::Kind::hidden && b.kind != ViewPath::Kind::hidden;
+    });
+    std::vector<std::string> args;
+    for (const auto& v : paths) {
+        if (v.kind == ViewPath::Kind::hidden) args.insert(args.end(), {"--tmpfs", v.path});
+        else args.insert(args.end(), {v.kind == ViewPath::Kind::writable ? "--bind" : "--ro-bind", v.path, v.path});
+    }
+    return args;
+}
+
+std::vector<std::string> confined_command(const std::string& bwrap, const std::vector<ViewPath>& view,
+                                          const std::vector<std::string>& env, bool gpu, const std::string& cwd,
+                                          const std::vector<std::string>& argv_in) {
+    std::vector<std::string> argv = bwrap_base(bwrap, gpu);
+    const auto shown = view_arguments(view);
+    argv.insert(argv.end(), shown.begin(), shown.end());
+    if (!cwd.empty()) argv.insert(argv.end(), {"--chdir", cwd});
+    argv.push_back("--clearenv");
+    for (const auto& kv : env) {
+        const auto eq = kv.find('=');
+        if (eq != std::string::npos) argv.insert(argv.end(), {"--setenv", kv.substr(0, eq), kv.substr(eq + 1)});
+    }
+    argv.push_back("--");
+    argv.insert(argv.end(), argv_in.begin(), argv_in.end());
+    return argv;
+}
 
 bool bwrap_usable(const std::string& bwrap, std::string* why) {
     static int cached = -1;
@@ -374,43 +450,9 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     std::vector<std::string> env = o.env;
     int seccomp_fd = -1, info_pipe[2] = {-1, -1};
     if (use_bwrap) {
-        argv = {on_path(o.bwrap),
-                "--unshare-all",
-                "--die-with-parent",
-                "--new-session",
-                "--cap-drop",
-                "ALL",
-                "--ro-bind",
-                "/",
-                "/",
-                "--dev",
-                "/dev",
-                "--proc",
-                "/proc",
-                "--tmpfs",
-                "/tmp",
-                "--tmpfs",
-                "/dev/shm"};
-        if (!emu)
-            for (const auto& dev : gpu_device_files()) argv.insert(argv.end(), {"--dev-bind", dev, dev});
-        // What the worker needs from under the private /tmp and /dev/shm (a checkout or a library folder can live in
-        // /tmp, as a CI clone often does) is bound back read-only: the worker executable and the library path.
-        const std::string program = absolute(argv_in.empty() ? std::string() : argv_in[0]);
-        std::vector<std::string> needed = {program};
-        for (const auto& kv : o.env)
-            if (kv.rfind("LD_LIBRARY_PATH=", 0) == 0)
-                for (std::size_t pos = 16; pos <= kv.size();) {
-                    const std::size_t end = std::min(kv.find(':', pos), kv.size());
-                    if (end > pos) needed.push_back(absolute(kv.substr(pos, end - pos)));
-                    pos = end + 1;
-                }
-        for (const auto& p : needed)
-            if (!p.empty() && (inside(p, "/tmp") || inside(p, "/dev/shm")) && ::access(p.c_str(), F_OK) == 0)
-                argv.insert(argv.end(), {"--ro-bind", p, p});
-        // Folders the grade hides (the student state, results, the class's submissions), unless the worker is in one.
-        for (const auto& h : o.hide)
-            if (::access(h.c_str(), F_OK) == 0 && !inside(program, absolute(h)))
-                argv.insert(argv.end(), {"--tmpfs", h});
+        argv = bwrap_base(o.bwrap, !emu);
+        const auto shown = view_arguments(worker_view(o, argv_in));
+        argv.insert(argv.end(), shown.begin(), shown.end());
         argv.insert(argv.end(), {"--chdir", "/tmp", "--clearenv"});
         for (const auto& kv : o.env) {
             const auto eq = kv.find('=');
@@ -448,7 +490,8 @@ Started start(const Options& o, const std::vector<std::string>& argv_in, const s
     // CUDA driver does not start under the ruleset (cudaErrorOperatingSystem at the first cudaMalloc on the H200, with
     // sockets allowed in /tmp and files in /dev/shm; measured 2026-12-01), so a GPU worker without namespaces is not
     // isolated from the filesystem, and the report says so.
-    const int landlock_fd = use_bwrap || off || !o.landlock || !emu ? -1 : landlock_ruleset(&landlock_why);
+    const int landlock_fd =
+        use_bwrap || off || !o.landlock || !emu ? -1 : landlock_ruleset(&landlock_why, worker_view(o, argv_in));
     if (!o.landlock) landlock_why = "Landlock turned off";
     else if (!emu && !use_bwrap) landlock_why = "Landlock keeps the CUDA driver from starting";
 

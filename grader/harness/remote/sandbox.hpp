@@ -27,8 +27,10 @@ struct Options {
     double cpu_limit_s = 0;              // RLIMIT_CPU; 0: none
     unsigned long long as_limit_mb = 0;  // RLIMIT_AS; 0: none
     unsigned long long fsize_limit_mb = 16;
-    std::vector<std::string> env;   // KEY=VALUE: the worker's whole environment
-    std::vector<std::string> hide;  // folders replaced by an empty tmpfs inside the namespace
+    std::vector<std::string> env;  // KEY=VALUE: the worker's whole environment
+    // Folders the worker must not see: an empty tmpfs each inside the namespace; without namespaces (emu), outside
+    // Landlock's rules. The worker's own program (and library path) is shown again inside them.
+    std::vector<std::string> hide;
     // Diagnosis only (wb-sandbox-run --trap): a refused syscall raises SIGSYS instead of failing with an errno, so a
     // program's handler can name every call the filter refuses it.
     bool trap = false;
@@ -41,6 +43,27 @@ struct Options {
     // reports is advice: the points come from the run without it.
     std::vector<std::string> wrapper;
 };
+
+// One path of the view a submission's processes get of the filesystem: the worker, and the compiler that reads the
+// submitted source (a compiler reads any file an #include or an assembler's .incbin names, and quotes it in its
+// errors). Everything else stays visible read-only; hidden folders are empty; a path shown inside a hidden folder is
+// seen again, read-only or writable.
+struct ViewPath {
+    enum class Kind { hidden, read_only, writable };
+    Kind kind;
+    std::string path;
+};
+
+// bubblewrap's arguments for the view (after its read-only "/", its /dev, /proc and private /tmp): the existing paths,
+// made absolute, in depth order, so that a path shown inside a hidden folder is bound after the folder is hidden.
+std::vector<std::string> view_arguments(const std::vector<ViewPath>& view);
+
+// A command line that runs `argv` in bubblewrap's namespaces with that view and exactly the environment `env`
+// (KEY=VALUE), without the worker's seccomp filter: for the compiler, which starts its own processes (cc1plus, as,
+// ld). `gpu`: the GPU's device files too (nvcc -arch=native asks the device). Call only where bwrap_usable().
+std::vector<std::string> confined_command(const std::string& bwrap, const std::vector<ViewPath>& view,
+                                          const std::vector<std::string>& env, bool gpu, const std::string& cwd,
+                                          const std::vector<std::string>& argv);
 
 // The layers in force for one started worker, for the result file and the report.
 struct Layers {

@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,7 +32,7 @@ void report(const char* name, long rc) {
     std::printf("%s %s\n", name, rc < 0 ? (std::string("refused:") + strerrorname_np(errno)).c_str() : "allowed");
 }
 
-int probe(const std::string& outside_file, const std::string& judge_pid) {
+int probe(const std::string& outside_file, const std::string& judge_pid, const std::string& view_dir) {
     std::string why;
     if (!wb::sandbox::forbid_new_processes(&why)) std::printf("forbid_new_processes failed: %s\n", why.c_str());
     const pid_t child = ::fork();
@@ -48,6 +49,9 @@ int probe(const std::string& outside_file, const std::string& judge_pid) {
     report("clone3", ::syscall(SYS_clone3, nullptr, 0));
     report("write_outside", ::open(outside_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
     report("read_judge_environ", ::open(("/proc/" + judge_pid + "/environ").c_str(), O_RDONLY));
+    // The view: a hidden folder's file is not there to read, a path shown again inside it is.
+    report("read_hidden", ::open((view_dir + "/secret.txt").c_str(), O_RDONLY));
+    report("read_shown", ::open((view_dir + "/lib/shown.txt").c_str(), O_RDONLY));
     const char* argv[] = {"/bin/true", nullptr};
     report("exec", ::execve(argv[0], const_cast<char* const*>(argv), nullptr));
     {
@@ -88,13 +92,26 @@ void run_mode(const char* self, const std::string& mode, const std::string& back
               const std::vector<std::string>& wrapper = {}) {
     const std::string outside = "/tmp/wb-sandbox-test-canary-" + std::to_string(::getpid());
     ::unlink(outside.c_str());
+    // A folder hidden from the worker, beside this program (outside /tmp, which the namespaces replace anyway), with
+    // its library folder shown again; the folder of this program is hidden too, as a grade hides the build: the
+    // program itself must still start.
+    char cwd[4096] = {};
+    const std::string view =
+        std::string(::getcwd(cwd, sizeof cwd - 1) ? cwd : ".") + "/wb-sandbox-view-" + std::to_string(::getpid());
+    ::mkdir(view.c_str(), 0755);
+    ::mkdir((view + "/lib").c_str(), 0755);
+    for (const char* f : {"/secret.txt", "/lib/shown.txt"})
+        ::close(::open((view + f).c_str(), O_WRONLY | O_CREAT, 0644));
+    std::string program_dir = self;
+    program_dir = program_dir.find('/') == std::string::npos ? "." : program_dir.substr(0, program_dir.rfind('/'));
     wb::sandbox::Options o;
     o.backend = backend;
     o.mode = mode;
-    o.env = {"PATH=/usr/bin:/bin"};
+    o.env = {"PATH=/usr/bin:/bin", "LD_LIBRARY_PATH=" + view + "/lib"};
+    o.hide = {view, program_dir};
     o.wrapper = wrapper;
     const int out = ::memfd_create("probe-output", 0);
-    auto s = wb::sandbox::start(o, {self, "--probe", outside, std::to_string(::getpid())}, {}, out);
+    auto s = wb::sandbox::start(o, {self, "--probe", outside, std::to_string(::getpid()), view}, {}, out);
     if (!s.error.empty()) {
         expect(false, mode, "start", s.error);
         return;
@@ -121,6 +138,12 @@ void run_mode(const char* self, const std::string& mode, const std::string& back
     expect(mode == "bwrap" || refused("kill_everyone"), label, "kill(-1) is refused", got("kill_everyone"));
     expect(refused("kill_judge"), label, "the judge cannot be signalled", got("kill_judge"));
     expect(refused("read_judge_environ"), label, "the judge's /proc files cannot be read", got("read_judge_environ"));
+    // Without namespaces a folder is hidden by Landlock, on emu, where the kernel has it (the report names it).
+    if (mode == "bwrap" || s.layers.filesystem.find("(Landlock") != std::string::npos) {
+        expect(refused("read_hidden"), label, "a hidden folder's file cannot be read", got("read_hidden"));
+        expect(got("read_shown") == "allowed", label, "a path shown inside a hidden folder can be read",
+               got("read_shown"));
+    }
     // On gpu without namespaces nothing confines the filesystem (the CUDA driver does not start under Landlock): the
     // report must say so instead.
     if (backend == "gpu" && mode == "none")
@@ -130,13 +153,16 @@ void run_mode(const char* self, const std::string& mode, const std::string& back
     expect(wrapper.empty() ? s.layers.seccomp == "on" : s.layers.seccomp.rfind("on, with process creation", 0) == 0,
            label, "seccomp is reported on", s.layers.seccomp);
     ::unlink(outside.c_str());
+    for (const char* f : {"/lib/shown.txt", "/secret.txt"}) ::unlink((view + f).c_str());
+    ::rmdir((view + "/lib").c_str());
+    ::rmdir(view.c_str());
     ::close(out);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc == 4 && std::strcmp(argv[1], "--probe") == 0) return probe(argv[2], argv[3]);
+    if (argc == 5 && std::strcmp(argv[1], "--probe") == 0) return probe(argv[2], argv[3], argv[4]);
     ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // as the judge does
     run_mode(argv[0], "none");
     // On gpu seccomp lets files be written (the driver opens its devices read-write).
@@ -154,7 +180,8 @@ int main(int argc, char** argv) {
         o.backend = "gpu";
         o.mode = "none";
         o.wrapper = kForkingWrapper;
-        const auto s = wb::sandbox::start(o, {argv[0], "--probe", "/nonexistent", "0"}, {}, STDOUT_FILENO);
+        const auto s =
+            wb::sandbox::start(o, {argv[0], "--probe", "/nonexistent", "0", "/nonexistent"}, {}, STDOUT_FILENO);
         expect(s.pid < 0 && s.error.find("only inside bubblewrap") != std::string::npos, "none/gpu/wrapped",
                "a wrapper without namespaces is refused", s.error.empty() ? "started" : s.error);
     }
