@@ -113,6 +113,8 @@ TEST_CASE("fill policy: the grader's and the system's internals are out of reach
     require_refused(check_inv("(__tsan_release(&inv), rsqrtf(sq / N + eps))"), "`__tsan_release`");
     require_refused(check_inv("(__sanitizer_set_report_path(0), 1.f)"), "`__sanitizer_set_report_path`");
     require_refused(check_inv("(wb04::forge(), 1.f)"), "`wb04`");
+    require_refused(check_inv("(emu_arg_read(&inv, 4, 0, 0), 1.f)"), "`emu_arg_read`, part of the grader's own code");
+    require_refused(check_inv("(emu_register_symbol(0), 1.f)"), "`emu_register_symbol`");
     require_refused(check_sum("asm volatile(\"\");"), "keyword `asm`");
     require_refused(check_sum("__asm__(\"nop\");"), "`__asm__`");
     require_refused(check_inv("(dlopen(0, 0), 1.f)"), "`dlopen`, a call that loads or looks up code");
