@@ -152,6 +152,10 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     std::string deps;
     for (const auto& d : tc.deps) deps += stamp(d) + "\n";
     for (const auto& h : hidden) deps += stamp(h) + "\n";
+    // The grader itself: how it confines and links a compile is its code, so a cached result (a failure above all:
+    // a link the confinement broke reads as the student's "did not compile") is not served to a rebuilt grader.
+    std::error_code self_ec;
+    deps += stamp(fs::read_symlink("/proc/self/exe", self_ec)) + "\n";
     const std::string flags = cmdline(tc.cxxflags) + "|" + cmdline(tc.ldflags) + "|" + cmdline(tc.link_libs) + "|" +
                               tc.cxx + "|" + tc.nvcc + "|" +
                               cmdline({std::begin(kGpuCompileFlags), std::end(kGpuCompileFlags)});

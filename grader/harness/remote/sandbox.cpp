@@ -9,6 +9,7 @@
 #include <seccomp.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -20,6 +21,7 @@
 #include <csignal>
 #include <cstdio>
 #include <algorithm>
+#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -339,11 +341,30 @@ std::vector<std::string> bwrap_base(const std::string& bwrap, bool gpu) {
 }  // namespace
 
 std::vector<std::string> view_arguments(const std::vector<ViewPath>& view) {
+    std::vector<std::string> private_dirs = {"/tmp", "/dev/shm"};  // empty in the view unless shown
+    for (const auto& v : view)
+        if (v.kind == ViewPath::Kind::hidden) private_dirs.push_back(absolute(v.path));
+    auto in_private_dir = [&](const std::string& p) {
+        for (const auto& d : private_dirs)
+            if (!d.empty() && d != "/" && p.size() > d.size() && p.compare(0, d.size(), d) == 0 && p[d.size()] == '/')
+                return true;
+        return false;
+    };
     std::vector<ViewPath> paths;
     for (const auto& v : view) {
         const std::string p = absolute(v.path);
         if (p.empty() || p == "/" || ::access(p.c_str(), F_OK) != 0) continue;
         paths.push_back({v.kind, p});
+        // A file shown by a symbolic link's name (a library's `libx.so -> libx.so.2.5`) is opened by that name: in
+        // an empty folder of the view (the private /tmp, a hidden folder) the name exists only if it is bound too;
+        // bubblewrap binds what the link points to at the link's place.
+        struct stat st {};
+        if (v.kind == ViewPath::Kind::hidden || v.path.empty() || v.path[0] != '/' ||
+            ::lstat(v.path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
+            continue;
+        const std::filesystem::path named = std::filesystem::path(v.path).lexically_normal();
+        if (absolute(named.parent_path().string()) == named.parent_path().string() && in_private_dir(named.string()))
+            paths.push_back({v.kind, named.string()});
     }
     // Shallower first; at one depth, hidden before shown, so that what is shown inside a hidden folder stays shown.
     auto depth = [](const std::string& p) { return std::count(p.begin(), p.end(), '/'); };

@@ -22,6 +22,7 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "sandbox.hpp"
 
@@ -159,6 +160,42 @@ void run_mode(const char* self, const std::string& mode, const std::string& back
     ::close(out);
 }
 
+// The compile's view (confined_command, as grade/build.cpp's Confinement uses it): a file shown by a symbolic link's
+// name, the way a link library is named (`libx.so -> libx.so.1`), can be opened by that name, inside a hidden folder
+// and inside the private /tmp (where a machine's unpacked packages may live); the hidden folder's other files cannot.
+void run_shown_link(const std::string& base, const char* where) {
+    const std::string dir = base + "/wb-sandbox-link-" + std::to_string(::getpid());
+    ::mkdir(dir.c_str(), 0755);
+    ::close(::open((dir + "/libx.so.1").c_str(), O_WRONLY | O_CREAT, 0644));
+    ::close(::open((dir + "/secret.txt").c_str(), O_WRONLY | O_CREAT, 0644));
+    ::symlink("libx.so.1", (dir + "/libx.so").c_str());
+    using Kind = wb::sandbox::ViewPath::Kind;
+    const std::vector<wb::sandbox::ViewPath> view = {{Kind::hidden, dir}, {Kind::read_only, dir + "/libx.so"}};
+    auto runs = [&](const std::string& file) {
+        const auto argv = wb::sandbox::confined_command("bwrap", view, {"PATH=/usr/bin:/bin"}, false, "/",
+                                                        {"/bin/sh", "-c", "exec < \"$0\"", file});
+        std::vector<char*> args;
+        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const int devnull = ::open("/dev/null", O_WRONLY);
+            ::dup2(devnull, 1);
+            ::dup2(devnull, 2);
+            ::execvp(args[0], args.data());
+            _exit(127);
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    };
+    const std::string label = std::string("bwrap/compile view in ") + where;
+    expect(runs(dir + "/libx.so"), label, "a file shown by a link's name can be opened by it", dir + "/libx.so");
+    expect(!runs(dir + "/secret.txt"), label, "the hidden folder's other files cannot", dir + "/secret.txt");
+    for (const char* f : {"/libx.so", "/libx.so.1", "/secret.txt"}) ::unlink((dir + f).c_str());
+    ::rmdir(dir.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -173,6 +210,9 @@ int main(int argc, char** argv) {
         run_mode(argv[0], "bwrap", "gpu");
         // Under a wrapper that forks and execs the worker, the worker still cannot start a process or a program.
         run_mode(argv[0], "bwrap", "gpu", kForkingWrapper);
+        char cwd[4096] = {};
+        run_shown_link(::getcwd(cwd, sizeof cwd - 1) ? cwd : ".", "a hidden folder");
+        run_shown_link("/tmp", "the private /tmp");
     } else std::printf("skip bwrap: %s\n", why.c_str());
     {
         // A wrapper needs the namespaces: without them it is refused, with a sentence.
