@@ -7,6 +7,7 @@
 #include "cxxlex/cxxlex.hpp"
 #include "line_map.hpp"
 #include "ptx_forms.hpp"
+#include "refused_names.hpp"
 
 namespace emu::rewrite {
 
@@ -53,8 +54,16 @@ class Rewriter {
     std::string run() {
         mark_user_code();
         std::vector<bool> braces;  // one entry per open '{': true when it opens a namespace or extern "C" block
+        bool refused = false;  // a feature the emulator lacks is refused once, at its first use
         for (std::size_t k = 0; k < sig_.size(); ++k) {
             const Token& t = tok(k);
+            if (preprocessed_ && !refused && user_[k] && t.kind == Kind::identifier) {
+                const auto sentence = refused_feature(t.text, k + 1 < sig_.size() ? tok(k + 1).text : "");
+                if (sentence) {
+                    problem(k, *sentence);
+                    refused = true;
+                }
+            }
             if (is(t, "{")) {
                 braces.push_back(opens_namespace(k));
             } else if (is(t, "}")) {
