@@ -17,6 +17,7 @@ emu_add_executable(emu_driver_row_bound_bug ${_drv}/row_bound_bug.cu)
 emu_add_executable(emu_driver_header_shared_overrun ${_drv}/header_shared_overrun.cu)
 emu_add_executable(emu_driver_sample_forms ${_drv}/sample_forms.cu)
 emu_add_executable(emu_driver_long_grid ${_drv}/long_grid.cu)
+emu_add_executable(emu_driver_implicit_forms ${_drv}/implicit_forms.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
 set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu sample_forms
@@ -41,6 +42,14 @@ foreach(entry IN LISTS _drv_pass)
       TIMEOUT 120)
   endforeach()
 endforeach()
+
+# Forms nvcc accepts (no #include, `__shared__` after the type), and a kernel called like a host function: one
+# warning naming the call, nothing run, as on a GPU. One schedule: nothing here depends on the thread order.
+add_test(NAME emu.programs.driver.implicit_forms COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu_driver_implicit_forms>
+  "-DEXPECT=Warning: kernel add_one was called like a host function, without <<<.*>>>, at [^ ]*implicit_forms\\.cu:31;PASS\n"
+  "-DFORBID=Error|add_one was called(.|\n)*add_one was called" -DSTATUS=zero -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.implicit_forms PROPERTIES TIMEOUT 60)
 
 # The watchdog times one block, not the launch: a grid longer than the limit in all, every block quick, completes.
 add_test(NAME emu.programs.driver.long_grid COMMAND emu_driver_long_grid)
