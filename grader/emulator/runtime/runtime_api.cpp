@@ -556,8 +556,19 @@ cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned
 cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device, cudaStream_t stream) {
     EMU_CHECK_STICKY();
     if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
-    if (device != 0 && device != -1 /* cudaCpuDeviceId */) return record_error(cudaErrorInvalidDevice);
+    if (device != 0 && device != cudaCpuDeviceId) return record_error(cudaErrorInvalidDevice);
     if (bytes && (!ptr || !device_range_ok(ptr, bytes))) return record_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, int device) {
+    EMU_CHECK_STICKY();
+    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
+        return record_error(cudaErrorInvalidValue);
+    // The read-mostly hints ignore the device; the others name the emulated device or the host.
+    const bool names_device = advice != cudaMemAdviseSetReadMostly && advice != cudaMemAdviseUnsetReadMostly;
+    if (names_device && device != 0 && device != cudaCpuDeviceId) return record_error(cudaErrorInvalidDevice);
+    if (!ptr || !bytes || !device_range_ok(ptr, bytes)) return record_error(cudaErrorInvalidValue);
     return cudaSuccess;
 }
 

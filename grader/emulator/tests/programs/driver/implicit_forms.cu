@@ -4,7 +4,8 @@
 //   * clock(), CLOCKS_PER_SEC, malloc, memset and printf used without including their headers;
 //   * `__shared__` written after the type (`extern float __shared__ partial[];`, `int __shared__ count;`);
 //   * a kernel called like a host function through a pointer (as a benchmark helper calls what it is given): on a GPU
-//     that launches nothing, so the emulator warns once, naming the call, and runs nothing either.
+//     that launches nothing, so the emulator warns once, naming the call, and runs nothing either;
+//   * managed memory with placement hints (cudaMemAdvise, cudaMemPrefetchAsync to the device and to cudaCpuDeviceId).
 // Prints PASS when every check holds.
 
 // The block's sum through dynamic shared memory declared with the type first.
@@ -58,7 +59,24 @@ int main() {
     call_as_given(add_one, d_in);
     cudaMemcpy(h_out, d_in, blocks * sizeof(int), cudaMemcpyDeviceToHost);
     for (int i = 0; i < blocks; ++i) ok = ok && h_out[i] == h_in[i];
-    ok = ok && cudaGetLastError() == cudaSuccess && clock() >= start && CLOCKS_PER_SEC > 0;
+    // Managed memory with the hints a unified-memory tutorial gives: they move nothing here, and must not fail.
+    int* m;
+    cudaMallocManaged(&m, n * sizeof(int));
+    ok = ok && cudaMemAdvise(m, n * sizeof(int), cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId) == cudaSuccess;
+    for (int i = 0; i < n; ++i) m[i] = i;
+    ok = ok && cudaMemAdvise(m, n * sizeof(int), cudaMemAdviseSetReadMostly, 0) == cudaSuccess &&
+         cudaMemPrefetchAsync(m, n * sizeof(int), 0) == cudaSuccess;
+    add_one<<<1, n / 2>>>(m);
+    ok = ok && cudaDeviceSynchronize() == cudaSuccess &&
+         cudaMemPrefetchAsync(m, n * sizeof(int), cudaCpuDeviceId) == cudaSuccess;
+    for (int i = 0; i < n; ++i) ok = ok && m[i] == i + (i < n / 2 ? 1 : 0);
+    // A hint CUDA does not define, and a range that is not device memory, are invalid values.
+    int on_stack[4];
+    ok = ok && cudaMemAdvise(m, n * sizeof(int), static_cast<cudaMemoryAdvise>(99), 0) == cudaErrorInvalidValue &&
+         cudaMemAdvise(on_stack, sizeof on_stack, cudaMemAdviseSetAccessedBy, 0) == cudaErrorInvalidValue;
+    cudaGetLastError();
+    cudaFree(m);
+    ok = ok && clock() >= start && CLOCKS_PER_SEC > 0;
     cudaFree(d_in);
     cudaFree(d_out);
     free(h_in);
