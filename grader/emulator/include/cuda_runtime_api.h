@@ -166,6 +166,14 @@ cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags);
+// Page-locking memory the program allocated (runtime/host_register.cpp): nothing is locked here, the ranges are kept.
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags);
+cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal);
 cudaError_t cudaFree(void* ptr);
 cudaError_t cudaFreeHost(void* ptr);
@@ -294,6 +302,7 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
 #define cudaDeviceScheduleSpin 0x01
 #define cudaDeviceScheduleYield 0x02
 #define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04  // the older name, which the samples still use
 #define cudaDeviceMapHost 0x08
 #define cudaDeviceLmemResizeToMax 0x10
 

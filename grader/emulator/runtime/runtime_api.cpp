@@ -548,8 +548,9 @@ cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, st
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags) {
     EMU_CHECK_STICKY();
     if (!device_ptr || flags != 0) return record_error(cudaErrorInvalidValue);
-    // Only memory from cudaHostAlloc / cudaMallocHost has a device address.
-    if (!host_ptr || !device_range_ok(host_ptr, 1)) return record_error(cudaErrorInvalidValue);
+    // Only memory from cudaHostAlloc / cudaMallocHost, or registered with cudaHostRegister, has a device address.
+    if (!host_ptr || !(device_range_ok(host_ptr, 1) || host_registered(host_ptr, 1)))
+        return record_error(cudaErrorInvalidValue);
     *device_ptr = host_ptr;
     return cudaSuccess;
 }

@@ -5,7 +5,8 @@
 //   * `__shared__` written after the type (`extern float __shared__ partial[];`, `int __shared__ count;`);
 //   * a kernel called like a host function through a pointer (as a benchmark helper calls what it is given): on a GPU
 //     that launches nothing, so the emulator warns once, naming the call, and runs nothing either;
-//   * managed memory with placement hints (cudaMemAdvise, cudaMemPrefetchAsync to the device and to cudaCpuDeviceId).
+//   * managed memory with placement hints (cudaMemAdvise, cudaMemPrefetchAsync to the device and to cudaCpuDeviceId);
+//   * host memory from malloc pinned with cudaHostRegister and used through its device pointer, as simpleStreams does.
 // Prints PASS when every check holds.
 
 // The block's sum through dynamic shared memory declared with the type first.
@@ -76,6 +77,20 @@ int main() {
          cudaMemAdvise(on_stack, sizeof on_stack, cudaMemAdviseSetAccessedBy, 0) == cudaErrorInvalidValue;
     cudaGetLastError();
     cudaFree(m);
+    // malloc'd memory registered (mapped), written by a kernel through its device pointer; registered twice, or
+    // unregistered from inside the range, it is refused as the runtime refuses it.
+    int* pinned = static_cast<int*>(malloc(n * sizeof(int)));
+    for (int i = 0; i < n; ++i) pinned[i] = 10 * i;
+    int* through = nullptr;
+    ok = ok && cudaHostRegister(pinned, n * sizeof(int), cudaHostRegisterMapped) == cudaSuccess &&
+         cudaHostGetDevicePointer(reinterpret_cast<void**>(&through), pinned, 0) == cudaSuccess && through != nullptr;
+    add_one<<<1, n>>>(through);
+    ok = ok && cudaDeviceSynchronize() == cudaSuccess;
+    for (int i = 0; i < n; ++i) ok = ok && pinned[i] == 10 * i + 1;
+    ok = ok && cudaHostRegister(pinned + 4, 16, cudaHostRegisterDefault) == cudaErrorHostMemoryAlreadyRegistered &&
+         cudaHostUnregister(pinned + 4) == cudaErrorHostMemoryNotRegistered && cudaHostUnregister(pinned) == cudaSuccess;
+    cudaGetLastError();
+    free(pinned);
     ok = ok && clock() >= start && CLOCKS_PER_SEC > 0;
     cudaFree(d_in);
     cudaFree(d_out);
