@@ -128,6 +128,11 @@ add_test(NAME emu.programs.driver.library_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/library_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/lib.o"
   "-DEXPECT=library_refused\\.cu:3:[0-9]+: fatal error: curand\\.h: No such file;\nemu-nvcc: curand\\.h is part of cuRAND, which the CPU emulator does not provide"
   -DSTATUS=nonzero -P ${_drv_expect})
+# A header included only under __CUDA_ARCH__ and again later through another header: one copy of its declarations,
+# and line markers that still nest (no "redefinition", no "linemarker ignored" warning).
+add_test(NAME emu.programs.driver.arch_include COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/arch_include.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/arch_include.o"
+  "-DFORBID=redefinition|linemarker ignored|error" -DSTATUS=zero -P ${_drv_expect})
 # Textures and CUDA graphs are refused at their first use with one sentence (no g++ error follows it).
 add_test(NAME emu.programs.driver.texture_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/texture_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/tex.o"
@@ -139,7 +144,7 @@ add_test(NAME emu.programs.driver.graph_refused COMMAND ${CMAKE_COMMAND}
   "-DFORBID=was not declared|error:(.|\n)*error:" -DSTATUS=nonzero -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.compile_error_in_header emu.programs.driver.launch_refused_in_header
   emu.programs.driver.ptx_refused emu.programs.driver.missing_header_once emu.programs.driver.library_refused
-  emu.programs.driver.texture_refused emu.programs.driver.graph_refused
+  emu.programs.driver.texture_refused emu.programs.driver.graph_refused emu.programs.driver.arch_include
   PROPERTIES TIMEOUT 120)
 add_test(NAME emu.programs.driver.command_line COMMAND ${CMAKE_COMMAND}
   -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-command-line
