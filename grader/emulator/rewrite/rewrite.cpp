@@ -559,11 +559,12 @@ class Rewriter {
                 if (o == std::string::npos || o == 0 || !(is(tok(o - 1), "__align__") || is(tok(o - 1), "alignas")))
                     break;
                 begin = o - 1;
-            } else if (p.kind == Kind::identifier || p.kind == Kind::keyword || is(p, "::")) {
+            } else if (preprocessed_ && (p.kind == Kind::identifier || p.kind == Kind::keyword || is(p, "::"))) {
                 // The type may come before the qualifier: `extern float __shared__ smem[];` (cuda-samples'
-                // threadFenceReduction), as C++ allows decl-specifiers in any order.
+                // threadFenceReduction), as C++ allows decl-specifiers in any order. Only in preprocessed text
+                // (emu-nvcc), where no directive's words can precede the declaration.
                 --begin;
-            } else if (is(p, ">") || is(p, ">>")) {
+            } else if (preprocessed_ && (is(p, ">") || is(p, ">>"))) {
                 // A template argument list of such a type: `cuda::barrier<cuda::thread_scope_block> __shared__ b;`
                 std::size_t o = begin - 1;
                 int angle = 0;
