@@ -9,9 +9,8 @@ namespace {
 cublasStatus_t copy2d(void* dst, long long dst_pitch, const void* src, long long src_pitch, long long width,
                       long long height, cudaMemcpyKind kind, cudaStream_t stream, bool async) {
     if (width == 0 || height == 0) return CUBLAS_STATUS_SUCCESS;
-    const cudaError_t err =
-        async ? cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, height, kind, stream)
-              : cudaMemcpy2D(dst, dst_pitch, src, src_pitch, width, height, kind);
+    const cudaError_t err = async ? cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, height, kind, stream)
+                                  : cudaMemcpy2D(dst, dst_pitch, src, src_pitch, width, height, kind);
     // cuBLAS's documented status for an access to GPU memory that failed.
     return err == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_MAPPING_ERROR;
 }

@@ -54,7 +54,7 @@ class Rewriter {
     std::string run() {
         mark_user_code();
         std::vector<bool> braces;  // one entry per open '{': true when it opens a namespace or extern "C" block
-        bool refused = false;  // a feature the emulator lacks is refused once, at its first use
+        bool refused = false;      // a feature the emulator lacks is refused once, at its first use
         for (std::size_t k = 0; k < sig_.size(); ++k) {
             const Token& t = tok(k);
             if (preprocessed_ && !refused && user_[k] && t.kind == Kind::identifier) {

@@ -57,8 +57,7 @@ struct atomic_ops {
     template <class F>
     static T update(T* p, F f) {
         T old = load(p);
-        while (!compare_exchange(p, old, f(old))) {
-        }
+        while (!compare_exchange(p, old, f(old))) {}
         return old;
     }
     static T fetch_add(T* p, T v) {
