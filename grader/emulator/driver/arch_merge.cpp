@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "cxxlex/cxxlex.hpp"
 #include "line_map.hpp"
@@ -218,6 +219,31 @@ std::string marker(const std::pair<std::string, int>& at) {
     return "\n# " + std::to_string(at.second) + " \"" + f + "\"\n";
 }
 
+// Device text spliced into the host text: its line markers may enter or leave include files that the host text
+// around it does not (the block can start inside a header the device pass entered before it), and the compiler
+// ignores, with a warning, markers that do not nest. Their enter/leave flags (1, 2) go; the file and line, and the
+// system-header flags (3, 4), stay.
+std::string without_nesting_flags(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const std::size_t eol = std::min(text.find('\n', i), text.size());
+        std::string_view line = text.substr(i, eol - i);
+        const std::size_t q = line.rfind('"');
+        if (line.size() > 2 && line[0] == '#' && line[1] == ' ' && q != std::string_view::npos && q > 2) {
+            out.append(line.substr(0, q + 1));
+            for (std::size_t f = q + 1; f < line.size(); ++f)
+                if (line[f] == '3' || line[f] == '4') (out += ' ') += line[f];
+        } else {
+            out.append(line);
+        }
+        if (eol < text.size()) out += '\n';
+        i = eol + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
@@ -338,6 +364,23 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
     }
     if (!r.problems.empty()) return r;
 
+    // A header included only by the device pass (`#if __CUDA_ARCH__ >= 700` / `#include <cuda/barrier>`, as in
+    // cuda-samples' globalToShmemAsyncCopy) that the host pass includes later anyway (through another header): its
+    // declarations are a device-only hunk early and a host-only hunk later, the same tokens of the same lines. Both
+    // copies would be redefinitions; the later one goes, as a second #include of a guarded header would.
+    std::vector<bool> moved(hunks.size(), false);
+    std::unordered_set<int> device_only;
+    for (std::size_t i = 0; i < hunks.size(); ++i)
+        if (take_device[i] && hunks[i].h1 == hunks[i].h0)
+            for (std::size_t k = hunks[i].d0; k < hunks[i].d1; ++k) device_only.insert(b[k]);
+    for (std::size_t i = 0; i < hunks.size() && !device_only.empty(); ++i) {
+        const Hunk& h = hunks[i];
+        if (take_device[i] || h.d1 != h.d0 || h.h1 == h.h0 || where(H, h.h0, h.h1).at != Where::outside) continue;
+        bool is_moved = true;
+        for (std::size_t k = h.h0; k < h.h1 && is_moved; ++k) is_moved = device_only.count(a[k]) != 0;
+        if (is_moved) take_device[i] = moved[i] = true;  // a host-only hunk's device side is nothing: it goes
+    }
+
     // Host text, with each device hunk spliced in between line markers that keep every later line where it was.
     std::string out;
     std::size_t pos = 0;                     // byte offset in host text copied so far
@@ -350,13 +393,20 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
         const Hunk& h = hunks[i];
         const std::size_t hs = host_offset(h.h0);
         out.append(host.substr(pos, hs - pos));
+        if (moved[i]) {
+            // A dropped copy keeps its line markers: they enter and leave include files, and the compiler checks
+            // that they nest.
+            const std::size_t end = h.h1 < H.sig.size() ? H.sig[h.h1] : H.all.size();
+            for (std::size_t t = H.sig[h.h0]; t < end; ++t)
+                if (H.all[t].kind == cxxlex::Kind::preprocessor) out += "\n" + std::string(H.all[t].text) + "\n";
+        }
         if (h.d1 > h.d0) {
             out += marker(dmap.at(D.tok(h.d0).line));
             const std::size_t ds = device_offset(h.d0);
             const std::size_t de = D.tok(h.d1 - 1).offset + D.tok(h.d1 - 1).text.size();
             // The device text starts mid-line: pad to its column so that compiler carets still point at the right place.
             out.append(static_cast<std::size_t>(std::max(0, D.tok(h.d0).column - 1)), ' ');
-            out.append(device.substr(ds, de - ds));
+            out.append(without_nesting_flags(device.substr(ds, de - ds)));
         }
         pos = host_offset(h.h1);
         if (h.h1 < H.sig.size()) {

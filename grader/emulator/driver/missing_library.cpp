@@ -28,6 +28,7 @@ std::string missing_library_note(const std::string& compiler_messages) {
         {"npp", "NPP"},
         {"nvrtc", "NVRTC"},
         {"nvjpeg", "nvJPEG"},
+        {"mma.h", "the warp matrix (tensor core, nvcuda::wmma) API"},
         {"cuda_gl_interop", "the OpenGL interoperability API"},
         {"cuda_d3d", "the Direct3D interoperability API"},
         {"cuda_egl_interop", "the EGL interoperability API"},

@@ -420,5 +420,9 @@ class grid_group {
     dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
 };
 inline grid_group this_grid() { return grid_group(); }
+// The free function, as for the other groups (cuda-samples' simpleAWBarrier calls cg::sync(grid)).
+inline void sync(const grid_group& g, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    g.sync(file, line);
+}
 
 }  // namespace cooperative_groups

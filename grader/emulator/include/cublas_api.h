@@ -92,6 +92,20 @@ cublasStatus_t cublasSetWorkspace(cublasHandle_t handle, void* workspace, std::s
 const char* cublasGetStatusName(cublasStatus_t status);
 const char* cublasGetStatusString(cublasStatus_t status);
 
+// ---- copies between host and device (cublas/transfer.cpp): strided vectors, column-major matrices -------------
+cublasStatus_t cublasSetVector(int n, int elemSize, const void* x, int incx, void* devicePtr, int incy);
+cublasStatus_t cublasGetVector(int n, int elemSize, const void* x, int incx, void* y, int incy);
+cublasStatus_t cublasSetMatrix(int rows, int cols, int elemSize, const void* A, int lda, void* B, int ldb);
+cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void* A, int lda, void* B, int ldb);
+cublasStatus_t cublasSetVectorAsync(int n, int elemSize, const void* hostPtr, int incx, void* devicePtr, int incy,
+                                    cudaStream_t stream);
+cublasStatus_t cublasGetVectorAsync(int n, int elemSize, const void* devicePtr, int incx, void* hostPtr, int incy,
+                                    cudaStream_t stream);
+cublasStatus_t cublasSetMatrixAsync(int rows, int cols, int elemSize, const void* A, int lda, void* B, int ldb,
+                                    cudaStream_t stream);
+cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize, const void* A, int lda, void* B, int ldb,
+                                    cudaStream_t stream);
+
 // ---- GEMM (column-major: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n, C m x n) ------------------
 cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            int k, const float* alpha, const float* A, int lda, const float* B, int ldb,

@@ -12,3 +12,10 @@
 
 #include <cstdio>   // device printf is the C library's printf
 #include <cassert>  // device assert: a failure inside a kernel ends the launch with cudaErrorAssert
+// nvcc's cuda_runtime.h brings in the C library's string.h, time.h and stdlib.h (crt/common_functions.h declares
+// memset, memcpy, clock and malloc for device code) and <new>; programs call clock() or malloc() without including
+// them (llm.c's permute.cu), and nvcc includes this header into every .cu file.
+#include <new>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>

@@ -166,6 +166,14 @@ cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags);
+// Page-locking memory the program allocated (runtime/host_register.cpp): nothing is locked here, the ranges are kept.
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags);
+cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal);
 cudaError_t cudaFree(void* ptr);
 cudaError_t cudaFreeHost(void* ptr);
@@ -220,7 +228,20 @@ template <class T>
 inline cudaError_t cudaHostGetDevicePointer(T** device_ptr, void* host_ptr, unsigned flags) {
     return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
 }
+// Managed memory's placement: the device ids CUDA reserves for the host and for none, the hints of cudaMemAdvise.
+// One memory here: prefetches and hints check their arguments and move nothing.
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)
+enum cudaMemoryAdvise {
+    cudaMemAdviseSetReadMostly = 1,
+    cudaMemAdviseUnsetReadMostly = 2,
+    cudaMemAdviseSetPreferredLocation = 3,
+    cudaMemAdviseUnsetPreferredLocation = 4,
+    cudaMemAdviseSetAccessedBy = 5,
+    cudaMemAdviseUnsetAccessedBy = 6
+};
 cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device, cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, int device);
 template <class T>
 inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
                                            cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0) {
@@ -281,6 +302,7 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
 #define cudaDeviceScheduleSpin 0x01
 #define cudaDeviceScheduleYield 0x02
 #define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04  // the older name, which the samples still use
 #define cudaDeviceMapHost 0x08
 #define cudaDeviceLmemResizeToMax 0x10
 

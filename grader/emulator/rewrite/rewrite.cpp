@@ -7,6 +7,7 @@
 #include "cxxlex/cxxlex.hpp"
 #include "line_map.hpp"
 #include "ptx_forms.hpp"
+#include "refused_names.hpp"
 
 namespace emu::rewrite {
 
@@ -53,8 +54,16 @@ class Rewriter {
     std::string run() {
         mark_user_code();
         std::vector<bool> braces;  // one entry per open '{': true when it opens a namespace or extern "C" block
+        bool refused = false;      // a feature the emulator lacks is refused once, at its first use
         for (std::size_t k = 0; k < sig_.size(); ++k) {
             const Token& t = tok(k);
+            if (preprocessed_ && !refused && user_[k] && t.kind == Kind::identifier) {
+                const auto sentence = refused_feature(t.text, k + 1 < sig_.size() ? tok(k + 1).text : "");
+                if (sentence) {
+                    problem(k, *sentence);
+                    refused = true;
+                }
+            }
             if (is(t, "{")) {
                 braces.push_back(opens_namespace(k));
             } else if (is(t, "}")) {
@@ -81,6 +90,7 @@ class Rewriter {
                 bool ns_scope = true;
                 for (bool b : braces) ns_scope = ns_scope && b;
                 if (is(t, "__global__") && ns_scope) note_kernel(k);
+                if (is(t, "__global__")) guard_kernel_body(k);
             } else if (preprocessed_ && is(t, "(") && k > 0 && user_[k] && call_like(k - 1)) {
                 wrap_element_args(k);
             } else if (preprocessed_ && is(t, "=") && k > 0 && user_[k]) {
@@ -430,32 +440,53 @@ class Rewriter {
 
     // The __global__ at k begins a declaration: remembers the kernel when it is a definition of a function that is not
     // a template (a template's instances have no address until used).
-    void note_kernel(std::size_t k) {
-        static const std::set<std::string> kBefore = {"static",   "inline",     "__forceinline__", "extern",
-                                                      "__host__", "__device__", "__noinline__"};
-        std::size_t b = k;
-        while (b > 0 && (kBefore.count(tok(b - 1).text) || tok(b - 1).kind == Kind::string)) --b;
-        if (b > 0 && (is(tok(b - 1), ">") || is(tok(b - 1), ">>") || is(tok(b - 1), "template"))) return;
+    // The '{' that opens the body of the function declared by the `__global__` at k, npos for a declaration only.
+    std::size_t kernel_body(std::size_t k, std::size_t* name_open = nullptr) {
         static const std::set<std::string> kNotName = {"__attribute__", "__launch_bounds__", "alignas", "__declspec",
                                                        "decltype"};
         std::size_t open = std::string::npos;
         for (std::size_t j = k + 1; j < sig_.size(); ++j) {
             const std::string& s = tok(j).text;
-            if (s == ";" || s == "{" || s == "}" || s == "=" || s == "<") return;
+            if (s == ";" || s == "{" || s == "}" || s == "=" || s == "<") return std::string::npos;
             if (s != "(") continue;
             if (tok(j - 1).kind == Kind::identifier && !kNotName.count(tok(j - 1).text)) {
                 open = j;
                 break;
             }
             j = match_forward(j);  // an attribute's arguments
-            if (j >= sig_.size()) return;
+            if (j >= sig_.size()) return std::string::npos;
         }
-        if (open == std::string::npos) return;
+        if (open == std::string::npos) return std::string::npos;
         std::size_t j = match_forward(open);
         while (j < sig_.size() && ++j < sig_.size() && !is(tok(j), "{") && !is(tok(j), ";")) {
             if (is(tok(j), "(")) j = match_forward(j);
         }
-        if (j >= sig_.size() || !is(tok(j), "{")) return;  // a declaration only
+        if (j >= sig_.size() || !is(tok(j), "{")) return std::string::npos;
+        if (name_open) *name_open = open;
+        return j;
+    }
+
+    // A kernel called like a host function (`kernel(args)`, through a pointer: llm.c's benchmark_kernel) runs its
+    // body on the host here; on a GPU the call launches nothing. Its body therefore starts by asking the runtime
+    // whether a launch is running it, passing the caller's address so that a report can name the call.
+    void guard_kernel_body(std::size_t k) {
+        std::size_t open = std::string::npos;
+        const std::size_t body = kernel_body(k, &open);
+        if (body == std::string::npos) return;
+        replace(body, body,
+                "{ if (!::emu::detail::kernel_body_entered(\"" + tok(open - 1).text +
+                    "\", __builtin_return_address(0))) return;");
+    }
+
+    void note_kernel(std::size_t k) {
+        static const std::set<std::string> kBefore = {"static",   "inline",     "__forceinline__", "extern",
+                                                      "__host__", "__device__", "__noinline__"};
+        std::size_t b = k;
+        while (b > 0 && (kBefore.count(tok(b - 1).text) || tok(b - 1).kind == Kind::string)) --b;
+        if (b > 0 && (is(tok(b - 1), ">") || is(tok(b - 1), ">>") || is(tok(b - 1), "template"))) return;
+        std::size_t open = std::string::npos;
+        const std::size_t j = kernel_body(k, &open);
+        if (j == std::string::npos) return;
         const std::size_t close = match_forward(j);
         if (close < sig_.size()) kernels_.emplace_back(tok(open - 1).text, close);
     }
@@ -528,6 +559,24 @@ class Rewriter {
                 if (o == std::string::npos || o == 0 || !(is(tok(o - 1), "__align__") || is(tok(o - 1), "alignas")))
                     break;
                 begin = o - 1;
+            } else if (preprocessed_ && (p.kind == Kind::identifier || p.kind == Kind::keyword || is(p, "::"))) {
+                // The type may come before the qualifier: `extern float __shared__ smem[];` (cuda-samples'
+                // threadFenceReduction), as C++ allows decl-specifiers in any order. Only in preprocessed text
+                // (emu-nvcc), where no directive's words can precede the declaration.
+                --begin;
+            } else if (preprocessed_ && (is(p, ">") || is(p, ">>"))) {
+                // A template argument list of such a type: `cuda::barrier<cuda::thread_scope_block> __shared__ b;`
+                std::size_t o = begin - 1;
+                int angle = 0;
+                for (;; --o) {
+                    const std::string& t = tok(o).text;
+                    if (t == ">" || t == ">>") angle += static_cast<int>(t.size());
+                    else if (t == "<") --angle;
+                    else if (t == ";" || t == "{" || t == "}") break;
+                    if (angle == 0 || o == 0) break;
+                }
+                if (angle != 0 || o == 0) break;
+                begin = o;
             } else {
                 break;
             }

@@ -13,6 +13,8 @@ void make_sticky(cudaError_t err);
 cudaError_t sticky_error();
 
 bool stream_ok(cudaStream_t s);
+// [p, p + bytes) lies in one range registered with cudaHostRegister (runtime/host_register.cpp).
+bool host_registered(const void* p, std::size_t bytes);
 
 // "ns::kernel<256>(float*)" and "kernel<BLOCK>" both become "kernel": how launches and function pointers meet.
 std::string kernel_key(const std::string& name);

@@ -344,7 +344,7 @@ void shadow_check(std::size_t off, std::size_t size, unsigned flags, const void*
     const std::uint32_t wepoch = rt::warp_epoch(warp);
     const bool write = flags & kWrite;
     const bool atomic = flags & kAtomic;
-    const bool reads = !write || atomic;
+    const bool reads = !write || (atomic && !(flags & kAtomicStore));
     // Aggregate copies may cover padding nothing writes: for accesses wider than 8 bytes, only a read of which no
     // byte was written counts as uninitialized.
     const bool strict_init = size <= 8;

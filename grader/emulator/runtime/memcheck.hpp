@@ -18,8 +18,10 @@ enum : unsigned {
     kWrite = 1,         // else a read
     kAtomic = 2,        // an atomic operation (read-modify-write: checked as a write that also reads)
     kNaturalAlign = 4,  // the compiler assumed the address aligned to the access size (plain __tsan_readN/writeN)
-    kMaybeRead = 8      // a read only if the callee takes the value (emu_arg_read on a non-const element): never
+    kMaybeRead = 8,     // a read only if the callee takes the value (emu_arg_read on a non-const element): never
                         // reported as uninitialized, as the callee may take a reference and only write
+    kAtomicStore = 16   // with kAtomic: an atomic store, which writes without reading (cuda::atomic's store(0)
+                        // initializes the object)
 };
 
 // Address ranges that hooks check; everything else (fiber stacks, host heap, globals) is ignored.

@@ -548,16 +548,28 @@ cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, st
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags) {
     EMU_CHECK_STICKY();
     if (!device_ptr || flags != 0) return record_error(cudaErrorInvalidValue);
-    // Only memory from cudaHostAlloc / cudaMallocHost has a device address.
-    if (!host_ptr || !device_range_ok(host_ptr, 1)) return record_error(cudaErrorInvalidValue);
+    // Only memory from cudaHostAlloc / cudaMallocHost, or registered with cudaHostRegister, has a device address.
+    if (!host_ptr || !(device_range_ok(host_ptr, 1) || host_registered(host_ptr, 1)))
+        return record_error(cudaErrorInvalidValue);
     *device_ptr = host_ptr;
     return cudaSuccess;
 }
 cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device, cudaStream_t stream) {
     EMU_CHECK_STICKY();
     if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
-    if (device != 0 && device != -1 /* cudaCpuDeviceId */) return record_error(cudaErrorInvalidDevice);
+    if (device != 0 && device != cudaCpuDeviceId) return record_error(cudaErrorInvalidDevice);
     if (bytes && (!ptr || !device_range_ok(ptr, bytes))) return record_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, int device) {
+    EMU_CHECK_STICKY();
+    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
+        return record_error(cudaErrorInvalidValue);
+    // The read-mostly hints ignore the device; the others name the emulated device or the host.
+    const bool names_device = advice != cudaMemAdviseSetReadMostly && advice != cudaMemAdviseUnsetReadMostly;
+    if (names_device && device != 0 && device != cudaCpuDeviceId) return record_error(cudaErrorInvalidDevice);
+    if (!ptr || !bytes || !device_range_ok(ptr, bytes)) return record_error(cudaErrorInvalidValue);
     return cudaSuccess;
 }
 

@@ -8,6 +8,7 @@
 #include "memcheck.hpp"
 
 using emu::mc::kAtomic;
+using emu::mc::kAtomicStore;
 using emu::mc::kNaturalAlign;
 using emu::mc::kWrite;
 
@@ -26,9 +27,9 @@ inline void hook(const void* p, std::size_t n, unsigned flags, const void* pc) {
     emu::mc::access(p, n, flags, pc);
 }
 
-inline void atomic_hook(const volatile void* p, std::size_t n, const void* pc) {
+inline void atomic_hook(const volatile void* p, std::size_t n, const void* pc, unsigned extra = 0) {
     if (EMU_LIKELY(!emu::rt::g_in_kernel)) return;
-    emu::mc::access(const_cast<const void*>(p), n, kAtomic | kWrite | kNaturalAlign, pc);
+    emu::mc::access(const_cast<const void*>(p), n, kAtomic | kWrite | kNaturalAlign | extra, pc);
 }
 
 }  // namespace
@@ -82,7 +83,7 @@ typedef int morder;
         return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                    \
     }                                                                                                   \
     void __tsan_atomic##N##_store(volatile a##N* a, a##N v, morder) {                                   \
-        atomic_hook(a, sizeof(a##N), __builtin_return_address(0));                                      \
+        atomic_hook(a, sizeof(a##N), __builtin_return_address(0), kAtomicStore);                        \
         __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                       \
     }                                                                                                   \
     a##N __tsan_atomic##N##_exchange(volatile a##N* a, a##N v, morder) {                                \
@@ -152,7 +153,7 @@ a128 __tsan_atomic128_load(const volatile a128* a, morder) {
     return *a;
 }
 void __tsan_atomic128_store(volatile a128* a, a128 v, morder) {
-    atomic_hook(a, 16, __builtin_return_address(0));
+    atomic_hook(a, 16, __builtin_return_address(0), kAtomicStore);
     *a = v;
 }
 #define EMU_RMW128(NAME, OP)                                         \

@@ -210,7 +210,8 @@ void __ubsan_handle_sub_overflow_abort(OverflowData* d, ValueHandle a, ValueHand
 
 void __ubsan_handle_mul_overflow_abort(OverflowData* d, ValueHandle a, ValueHandle b) {
     handle("__ubsan_handle_mul_overflow_abort", "signed-integer-overflow", d->loc, overflow_what(d, a, b, "*"),
-           "an index computed as row * cols in int overflows past 2^31; compute it in size_t or long long",
+           "a product past 2^31 in int is undefined (the GPU's wrap-around is not promised); compute an index such "
+           "as row * cols in size_t or long long, and a value in a wider or unsigned type",
            kLaunchFailure, d, a, b);
 }
 

@@ -123,6 +123,9 @@ cudaError_t launch_registered(const void* func, const LaunchConfig& cfg, void** 
     return launch_with_args(typed, cfg, args, std::index_sequence_for<P...>{});
 }
 void register_launcher(const void* func, UntypedLauncher launcher);  // runtime/launch.cpp
+// Written by emu-nvcc at the start of every kernel's body: false (the body then returns at once) when no launch runs
+// it, i.e. the kernel was called like a host function; reported once per kernel (runtime/unlaunched_kernel.cpp).
+bool kernel_body_entered(const char* name, const void* caller);
 template <class... P>
 bool register_kernel(void (*func)(P...)) {
     register_launcher(reinterpret_cast<const void*>(func), &launch_registered<P...>);

@@ -5,7 +5,7 @@
 set(EMU_API_PROGRAMS
   cg_block_reduce cublas_gemm histogram_shared online_softmax layernorm_cg streams_async fp8_roundtrip
   constant_memory grid_sync warp_aggregated helper_header cache_hints_atomics launch_void_ptr
-  lowp_call_reads lowp_call_stores async_copy_tiles barrier_pipeline)
+  lowp_call_reads lowp_call_stores async_copy_tiles barrier_pipeline atomic_ref)
 foreach(program IN LISTS EMU_API_PROGRAMS)
   emu_add_executable(emu_api_${program} ${CMAKE_CURRENT_LIST_DIR}/${program}.cu)
   if(program MATCHES "^cublas")
@@ -146,3 +146,10 @@ foreach(pair
   set_tests_properties(emu.programs.api.barrier_pipeline.${mode}.${schedule} PROPERTIES
     ENVIRONMENT "EMU_SCHEDULE=${schedule}" PASS_REGULAR_EXPRESSION "${expect}" TIMEOUT 60)
 endforeach()
+
+# libcu++ atomics race with a plain store to the same object (the shared counter's line 30 against the atomic
+# increment on line 29).
+add_test(NAME emu.programs.api.atomic_ref.race COMMAND emu_api_atomic_ref race)
+set_tests_properties(emu.programs.api.atomic_ref.race PROPERTIES
+  PASS_REGULAR_EXPRESSION "Race reported between Write access at [^ ]*atomic_ref.cu:30 by thread \\(5,0,0\\)[^\n]*\n[^\n]*and Atomic access at [^ ]*atomic_ref.cu:29"
+  TIMEOUT 60)

@@ -1,5 +1,5 @@
 // A GEMM driver in the style of the cuBLAS samples: single-precision GEMM with every transpose combination and
-// padded leading dimensions, mixed-precision cublasGemmEx (fp16 and bf16 inputs, fp32 output), a strided batch, and a
+// padded leading dimensions (copied with cublasSetMatrix/SetVector and read back with GetVector/GetMatrixAsync), mixed-precision cublasGemmEx (fp16 and bf16 inputs, fp32 output), a strided batch, and a
 // cuBLASLt matmul with a bias + ReLU epilogue; every result is checked against a plain CPU loop.
 #include <cublasLt.h>
 #include <cublas_v2.h>
@@ -55,8 +55,9 @@ int main() {
       CHECK_CUDA(cudaMalloc(&dA, A.size() * sizeof(float)));
       CHECK_CUDA(cudaMalloc(&dB, B.size() * sizeof(float)));
       CHECK_CUDA(cudaMalloc(&dC, C.size() * sizeof(float)));
-      CHECK_CUDA(cudaMemcpy(dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
-      CHECK_CUDA(cudaMemcpy(dB, B.data(), B.size() * sizeof(float), cudaMemcpyHostToDevice));
+      // A as the samples copy it, the stored rows of each column only (cuBLAS never reads the padding); B as a vector.
+      CHECK_CUBLAS(cublasSetMatrix(ta ? k : m, ta ? m : k, sizeof(float), A.data(), lda, dA, lda));
+      CHECK_CUBLAS(cublasSetVector(static_cast<int>(B.size()), sizeof(float), B.data(), 1, dB, 1));
       CHECK_CUDA(cudaMemcpy(dC, C.data(), C.size() * sizeof(float), cudaMemcpyHostToDevice));
       CHECK_CUBLAS(cublasSgemm(handle, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, k, &alpha,
                                dA, lda, dB, ldb, &beta, dC, ldc));
@@ -67,6 +68,15 @@ int main() {
           const double w = i < m ? want[i + j * ldc] : value(i + j * ldc, 3);
           t.close("sgemm", i + j * ldc, C[i + j * ldc], w, 1e-5);
         }
+      // C's first row is a vector with stride ldc: read it back with cublasGetVector, and as a 1 x n matrix.
+      std::vector<float> row(n), row2(n);
+      CHECK_CUBLAS(cublasGetVector(n, sizeof(float), dC, ldc, row.data(), 1));
+      CHECK_CUBLAS(cublasGetMatrixAsync(1, n, sizeof(float), dC, ldc, row2.data(), 1, stream));
+      CHECK_CUDA(cudaStreamSynchronize(stream));
+      for (int j = 0; j < n; ++j) {
+        t.close("getvector", j, row[j], C[j * ldc], 0);
+        t.close("getmatrix", j, row2[j], C[j * ldc], 0);
+      }
       cudaFree(dA);
       cudaFree(dB);
       cudaFree(dC);
@@ -171,6 +181,9 @@ int main() {
     t.equal("bad_lda", 0, cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, mm, nn, kk, &one, dA32, mm - 1, dB32, kk, &zero,
                                       dC, mm), CUBLAS_STATUS_INVALID_VALUE);
     t.equal("saxpy", 0, cublasSaxpy(handle, mm, &one, dA32, 1, dC, 1), CUBLAS_STATUS_NOT_SUPPORTED);
+    // The copies' documented checks: a stride of 0, a leading dimension shorter than a column.
+    t.equal("setvector_inc0", 0, cublasSetVector(1, sizeof(float), &one, 0, dC, 1), CUBLAS_STATUS_INVALID_VALUE);
+    t.equal("setmatrix_lda", 0, cublasSetMatrix(4, 2, sizeof(float), &one, 3, dC, 4), CUBLAS_STATUS_INVALID_VALUE);
     cudaFree(dAh);
     cudaFree(dBh);
     cudaFree(dAb);

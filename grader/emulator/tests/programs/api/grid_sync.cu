@@ -23,7 +23,7 @@ __global__ void jacobi(float* a, float* b, int n, int steps) {
     float* dst = s % 2 ? a : b;
     for (int i = static_cast<int>(grid.thread_rank()); i < n; i += static_cast<int>(grid.size()))
       dst[i] = (i == 0 || i == n - 1) ? src[i] : 0.25f * src[i - 1] + 0.5f * src[i] + 0.25f * src[i + 1];
-    grid.sync();
+    cg::sync(grid);  // the free function's form
   }
 }
 

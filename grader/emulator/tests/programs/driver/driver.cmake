@@ -17,6 +17,7 @@ emu_add_executable(emu_driver_row_bound_bug ${_drv}/row_bound_bug.cu)
 emu_add_executable(emu_driver_header_shared_overrun ${_drv}/header_shared_overrun.cu)
 emu_add_executable(emu_driver_sample_forms ${_drv}/sample_forms.cu)
 emu_add_executable(emu_driver_long_grid ${_drv}/long_grid.cu)
+emu_add_executable(emu_driver_implicit_forms ${_drv}/implicit_forms.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
 set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu sample_forms
@@ -41,6 +42,14 @@ foreach(entry IN LISTS _drv_pass)
       TIMEOUT 120)
   endforeach()
 endforeach()
+
+# Forms nvcc accepts (no #include, `__shared__` after the type), and a kernel called like a host function: one
+# warning naming the call, nothing run, as on a GPU. One schedule: nothing here depends on the thread order.
+add_test(NAME emu.programs.driver.implicit_forms COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu_driver_implicit_forms>
+  "-DEXPECT=Warning: kernel add_one was called like a host function, without <<<.*>>>, at [^ ]*implicit_forms\\.cu:33;PASS\n"
+  "-DFORBID=Error|add_one was called(.|\n)*add_one was called" -DSTATUS=zero -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.implicit_forms PROPERTIES TIMEOUT 60)
 
 # The watchdog times one block, not the launch: a grid longer than the limit in all, every block quick, completes.
 add_test(NAME emu.programs.driver.long_grid COMMAND emu_driver_long_grid)
@@ -119,8 +128,23 @@ add_test(NAME emu.programs.driver.library_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/library_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/lib.o"
   "-DEXPECT=library_refused\\.cu:3:[0-9]+: fatal error: curand\\.h: No such file;\nemu-nvcc: curand\\.h is part of cuRAND, which the CPU emulator does not provide"
   -DSTATUS=nonzero -P ${_drv_expect})
+# A header included only under __CUDA_ARCH__ and again later through another header: one copy of its declarations,
+# and line markers that still nest (no "redefinition", no "linemarker ignored" warning).
+add_test(NAME emu.programs.driver.arch_include COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/arch_include.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/arch_include.o"
+  "-DFORBID=redefinition|linemarker ignored|error" -DSTATUS=zero -P ${_drv_expect})
+# Textures and CUDA graphs are refused at their first use with one sentence (no g++ error follows it).
+add_test(NAME emu.programs.driver.texture_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/texture_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/tex.o"
+  "-DEXPECT=texture_refused\\.cu:9: error: textures and surfaces \\('cudaTextureObject_t'\\) are not emulated by the CPU emulator"
+  "-DFORBID=has not been declared|error:(.|\n)*error:" -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.graph_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;-DUSE_GRAPH;${_drv}/texture_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/graph.o"
+  "-DEXPECT=texture_refused\\.cu:21: error: CUDA graphs \\('cudaGraph_t'\\) are not emulated by the CPU emulator"
+  "-DFORBID=was not declared|error:(.|\n)*error:" -DSTATUS=nonzero -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.compile_error_in_header emu.programs.driver.launch_refused_in_header
   emu.programs.driver.ptx_refused emu.programs.driver.missing_header_once emu.programs.driver.library_refused
+  emu.programs.driver.texture_refused emu.programs.driver.graph_refused emu.programs.driver.arch_include
   PROPERTIES TIMEOUT 120)
 add_test(NAME emu.programs.driver.command_line COMMAND ${CMAKE_COMMAND}
   -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-command-line

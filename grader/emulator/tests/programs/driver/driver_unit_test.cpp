@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "arch_merge.hpp"
+#include "missing_library.hpp"
 #include "options.hpp"
+#include "refused_names.hpp"
 #include "rewrite.hpp"
 #include "workbook_catch.hpp"
 
@@ -342,4 +344,24 @@ TEST_CASE("emu-nvcc materializes the value a statement stores into memory, and n
     CHECK(r.text.find("reinterpret_cast<float4*>(y)[i] = ::emu::detail::stored_value( mk(1));") != std::string::npos);
     CHECK(r.text.find("get<0>(t)[i] = ::emu::detail::stored_value( f(11));") != std::string::npos);
     CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
+}
+
+TEST_CASE("emu-nvcc refuses textures and graphs by name, not a program's own variable of such a name", "[driver]") {
+    using emu::rewrite::refused_feature;
+    CHECK(refused_feature("cudaTextureObject_t", "t").value_or("").find("textures and surfaces") == 0);
+    CHECK(refused_feature("tex2D", "<").has_value());
+    CHECK(refused_feature("tex1Dfetch", "(").has_value());
+    CHECK(refused_feature("texture", "<").has_value());
+    CHECK(refused_feature("cudaGraphExec_t", "exec").value_or("").find("CUDA graphs") == 0);
+    // A variable or member named like a fetch function, or a word such as `texture`, is the program's own.
+    CHECK_FALSE(refused_feature("tex2D", "=").has_value());
+    CHECK_FALSE(refused_feature("texture", ";").has_value());
+    CHECK_FALSE(refused_feature("textureSize", "(").has_value());
+}
+
+TEST_CASE("emu-nvcc names the library of a missing header", "[driver]") {
+    using emu::driver::missing_library_note;
+    CHECK(missing_library_note("gemm.cu:3:10: fatal error: mma.h: No such file or directory")
+              .find("mma.h is part of the warp matrix (tensor core, nvcuda::wmma) API") != std::string::npos);
+    CHECK(missing_library_note("a.cu:1:10: fatal error: own_header.h: No such file or directory").empty());
 }

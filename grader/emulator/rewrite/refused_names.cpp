@@ -1,0 +1,79 @@
+#include "refused_names.hpp"
+
+#include <array>
+#include <utility>
+
+namespace emu::rewrite {
+
+namespace {
+
+struct Feature {
+    const char* what;  // the feature, as the sentence names it
+    const char* why;   // what the program can do instead
+};
+
+constexpr Feature kTextures{"textures and surfaces",
+                            "the emulator has no texture units (no filtering, addressing modes or CUDA arrays); "
+                            "read the data through a pointer, or run this program on a GPU"};
+constexpr Feature kGraphs{"CUDA graphs",
+                          "the emulator runs every launch at once on the calling thread and cannot capture or "
+                          "replay them; launch the kernels directly, or run this program on a GPU"};
+
+// Names only CUDA's texture, surface and graph APIs declare. The fetch functions are templates or overloaded
+// functions: they count only when called or instantiated (`tex2D<float>(…)`, `tex1Dfetch(…)`), so a variable of the
+// same name in a program does not.
+constexpr std::array<std::pair<const char*, const Feature*>, 33> kNames{{
+    {"cudaTextureObject_t", &kTextures},
+    {"cudaSurfaceObject_t", &kTextures},
+    {"cudaArray_t", &kTextures},
+    {"cudaArray", &kTextures},
+    {"cudaMipmappedArray_t", &kTextures},
+    {"cudaChannelFormatDesc", &kTextures},
+    {"cudaCreateChannelDesc", &kTextures},
+    {"cudaMallocArray", &kTextures},
+    {"cudaMalloc3DArray", &kTextures},
+    {"cudaCreateTextureObject", &kTextures},
+    {"cudaCreateSurfaceObject", &kTextures},
+    {"cudaBindTexture", &kTextures},
+    {"cudaBindTexture2D", &kTextures},
+    {"cudaTextureDesc", &kTextures},
+    {"cudaResourceDesc", &kTextures},
+    {"tex1Dfetch", &kTextures},
+    {"tex1D", &kTextures},
+    {"tex2D", &kTextures},
+    {"tex3D", &kTextures},
+    {"tex1DLayered", &kTextures},
+    {"tex2DLayered", &kTextures},
+    {"texCubemap", &kTextures},
+    {"tex2Dgather", &kTextures},
+    {"surf2Dread", &kTextures},
+    {"surf2Dwrite", &kTextures},
+    {"cudaGraph_t", &kGraphs},
+    {"cudaGraphExec_t", &kGraphs},
+    {"cudaGraphNode_t", &kGraphs},
+    {"cudaStreamBeginCapture", &kGraphs},
+    {"cudaGraphCreate", &kGraphs},
+    {"cudaGraphInstantiate", &kGraphs},
+    {"cudaGraphLaunch", &kGraphs},
+    {"cudaStreamEndCapture", &kGraphs},
+}};
+
+bool is_function_like(std::string_view name) { return name.rfind("tex", 0) == 0 || name.rfind("surf", 0) == 0; }
+
+}  // namespace
+
+std::optional<std::string> refused_feature(std::string_view name, std::string_view next) {
+    for (const auto& [n, feature] : kNames) {
+        if (name != n) continue;
+        if (is_function_like(name) && next != "(" && next != "<") return std::nullopt;
+        return std::string(feature->what) + " ('" + std::string(name) +
+               "') are not emulated by the CPU emulator: " + feature->why;
+    }
+    // The legacy texture references: `texture<float, 2> tex;` (removed in CUDA 12, still in older programs).
+    if ((name == "texture" || name == "surface") && next == "<")
+        return std::string(kTextures.what) + " ('" + std::string(name) +
+               "<…>') are not emulated by the CPU emulator: " + kTextures.why;
+    return std::nullopt;
+}
+
+}  // namespace emu::rewrite

@@ -1,0 +1,101 @@
+// Forms of public CUDA programs that nvcc accepts and the emulator once did not (docs/emulator.md, "Public
+// programs"), each checked against a CPU answer; no #include at all, since nvcc includes cuda_runtime.h into every
+// .cu file and that header brings in the C library's stdio, stdlib, string and time:
+//   * clock(), CLOCKS_PER_SEC, malloc, memset and printf used without including their headers;
+//   * `__shared__` written after the type (`extern float __shared__ partial[];`, `int __shared__ count;`);
+//   * a kernel called like a host function through a pointer (as a benchmark helper calls what it is given): on a GPU
+//     that launches nothing, so the emulator warns once, naming the call, and runs nothing either;
+//   * managed memory with placement hints (cudaMemAdvise, cudaMemPrefetchAsync to the device and to cudaCpuDeviceId);
+//   * host memory from malloc pinned with cudaHostRegister and used through its device pointer, as simpleStreams does.
+// Prints PASS when every check holds.
+
+// The block's sum through dynamic shared memory declared with the type first.
+__global__ void block_sums(const int* in, int* out) {
+    extern float __shared__ partial[];
+    int __shared__ count;
+    if (threadIdx.x == 0) count = 0;
+    __syncthreads();
+    partial[threadIdx.x] = static_cast<float>(in[blockIdx.x * blockDim.x + threadIdx.x]);
+    atomicAdd(&count, 1);
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = static_cast<int>(partial[0]) * 1000 + count;
+}
+
+__global__ void add_one(int* x) { x[threadIdx.x] += 1; }
+
+// What llm.c's benchmark_kernel does: it calls whatever it is given, here a kernel, not a launcher.
+template <class Kernel, class... Args>
+void call_as_given(Kernel kernel, Args... args) {
+    kernel(args...);
+}
+
+int main() {
+    const clock_t start = clock();
+    const int blocks = 4, threads = 64, n = blocks * threads;
+    int* h_in = static_cast<int*>(malloc(n * sizeof(int)));
+    int* h_out = static_cast<int*>(malloc(blocks * sizeof(int)));
+    memset(h_out, 0, blocks * sizeof(int));
+    for (int i = 0; i < n; ++i) h_in[i] = i % 7;
+    int *d_in, *d_out;
+    cudaMalloc(&d_in, n * sizeof(int));
+    cudaMalloc(&d_out, blocks * sizeof(int));
+    cudaMemcpy(d_in, h_in, n * sizeof(int), cudaMemcpyHostToDevice);
+    block_sums<<<blocks, threads, threads * sizeof(float)>>>(d_in, d_out);
+    cudaMemcpy(h_out, d_out, blocks * sizeof(int), cudaMemcpyDeviceToHost);
+    bool ok = cudaGetLastError() == cudaSuccess;
+    for (int b = 0; b < blocks; ++b) {
+        int sum = 0;
+        for (int i = 0; i < threads; ++i) sum += h_in[b * threads + i];
+        if (h_out[b] != sum * 1000 + threads) {
+            printf("block %d: %d, expected %d\n", b, h_out[b], sum * 1000 + threads);
+            ok = false;
+        }
+    }
+    // Called twice without a launch: one warning, and the data is left as it was.
+    call_as_given(add_one, d_in);
+    call_as_given(add_one, d_in);
+    cudaMemcpy(h_out, d_in, blocks * sizeof(int), cudaMemcpyDeviceToHost);
+    for (int i = 0; i < blocks; ++i) ok = ok && h_out[i] == h_in[i];
+    // Managed memory with the hints a unified-memory tutorial gives: they move nothing here, and must not fail.
+    int* m;
+    cudaMallocManaged(&m, n * sizeof(int));
+    ok = ok && cudaMemAdvise(m, n * sizeof(int), cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId) == cudaSuccess;
+    for (int i = 0; i < n; ++i) m[i] = i;
+    ok = ok && cudaMemAdvise(m, n * sizeof(int), cudaMemAdviseSetReadMostly, 0) == cudaSuccess &&
+         cudaMemPrefetchAsync(m, n * sizeof(int), 0) == cudaSuccess;
+    add_one<<<1, n / 2>>>(m);
+    ok = ok && cudaDeviceSynchronize() == cudaSuccess &&
+         cudaMemPrefetchAsync(m, n * sizeof(int), cudaCpuDeviceId) == cudaSuccess;
+    for (int i = 0; i < n; ++i) ok = ok && m[i] == i + (i < n / 2 ? 1 : 0);
+    // A hint CUDA does not define, and a range that is not device memory, are invalid values.
+    int on_stack[4];
+    ok = ok && cudaMemAdvise(m, n * sizeof(int), static_cast<cudaMemoryAdvise>(99), 0) == cudaErrorInvalidValue &&
+         cudaMemAdvise(on_stack, sizeof on_stack, cudaMemAdviseSetAccessedBy, 0) == cudaErrorInvalidValue;
+    cudaGetLastError();
+    cudaFree(m);
+    // malloc'd memory registered (mapped), written by a kernel through its device pointer; registered twice, or
+    // unregistered from inside the range, it is refused as the runtime refuses it.
+    int* pinned = static_cast<int*>(malloc(n * sizeof(int)));
+    for (int i = 0; i < n; ++i) pinned[i] = 10 * i;
+    int* through = nullptr;
+    ok = ok && cudaHostRegister(pinned, n * sizeof(int), cudaHostRegisterMapped) == cudaSuccess &&
+         cudaHostGetDevicePointer(reinterpret_cast<void**>(&through), pinned, 0) == cudaSuccess && through != nullptr;
+    add_one<<<1, n>>>(through);
+    ok = ok && cudaDeviceSynchronize() == cudaSuccess;
+    for (int i = 0; i < n; ++i) ok = ok && pinned[i] == 10 * i + 1;
+    ok = ok && cudaHostRegister(pinned + 4, 16, cudaHostRegisterDefault) == cudaErrorHostMemoryAlreadyRegistered &&
+         cudaHostUnregister(pinned + 4) == cudaErrorHostMemoryNotRegistered && cudaHostUnregister(pinned) == cudaSuccess;
+    cudaGetLastError();
+    free(pinned);
+    ok = ok && clock() >= start && CLOCKS_PER_SEC > 0;
+    cudaFree(d_in);
+    cudaFree(d_out);
+    free(h_in);
+    free(h_out);
+    printf(ok ? "PASS\n" : "FAIL\n");
+    return ok ? 0 : 1;
+}
