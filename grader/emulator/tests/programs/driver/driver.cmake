@@ -133,3 +133,10 @@ set_tests_properties(emu.programs.driver.arch_host_device_refused emu.programs.d
 add_executable(emu_driver_unit ${_drv}/driver_unit_test.cpp)
 target_link_libraries(emu_driver_unit PRIVATE emu_driver_lib workbook_catch)
 add_test(NAME emu.programs.driver.unit COMMAND emu_driver_unit)
+
+# emu-nvcc's precompiled prelude (driver/prelude_pch.hpp): the same objects and messages with it as without it, and
+# not used where it is not exactly this compile's.
+add_test(NAME emu.programs.driver.prelude_pch COMMAND ${CMAKE_COMMAND}
+  -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-prelude-pch
+  -P ${_drv}/prelude_pch.cmake)
+set_tests_properties(emu.programs.driver.prelude_pch PROPERTIES TIMEOUT 120)
