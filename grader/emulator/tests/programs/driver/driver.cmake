@@ -46,12 +46,13 @@ endforeach()
 add_test(NAME emu.programs.driver.long_grid COMMAND emu_driver_long_grid)
 set_tests_properties(emu.programs.driver.long_grid PROPERTIES ENVIRONMENT "EMU_WATCHDOG_SECONDS=1"
   PASS_REGULAR_EXPRESSION "\nPASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL" TIMEOUT 60)
-# A grader also limits the whole launch (EMU_WATCHDOG_LAUNCH_SECONDS): the same grid is then stopped after 1 s in all,
-# with the variable named, and the program never prints its verdict.
-add_test(NAME emu.programs.driver.long_grid_launch_limit COMMAND emu_driver_long_grid)
+# A grader also limits the whole launch (EMU_WATCHDOG_LAUNCH_SECONDS): the same grid is then stopped after 1 s of CPU
+# time in all, with the variable named, and the program never prints its verdict. 200 blocks (24 s of spinning): the
+# launch reaches its 1 s of CPU time however loaded the machine, and the wall-clock backstop stays out of the way.
+add_test(NAME emu.programs.driver.long_grid_launch_limit COMMAND emu_driver_long_grid 200)
 set_tests_properties(emu.programs.driver.long_grid_launch_limit PROPERTIES
-  ENVIRONMENT "EMU_WATCHDOG_SECONDS=1;EMU_WATCHDOG_LAUNCH_SECONDS=1"
-  PASS_REGULAR_EXPRESSION "still running after 1 s in all, now in block .*EMU_WATCHDOG_LAUNCH_SECONDS: the time one launch may run"
+  ENVIRONMENT "EMU_WATCHDOG_SECONDS=1;EMU_WATCHDOG_LAUNCH_SECONDS=1;EMU_WATCHDOG_WALL_SECONDS=50"
+  PASS_REGULAR_EXPRESSION "still running after 1 s in all, now in block .*EMU_WATCHDOG_LAUNCH_SECONDS: the CPU time one launch may run"
   FAIL_REGULAR_EXPRESSION "\nPASS\n" TIMEOUT 60)
 
 # Planted bugs: the report, with the original file:line and the CUDA thread, and the program's own verdict.
