@@ -209,7 +209,8 @@ struct Build {
         if (tc.pch_dir.empty() || (use && std::string(use) == "off")) return false;
         const emu::driver::PreludeSpan span = emu::driver::find_prelude(text);
         if (!span.found) return false;
-        const emu::driver::PreludePch p = emu::driver::prelude_pch_files(tc.pch_dir, text, span, tc.cxx, compile_flags());
+        const emu::driver::PreludePch p =
+            emu::driver::prelude_pch_files(tc.pch_dir, text, span, tc.cxx, compile_flags());
         const char* write = std::getenv("EMU_NVCC_WRITE_PCH");
         if (write && std::string(write) == "1" && !write_prelude_pch(p)) return false;
         const std::string with_pch = emu::driver::text_with_prelude_pch(p, text, span);
