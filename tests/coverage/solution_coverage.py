@@ -39,8 +39,9 @@ def main():
         run([emu["rewrite"], source, cpp])
         run([config["cxx"], *emu["cxxflags"], "-I" + emu["include_dir"], "--coverage", "-c", cpp, "-o", obj])
         objects = config["hidden_tests"][lesson][exercise]["emu"] + config["harness"]["emu"]
+        # The linker a grade links workers with (gold where binutils has it: build/workbook-config.json).
         run([config["cxx"], obj, *objects, emu["runtime_lib"], *config["link_libs"]["emu"], *emu["ldflags"],
-             "--coverage", "-o", worker])
+             *config.get("link_flags", []), "--coverage", "-o", worker])
         names = [t["name"] for t in json.loads(run([judge, "--wb-list"]))]
         for name in names:
             # The sandbox is off for this measurement only: the worker must write its .gcda file beside the object.

@@ -26,6 +26,65 @@ def run(cmd, cwd=None, env=None, ok=(0,)):
     return r
 
 
+def depfile_inputs(depfile):
+    """The files a compile read, from its make-style depfile (after the object's own name), as written."""
+    text = open(depfile).read().replace("\\\n", " ")
+    return text.split(":", 1)[1].split() if ":" in text else []
+
+
+def seed_shared_objects(seed_root, seed_build, repo, build):
+    """Gives the clone's build this build's objects of the targets every judge and worker shares (grader/harness and
+    the hidden tests' testkit), where the clone would compile them the same: the same flags, paths aside, and the
+    same bytes in every file of the checkout or build folder the compile read (its depfile). The clone then compiles
+    only what differs, which for a new lesson is its own judge's test file and worker table; what this test checks
+    (the lesson is discovered, its judge and table build and link, its grade) runs on the clone as before. Returns
+    how many objects were given."""
+    def normalized(path, root, bld):
+        return open(path, errors="replace").read().replace(bld, "@BUILD@").replace(root, "@ROOT@")
+
+    given = 0
+    for top in ("grader/harness", "grader/hidden-tests"):
+        for target_dir, _, files in os.walk(os.path.join(seed_build, top, "CMakeFiles")):
+            if not target_dir.endswith(".dir") and ".dir/" not in target_dir + "/":
+                continue
+            name = target_dir.split("CMakeFiles/", 1)[1].split("/", 1)[0]
+            if top == "grader/hidden-tests" and name != "hidden_testkit.dir":
+                continue  # the lessons' own judges: not shared
+            rel_dir = os.path.relpath(target_dir, seed_build)
+            flags_rel = os.path.join(top, "CMakeFiles", name, "flags.make")
+            mine, theirs = os.path.join(seed_build, flags_rel), os.path.join(build, flags_rel)
+            if not (os.path.isfile(mine) and os.path.isfile(theirs)) or \
+                    normalized(mine, seed_root, seed_build) != normalized(theirs, repo, build):
+                continue
+            for f in files:
+                if not f.endswith(".o") or not os.path.isfile(os.path.join(target_dir, f + ".d")):
+                    continue
+                obj = os.path.join(target_dir, f)
+                cwd = os.path.join(seed_build, top)  # where the compile ran: the directory of the target
+                same = True
+                for dep in depfile_inputs(obj + ".d"):
+                    path = os.path.normpath(os.path.join(cwd, dep))
+                    if path.startswith(seed_build + "/"):
+                        other = os.path.join(build, os.path.relpath(path, seed_build))
+                        same = os.path.isfile(other) and \
+                            normalized(path, seed_root, seed_build) == normalized(other, repo, build)
+                    elif path.startswith(seed_root + "/"):
+                        other = os.path.join(repo, os.path.relpath(path, seed_root))
+                        same = os.path.isfile(other) and open(path, "rb").read() == open(other, "rb").read()
+                    if not same:
+                        break
+                if not same:
+                    continue
+                dest = os.path.join(build, rel_dir, f)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                shutil.copyfile(obj, dest)
+                deps = open(obj + ".d").read().replace(seed_build, build).replace(seed_root, repo)
+                open(dest + ".d", "w").write(deps)
+                os.utime(dest)  # newer than the clone's sources and flags: up to date for make
+                given += 1
+    return given
+
+
 def main():
     source, workbook, build_config, work = sys.argv[1:5]
     cmake_args = sys.argv[5:]
@@ -56,6 +115,10 @@ def main():
     config = json.load(open(os.path.join(build, "workbook-config.json")))
     if set(config["judges"].get(SLUG, {})) != {"scale"}:
         sys.exit(f"FAILED: the clone's build has no judge for {SLUG}: {config['judges']}")
+    if os.environ.get("WORKBOOK_SEED_BUILD"):
+        given = seed_shared_objects(os.path.realpath(source), os.path.realpath(os.environ["WORKBOOK_SEED_BUILD"]),
+                                    os.path.realpath(repo), os.path.realpath(build))
+        print(f"{given} objects shared by every judge and worker taken from this build (compiled the same)")
     ident = "_" + SLUG.replace("-", "_")  # string(MAKE_C_IDENTIFIER) of the slug: a leading digit gets a '_'
     run(["cmake", "--build", build, "-j2", "--target", f"judge_{SLUG.replace('-', '_')}_scale",
          f"hidden_{ident}_entries_emu"])

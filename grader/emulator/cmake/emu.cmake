@@ -69,7 +69,7 @@ function(emu_add_executable target)
     add_custom_command(
       OUTPUT "${obj}"
       COMMAND "$<TARGET_FILE:emu-nvcc>" ${lang} -c "${abs}" -o "${obj}" -MD -MF "${obj}.d" -MT "${obj}"
-      DEPENDS "${abs}" emu-nvcc
+      DEPENDS "${abs}" emu-nvcc emu_prelude_pch  # after the precompiled prelude, which these compiles use
       DEPFILE "${obj}.d"
       COMMENT "emu-nvcc ${name}"
       VERBATIM)

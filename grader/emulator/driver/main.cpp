@@ -26,6 +26,7 @@
 #include "arch_merge.hpp"
 #include "missing_library.hpp"
 #include "options.hpp"
+#include "prelude_pch.hpp"
 #include "rewrite.hpp"
 #include "toolchain.hpp"
 
@@ -74,12 +75,16 @@ bool finish(pid_t pid) {
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+// With EMU_NVCC_VERBOSE, each command is shown before it runs, as nvcc -v shows its steps.
+void say(const std::vector<std::string>& argv) {
+    if (!std::getenv("EMU_NVCC_VERBOSE")) return;
+    std::string line = "#$";
+    for (const std::string& s : argv) line += " " + s;
+    std::cerr << line << "\n";
+}
+
 bool run(const std::vector<std::string>& argv, const std::string& out_path = "") {
-    if (std::getenv("EMU_NVCC_VERBOSE")) {
-        std::string line = "#$";
-        for (const std::string& s : argv) line += " " + s;
-        std::cerr << line << "\n";
-    }
+    say(argv);
     return finish(start(argv, out_path));
 }
 
@@ -189,8 +194,61 @@ struct Build {
         }
         std::vector<std::string> cc = compiler();
         for (const std::string& f : compile_flags()) cc.push_back(f);
+        if (compile_with_prelude_pch(cc, r.text, base, obj)) return true;
         cc.insert(cc.end(), {"-c", out_ii, "-o", obj});
         return run(cc);
+    }
+
+    // The build's precompiled prelude (prelude_pch.hpp), where it was made for this very prefix and command: true
+    // when the object was compiled with it. A compile that fails with it is not reported: the caller compiles the
+    // whole text, whose messages are the ones shown. EMU_NVCC_WRITE_PCH=1 (the build's step) writes it first;
+    // EMU_NVCC_PCH=off leaves it unused.
+    bool compile_with_prelude_pch(const std::vector<std::string>& cc, const std::string& text, const std::string& base,
+                                  const std::string& obj) {
+        const char* use = std::getenv("EMU_NVCC_PCH");
+        if (tc.pch_dir.empty() || (use && std::string(use) == "off")) return false;
+        const emu::driver::PreludeSpan span = emu::driver::find_prelude(text);
+        if (!span.found) return false;
+        const emu::driver::PreludePch p =
+            emu::driver::prelude_pch_files(tc.pch_dir, text, span, tc.cxx, compile_flags());
+        const char* write = std::getenv("EMU_NVCC_WRITE_PCH");
+        if (write && std::string(write) == "1" && !write_prelude_pch(p)) return false;
+        const std::string with_pch = emu::driver::text_with_prelude_pch(p, text, span);
+        const std::string pch_ii = base + ".pch.ii", pch_err = base + ".pch.err";
+        if (with_pch.empty() || !write_file(pch_ii, with_pch)) return false;
+        std::vector<std::string> argv = cc;
+        argv.insert(argv.end(), {"-c", pch_ii, "-o", obj});
+        say(argv);
+        if (!finish(start(argv, "", pch_err))) return false;
+        std::string warnings;
+        if (read_file(pch_err, &warnings)) std::cerr << warnings;
+        return true;
+    }
+
+    // Writes the precompiled prelude for this prefix and command into the build's folder: the header, its .gch (by
+    // the compiler itself, never through a compiler cache), then the stamp that makes them usable; each under a
+    // temporary name first, so that a compile running beside it never reads a half-written file. Entries of other
+    // preludes (an emulator header changed since) are removed.
+    bool write_prelude_pch(const emu::driver::PreludePch& p) {
+        std::error_code ec;
+        std::filesystem::create_directories(tc.pch_dir, ec);
+        for (const auto& e : std::filesystem::directory_iterator(tc.pch_dir, ec)) {
+            const std::string path = e.path().string();
+            if (path.rfind(p.header, 0) != 0 && path != p.stamp) std::filesystem::remove(e.path(), ec);
+        }
+        const std::string suffix = ".tmp" + std::to_string(getpid());
+        if (!write_file(p.header + suffix, p.header_text)) return false;
+        std::filesystem::rename(p.header + suffix, p.header, ec);
+        if (ec) return false;
+        std::vector<std::string> argv = {tc.cxx};
+        for (const std::string& f : compile_flags()) argv.push_back(f);
+        argv.insert(argv.end(), {"-fpreprocessed", "-x", "c++-header", p.header, "-o", p.gch + suffix});
+        if (!run(argv)) return false;
+        std::filesystem::rename(p.gch + suffix, p.gch, ec);
+        if (ec) return false;
+        if (!write_file(p.stamp + suffix, emu::driver::prelude_pch_stamp(p))) return false;
+        std::filesystem::rename(p.stamp + suffix, p.stamp, ec);
+        return !ec;
     }
 
     bool compile_cxx(const std::string& src, const std::string& obj) {

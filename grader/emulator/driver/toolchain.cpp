@@ -44,6 +44,7 @@ bool load_toolchain(Toolchain* t, std::string* error) {
         else if (key == "runtime_lib") t->runtime_lib = value;
         else if (key == "cublas_lib") t->cublas_lib = value;
         else if (key == "default_arch") t->default_arch = std::atoi(value.c_str());
+        else if (key == "pch_dir") t->pch_dir = value;
     }
     // A launcher (ccache) only speeds builds up: one that is no longer installed is left out, not an error.
     if (!t->launcher.empty() && access(t->launcher.c_str(), X_OK) != 0) t->launcher.clear();

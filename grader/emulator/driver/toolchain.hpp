@@ -14,6 +14,7 @@ struct Toolchain {
     std::string runtime_lib;            // libemu_runtime.a
     std::string cublas_lib;             // libemu_cublas.a, when the build has the target emu_cublas (else empty)
     int default_arch = 900;             // __CUDA_ARCH__ of the device pass when no -arch names one
+    std::string pch_dir;                // the build's precompiled prelude (prelude_pch.hpp); empty: none
 };
 
 // Reads the configuration; on failure returns false with *error set.

@@ -23,8 +23,19 @@ namespace {
 constexpr int kExitCode = 1;
 constexpr int kWatchdogSignal = SIGUSR2;
 
-std::atomic<long long> g_block_start_ms{0};   // when the current block began (the clock of EMU_WATCHDOG_SECONDS)
-std::atomic<long long> g_launch_begin_ms{0};  // when the launch began (the clock of EMU_WATCHDOG_LAUNCH_SECONDS)
+// The watchdog's clocks. A launch runs on one OS thread (the fibers switch on it), so the CPU time of that thread is
+// what a kernel has spent: a spinning hang uses one CPU second a second on an idle machine, and is caught after the
+// limit as before, while a correct kernel on an overloaded machine gets the limit's CPU time, however long that
+// takes in wall time (a correct answer was once rejected at load 20 by a wall clock). The wall clock stays as a
+// backstop for a hang that does not spin (a thread blocked in a call): EMU_WATCHDOG_WALL_SECONDS, by default
+// kWallBackstop times each limit.
+constexpr long long kWallBackstop = 3;
+std::atomic<long long> g_block_start_ms{0};       // wall: when the current block began; 0 outside a launch
+std::atomic<long long> g_launch_begin_ms{0};      // wall: when the launch began
+std::atomic<long long> g_block_start_cpu_ms{0};   // the launch thread's CPU time when the current block began
+std::atomic<long long> g_launch_begin_cpu_ms{0};  // … and when the launch began
+std::atomic<bool> g_cpu_clock_ok{false};          // g_launch_clock is the launch thread's CPU clock
+std::atomic<clockid_t> g_launch_clock{CLOCK_MONOTONIC};
 std::atomic<bool> g_watchdog_fired{false};
 std::atomic<bool> g_watchdog_pc_ready{false};
 std::atomic<std::uintptr_t> g_watchdog_pc{0};
@@ -33,6 +44,13 @@ pthread_t g_launch_thread;
 long long now_ms() {
     using namespace std::chrono;
     return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+// Milliseconds of a clock; -1 when it cannot be read (the thread is gone).
+long long clock_ms(clockid_t clock) {
+    timespec ts{};
+    if (clock_gettime(clock, &ts) != 0) return -1;
+    return static_cast<long long>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
 const void* context_pc(void* uctx) {
@@ -108,13 +126,23 @@ void on_watchdog_signal(int, siginfo_t*, void* uctx) {
     for (;;) pause();
 }
 
-void watchdog_report(long long ran_ms, bool whole_launch) {
+// Which clock ran out: the launch thread's CPU time, the wall clock's backstop, or the wall clock alone (no CPU clock).
+enum class Clock { cpu, backstop, wall };
+
+void watchdog_report(long long ran_ms, bool whole_launch, Clock clock) {
     Engine& e = g_engine;
+    const std::string which = whole_launch ? "launch" : "block";
     std::string msg = "Kernel " + std::string(e.name) + " still running after " + std::to_string(ran_ms / 1000) + " s" +
-                      (whole_launch ? " in all, now in block " : " in block ") + block_coords() +
-                      (whole_launch ? " (EMU_WATCHDOG_LAUNCH_SECONDS: the time one launch may run)"
-                                    : " (EMU_WATCHDOG_SECONDS: the time one block may run)") +
-                      "; unfinished threads:";
+                      (whole_launch ? " in all, now in block " : " in block ") + block_coords() + " (" +
+                      (clock == Clock::backstop ? "EMU_WATCHDOG_WALL_SECONDS"
+                       : whole_launch           ? "EMU_WATCHDOG_LAUNCH_SECONDS"
+                                                : "EMU_WATCHDOG_SECONDS") +
+                      ": " +
+                      (clock == Clock::cpu ? "the CPU time one " + which + " may run"
+                       : clock == Clock::backstop
+                           ? "the wall-clock time one " + which + " may run, its threads waiting rather than computing"
+                           : "the time one " + which + " may run") +
+                      "); unfinished threads:";
     const void* pc = reinterpret_cast<const void*>(g_watchdog_pc.load());
     if (g_in_kernel && e.cur && pc)
         msg += "\n    running: thread " + thread_coords(*e.cur) + " at " + symbolize_exact(pc);
@@ -133,21 +161,48 @@ void watchdog_report(long long ran_ms, bool whole_launch) {
     _exit(kExitCode);
 }
 
+struct Overrun {
+    bool over = false, whole_launch = false;
+    Clock clock = Clock::cpu;
+    long long ran_ms = 0;
+};
+
+// Whether the launch or its current block has run past a limit, on the launch thread's CPU clock or on the wall
+// clock's backstop (wall_ms; <= 0: kWallBackstop times the limit).
+Overrun overrun(long long block_ms, long long launch_ms, long long wall_ms) {
+    Overrun o;
+    const long long start = g_block_start_ms.load(), begin = g_launch_begin_ms.load();
+    const long long cpu_start = g_block_start_cpu_ms.load(), cpu_begin = g_launch_begin_cpu_ms.load();
+    if (start == 0 || begin == 0) return o;
+    const long long wall = now_ms();
+    const long long cpu = g_cpu_clock_ok.load() ? clock_ms(g_launch_clock.load()) : -1;
+    // `limit` in CPU time, or the backstop in wall time (the limit itself in wall time without a CPU clock).
+    auto past = [&](long long limit, long long cpu_since, long long wall_since, bool launch) {
+        if (limit <= 0 || o.over) return;
+        const long long backstop = wall_ms > 0 ? wall_ms : kWallBackstop * limit;
+        if (cpu >= 0 && cpu - cpu_since >= limit) o = Overrun{true, launch, Clock::cpu, cpu - cpu_since};
+        else if (wall - wall_since >= (cpu >= 0 ? backstop : limit))
+            o = Overrun{true, launch, cpu >= 0 ? Clock::backstop : Clock::wall, wall - wall_since};
+    };
+    past(launch_ms, cpu_begin, begin, true);
+    past(block_ms, cpu_start, start, false);
+    // A block that began while this was read is not judged by the clocks of the one before it.
+    if (o.over && (g_block_start_ms.load() != start || g_launch_begin_ms.load() != begin)) return Overrun{};
+    return o;
+}
+
 // Either limit may be off (<= 0): a block that runs past block_ms is stuck; a launch that runs past launch_ms in all
 // does far too much work, however many of its blocks finish (a grader's limit: a program's long grid is not a hang).
-void watchdog_loop(long long block_ms, long long launch_ms) {
+void watchdog_loop(long long block_ms, long long launch_ms, long long wall_ms) {
     for (;;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        const long long start = g_block_start_ms.load(), begin = g_launch_begin_ms.load();
-        if (start == 0) continue;
-        const long long now = now_ms(), in_block = now - start, in_launch = now - begin;
-        const bool launch_over = launch_ms > 0 && begin != 0 && in_launch >= launch_ms;
-        if (!launch_over && (block_ms <= 0 || in_block < block_ms)) continue;
+        const Overrun o = overrun(block_ms, launch_ms, wall_ms);
+        if (!o.over) continue;
         g_watchdog_fired.store(true);
         pthread_kill(g_launch_thread, kWatchdogSignal);
         for (int i = 0; i < 40 && !g_watchdog_pc_ready.load(); ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        watchdog_report(launch_over ? in_launch : in_block, launch_over);
+        watchdog_report(o.ran_ms, o.whole_launch, o.clock);
     }
 }
 
@@ -190,22 +245,33 @@ void install_fault_handlers() {
 void watchdog_launch_begin() {
     static const long long block_limit = limit_ms("EMU_WATCHDOG_SECONDS", 20000);
     static const long long launch_limit = limit_ms("EMU_WATCHDOG_LAUNCH_SECONDS", 0);
+    static const long long wall_limit = limit_ms("EMU_WATCHDOG_WALL_SECONDS", 0);
     static bool started = false;
     if (block_limit <= 0 && launch_limit <= 0) return;
     g_launch_thread = pthread_self();
-    if (!started) {
-        started = true;
-        std::thread(watchdog_loop, block_limit, launch_limit).detach();
-    }
+    clockid_t clock{};
+    const bool cpu_clock = pthread_getcpuclockid(g_launch_thread, &clock) == 0 && clock_ms(clock) >= 0;
+    g_launch_clock.store(clock);
+    g_cpu_clock_ok.store(cpu_clock);
+    const long long cpu = cpu_clock ? clock_ms(CLOCK_THREAD_CPUTIME_ID) : 0;
+    g_launch_begin_cpu_ms.store(cpu);
+    g_block_start_cpu_ms.store(cpu);
     const long long now = now_ms();
     g_launch_begin_ms.store(now);
     g_block_start_ms.store(now);
+    if (!started) {
+        started = true;
+        std::thread(watchdog_loop, block_limit, launch_limit, wall_limit).detach();
+    }
 }
 
-// The clock restarts with each block: a launch of many blocks that all finish is progressing however long it runs
+// The clocks restart with each block: a launch of many blocks that all finish is progressing however long it runs
 // in all (a public sample's 10-million-thread grid takes minutes here); a block that runs past the limit is stuck.
+// Called on the launch thread, so its own CPU clock is the one the watchdog reads.
 void watchdog_block_begin() {
-    if (g_block_start_ms.load() != 0) g_block_start_ms.store(now_ms());
+    if (g_block_start_ms.load() == 0) return;
+    if (g_cpu_clock_ok.load()) g_block_start_cpu_ms.store(clock_ms(CLOCK_THREAD_CPUTIME_ID));
+    g_block_start_ms.store(now_ms());
 }
 
 void watchdog_launch_end() {

@@ -1,7 +1,9 @@
-// Kernels that end the process (a fault, a stack overflow, a hang): each mode is run by CTest as its own process,
-// which passes when stderr explains the failure.
+// Kernels that end the process (a fault, a stack overflow, a hang that spins, one that waits): each mode is run by
+// CTest as its own process, which passes when stderr explains the failure; and one that waits, then returns.
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 #include "exec_helpers.hpp"
 
@@ -34,6 +36,19 @@ int main(int argc, char** argv) {
                 volatile int spin = 1;
                 while (spin) {}
             }
+            __syncthreads();
+        });
+    } else if (std::strcmp(mode, "blocked") == 0) {
+        // A hang that does not spin: the thread waits in a call, using no CPU time; the wall clock's backstop ends it.
+        exec_test::launch(1, 64, [] {
+            if (threadIdx.x == 3) std::this_thread::sleep_for(std::chrono::seconds(60));
+            __syncthreads();
+        });
+    } else if (std::strcmp(mode, "waits") == 0) {
+        // Not a hang: a block that waits longer in wall time than its CPU limit, and well under the backstop,
+        // completes (the watchdog counts the CPU time a block spends, not the time the machine takes to give it).
+        exec_test::launch(1, 64, [] {
+            if (threadIdx.x == 3) std::this_thread::sleep_for(std::chrono::milliseconds(1500));
             __syncthreads();
         });
     } else if (std::strcmp(mode, "fpe") == 0) {

@@ -55,12 +55,13 @@ set_tests_properties(emu.programs.driver.implicit_forms PROPERTIES TIMEOUT 60)
 add_test(NAME emu.programs.driver.long_grid COMMAND emu_driver_long_grid)
 set_tests_properties(emu.programs.driver.long_grid PROPERTIES ENVIRONMENT "EMU_WATCHDOG_SECONDS=1"
   PASS_REGULAR_EXPRESSION "\nPASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL" TIMEOUT 60)
-# A grader also limits the whole launch (EMU_WATCHDOG_LAUNCH_SECONDS): the same grid is then stopped after 1 s in all,
-# with the variable named, and the program never prints its verdict.
-add_test(NAME emu.programs.driver.long_grid_launch_limit COMMAND emu_driver_long_grid)
+# A grader also limits the whole launch (EMU_WATCHDOG_LAUNCH_SECONDS): the same grid is then stopped after 1 s of CPU
+# time in all, with the variable named, and the program never prints its verdict. 200 blocks (24 s of spinning): the
+# launch reaches its 1 s of CPU time however loaded the machine, and the wall-clock backstop stays out of the way.
+add_test(NAME emu.programs.driver.long_grid_launch_limit COMMAND emu_driver_long_grid 200)
 set_tests_properties(emu.programs.driver.long_grid_launch_limit PROPERTIES
-  ENVIRONMENT "EMU_WATCHDOG_SECONDS=1;EMU_WATCHDOG_LAUNCH_SECONDS=1"
-  PASS_REGULAR_EXPRESSION "still running after 1 s in all, now in block .*EMU_WATCHDOG_LAUNCH_SECONDS: the time one launch may run"
+  ENVIRONMENT "EMU_WATCHDOG_SECONDS=1;EMU_WATCHDOG_LAUNCH_SECONDS=1;EMU_WATCHDOG_WALL_SECONDS=50"
+  PASS_REGULAR_EXPRESSION "still running after 1 s in all, now in block .*EMU_WATCHDOG_LAUNCH_SECONDS: the CPU time one launch may run"
   FAIL_REGULAR_EXPRESSION "\nPASS\n" TIMEOUT 60)
 
 # Planted bugs: the report, with the original file:line and the CUDA thread, and the program's own verdict.
@@ -157,3 +158,10 @@ set_tests_properties(emu.programs.driver.arch_host_device_refused emu.programs.d
 add_executable(emu_driver_unit ${_drv}/driver_unit_test.cpp)
 target_link_libraries(emu_driver_unit PRIVATE emu_driver_lib workbook_catch)
 add_test(NAME emu.programs.driver.unit COMMAND emu_driver_unit)
+
+# emu-nvcc's precompiled prelude (driver/prelude_pch.hpp): the same objects and messages with it as without it, and
+# not used where it is not exactly this compile's.
+add_test(NAME emu.programs.driver.prelude_pch COMMAND ${CMAKE_COMMAND}
+  -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-prelude-pch
+  -P ${_drv}/prelude_pch.cmake)
+set_tests_properties(emu.programs.driver.prelude_pch PROPERTIES TIMEOUT 120)

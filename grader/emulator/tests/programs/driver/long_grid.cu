@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 __global__ void busy_rows(int* rows) {
     const long long start = clock64();
@@ -13,9 +14,10 @@ __global__ void busy_rows(int* rows) {
     if (threadIdx.x == 0) rows[blockIdx.x] = blockIdx.x + 1;
 }
 
-int main() {
-    std::printf("long grid: 12 blocks of 120 ms under a 1 s watchdog\n");
-    const int blocks = 12;
+int main(int argc, char** argv) {
+    // More blocks for the launch limit's test: it must reach 1 s of CPU time in all however loaded the machine is.
+    const int blocks = argc > 1 ? std::atoi(argv[1]) : 12;
+    std::printf("long grid: %d blocks of 120 ms under a 1 s watchdog\n", blocks);
     int* rows = nullptr;
     cudaMallocManaged(&rows, blocks * sizeof(int));
     busy_rows<<<blocks, 1>>>(rows);
