@@ -52,8 +52,12 @@ print("| --- | --- | --- | --- | --- | --- | --- |")
 for e in wrong:
     x = e["expect"]
     groups = ", ".join(x.get("fails_groups", [])) + (f" + veto ({x['veto']})" if x.get("veto") else "")
+    on_gpu = gpu.get(('wrong', e['name']), 'not run')
+    # known_answers reports an emu_only entry's gpu grade without judging it ("ok" either way): never "rejected".
+    if "emu_only" in x and on_gpu != "not run":
+        on_gpu = "reported, not judged (emu only: see above)"
     print(f"| {e['exercise']} | `{e['name']}` | {kind_of(e)} | {cell(x.get('reason', ''))} | {groups} | "
-          f"{emu.get(('wrong', e['name']), 'not run')} | {gpu.get(('wrong', e['name']), 'not run')} |")
+          f"{emu.get(('wrong', e['name']), 'not run')} | {on_gpu} |")
 print()
 print("| exercise | correct alternative | why it is correct | emu | H200 |")
 print("| --- | --- | --- | --- | --- |")
