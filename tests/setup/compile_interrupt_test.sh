@@ -77,6 +77,20 @@ for out in "$first" "$second"; do
 done
 grep -E "rmsnorm.cu:[0-9]+" <<<"$second" | head -n 2
 
+echo "--- a link that cannot open a library of the grader's build: the grader's problem, not \"did not compile\""
+python3 - "$work/config.json" "$work/config-nolib.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["link_libs"]["emu"] = c["link_libs"].get("emu", []) + ["/nonexistent-workbook-lib/libgone.so"]
+json.dump(c, open(sys.argv[2], "w"))
+PY
+out=$(WORKBOOK_CONFIG=$work/config-nolib.json grade "$work/good"); rc=$?
+echo "$out" | grep -E "could not link|did not compile|Exit status" | head -n 3
+expect "$out" "The grader could not link the tests" "the grader's own link failure is said as such"
+expect "$out" "/nonexistent-workbook-lib/libgone.so" "the missing file is named"
+reject "$out" "did not compile" "the grader's link failure is not the student's"
+[ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] || fail "a grade the grader could not build exits neither 0 nor 1 (got $rc)"
+
 echo "--- SIGTERM while the hidden tests run: the grade says it was interrupted and records nothing"
 # The compile is cached by now, so the tests start at once; the signal comes as soon as a judge runs.
 results=$course/build/results/04/results.json

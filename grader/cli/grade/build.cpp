@@ -281,6 +281,22 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     link.insert(link.end(), tc.ldflags.begin(), tc.ldflags.end());
     link.insert(link.end(), {"-o", (tmp / "worker").string()});
     if (!step(link, &out)) {
+        // A link that cannot open one of the grader's own inputs (its tests, its worker, a library of its build)
+        // failed whatever the submission holds: the grader's problem, never the student's "did not compile". Seen
+        // on the H200 when the confined compile did not show a library reached through a symbolic link.
+        for (const auto* inputs : {&hidden, &tc.harness_objs, &tc.link_libs})
+            for (const auto& input : *inputs)
+                if (!input.empty() && out.find(input) != std::string::npos &&
+                    (out.find("annot open") != std::string::npos || out.find("ould not open") != std::string::npos ||
+                     out.find("No such file") != std::string::npos)) {
+                    r.setup_error = true;
+                    r.message = "The grader could not link the tests: the linker cannot open the grader's own " +
+                                input +
+                                " (a problem of this grader's build or of this machine, not of the submitted "
+                                "code).";
+                    fs::remove_all(tmp, ec);
+                    return done();
+                }
         // A link error is the student's when it names a missing entry point (e.g. launch_rmsnorm renamed); either
         // way, it is shown and nothing is cached, so a fixed grader build is picked up.
         r.message = "Linking the tests failed:\n" + trim_compiler_output(shown_output(), show_base, 4);
