@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <initializer_list>
 #include <mutex>
 #include <thread>
 
@@ -56,6 +57,18 @@ bool hit_compiler_limit(const std::string& out) {
                              "memory allocation failure", "std::bad_alloc"})
         if (out.find(sign) != std::string::npos) return true;
     return false;
+}
+
+// The input of `inputs` that a linker's output says it cannot open, or "" (the linker read them all).
+std::string unopened_input(const std::string& out, std::initializer_list<const std::vector<std::string>*> inputs) {
+    bool cannot_open = false;
+    for (const char* sign : {"cannot open", "Cannot open", "could not open", "Could not open", "No such file"})
+        if (out.find(sign) != std::string::npos) cannot_open = true;
+    if (!cannot_open) return {};
+    for (const auto* list : inputs)
+        for (const auto& input : *list)
+            if (!input.empty() && out.find(input) != std::string::npos) return input;
+    return {};
 }
 
 struct Toolchain {
@@ -284,19 +297,13 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
         // A link that cannot open one of the grader's own inputs (its tests, its worker, a library of its build)
         // failed whatever the submission holds: the grader's problem, never the student's "did not compile". Seen
         // on the H200 when the confined compile did not show a library reached through a symbolic link.
-        for (const auto* inputs : {&hidden, &tc.harness_objs, &tc.link_libs})
-            for (const auto& input : *inputs)
-                if (!input.empty() && out.find(input) != std::string::npos &&
-                    (out.find("annot open") != std::string::npos || out.find("ould not open") != std::string::npos ||
-                     out.find("No such file") != std::string::npos)) {
-                    r.setup_error = true;
-                    r.message = "The grader could not link the tests: the linker cannot open the grader's own " +
-                                input +
-                                " (a problem of this grader's build or of this machine, not of the submitted "
-                                "code).";
-                    fs::remove_all(tmp, ec);
-                    return done();
-                }
+        if (const std::string input = unopened_input(out, {&hidden, &tc.harness_objs, &tc.link_libs}); !input.empty()) {
+            r.setup_error = true;
+            r.message = "The grader could not link the tests: the linker cannot open the grader's own " + input +
+                        " (a problem of this grader's build or of this machine, not of the submitted code).";
+            fs::remove_all(tmp, ec);
+            return done();
+        }
         // A link error is the student's when it names a missing entry point (e.g. launch_rmsnorm renamed); either
         // way, it is shown and nothing is cached, so a fixed grader build is picked up.
         r.message = "Linking the tests failed:\n" + trim_compiler_output(shown_output(), show_base, 4);

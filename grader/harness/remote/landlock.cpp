@@ -1,4 +1,5 @@
 #include "landlock.hpp"
+#include "view_paths.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -36,20 +37,6 @@ bool allow(int ruleset, const char* path, std::uint64_t rights) {
         rule.allowed_access == 0 ? 0 : ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
     ::close(fd);
     return rc == 0;
-}
-
-// True when `p` is `dir` or lies below it (both absolute, without a trailing slash).
-bool within(const std::string& p, const std::string& dir) {
-    return p == dir || dir == "/" ||
-           (p.size() > dir.size() && p.compare(0, dir.size(), dir) == 0 && p[dir.size()] == '/');
-}
-
-std::string real_path(const std::string& p) {
-    char* r = ::realpath(p.c_str(), nullptr);
-    if (r == nullptr) return {};
-    std::string out = r;
-    std::free(r);
-    return out;
 }
 
 // `rights` on everything below `dir` but the hidden folders: an entry that holds none gets one rule, an entry that

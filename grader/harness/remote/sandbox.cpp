@@ -1,6 +1,7 @@
 #include "sandbox.hpp"
 
 #include "landlock.hpp"
+#include "view_paths.hpp"
 
 #include <fcntl.h>
 #include <glob.h>
@@ -272,13 +273,10 @@ int read_child_pid(int fd) {
     return colon == std::string::npos ? -1 : std::atoi(text.c_str() + colon + 1);
 }
 
+// `p` resolved, or `p` itself where it cannot be (bubblewrap then reports the missing path).
 std::string absolute(const std::string& p) {
-    if (p.empty()) return p;
-    char* abs = ::realpath(p.c_str(), nullptr);
-    if (abs == nullptr) return p;
-    std::string out = abs;
-    std::free(abs);
-    return out;
+    std::string r = real_path(p);
+    return r.empty() ? p : r;
 }
 
 // `name` as execve needs it: a path, found on PATH when it has no slash.
@@ -341,29 +339,27 @@ std::vector<std::string> bwrap_base(const std::string& bwrap, bool gpu) {
 }  // namespace
 
 std::vector<std::string> view_arguments(const std::vector<ViewPath>& view) {
-    std::vector<std::string> private_dirs = {"/tmp", "/dev/shm"};  // empty in the view unless shown
-    for (const auto& v : view)
-        if (v.kind == ViewPath::Kind::hidden) private_dirs.push_back(absolute(v.path));
-    auto in_private_dir = [&](const std::string& p) {
-        for (const auto& d : private_dirs)
-            if (!d.empty() && d != "/" && p.size() > d.size() && p.compare(0, d.size(), d) == 0 && p[d.size()] == '/')
-                return true;
-        return false;
-    };
     std::vector<ViewPath> paths;
+    std::vector<std::string> private_dirs = {"/tmp", "/dev/shm"};  // empty in the view unless shown
     for (const auto& v : view) {
         const std::string p = absolute(v.path);
         if (p.empty() || p == "/" || ::access(p.c_str(), F_OK) != 0) continue;
         paths.push_back({v.kind, p});
-        // A file shown by a symbolic link's name (a library's `libx.so -> libx.so.2.5`) is opened by that name: in
-        // an empty folder of the view (the private /tmp, a hidden folder) the name exists only if it is bound too;
-        // bubblewrap binds what the link points to at the link's place.
+        if (v.kind == ViewPath::Kind::hidden) private_dirs.push_back(p);
+    }
+    // A file shown by a symbolic link's name (a library's `libx.so -> libx.so.2.5`) is opened by that name: in an
+    // empty folder of the view (the private /tmp, a hidden folder) the name exists only if it is bound too;
+    // bubblewrap binds what the link points to at the link's place.
+    for (const auto& v : view) {
         struct stat st {};
         if (v.kind == ViewPath::Kind::hidden || v.path.empty() || v.path[0] != '/' ||
             ::lstat(v.path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
             continue;
         const std::filesystem::path named = std::filesystem::path(v.path).lexically_normal();
-        if (absolute(named.parent_path().string()) == named.parent_path().string() && in_private_dir(named.string()))
+        const std::string parent = named.parent_path().string();
+        if (absolute(parent) != parent) continue;  // a link further up: bubblewrap could not make the name
+        if (std::any_of(private_dirs.begin(), private_dirs.end(),
+                        [&](const std::string& d) { return named != d && within(named.string(), d); }))
             paths.push_back({v.kind, named.string()});
     }
     // Shallower first; at one depth, hidden before shown, so that what is shown inside a hidden folder stays shown.
