@@ -312,30 +312,24 @@ FOURTH_SHAPES = ("8192 8192", "40960 1024", "6144 10240", "12288 5120")
 THIRD_SHAPES = OLD_SHAPES + NEW_SHAPES  # every shape measured before the fourth check
 
 
-def fourth_plan():
-    old = names("variants.txt") + names("heldout.txt") + names("heldout2.txt")
-    new = names("heldout3.txt")
-    return old, new, [(n, FOURTH_SHAPES) for n in old] + [(n, THIRD_SHAPES + FOURTH_SHAPES) for n in new]
-
-
-def fourth_predictions(e):
+def plan_predictions(e, plan, width):
+    """The predictions of a held-out call's plan (fourth and fifth checks), committed before the call."""
     c = fit_model.cpp_constants()
     print("constants of profile_model.cpp:", ", ".join(f"{n} = {v:.4g}" for n, v in zip(fit_model.NAMES, c)))
-    print(f"{'variant':14} {'shape':12} {'predicted us':>12}  bound")
-    _, _, plan = fourth_plan()
+    print(f"{'variant':{width}} {'shape':12} {'predicted us':>12}  bound")
     for n, shapes in plan:
         for s in shapes:
             j = e.get(n, {}).get(s)
             if not j or blind(e[n]) or "miss_phases" not in j["model"]:
-                print(f"{n:14} {s:12} {'–':>12}  (no profile)")
+                print(f"{n:{width}} {s:12} {'–':>12}  (no profile)")
                 continue
             head, *rest = fit_model.terms(c, j["model"])
             bound = ("latency not hidden", "DRAM", "L2", "L1 data path")[max(range(4), key=lambda i: rest[i])]
-            print(f"{n:14} {s:12} {fit_model.predict(c, j['model']):12.1f}  {bound}")
+            print(f"{n:{width}} {s:12} {fit_model.predict(c, j['model']):12.1f}  {bound}")
 
 
-def fourth_time(e, gpu):
-    old, new, plan = fourth_plan()
+def plan_times(e, gpu, plan):
+    """Predicted and measured µs of every (variant, shape) of a plan that has both."""
     c = fit_model.cpp_constants()
     pred, meas = {}, {}
     for n, shapes in plan:
@@ -343,29 +337,20 @@ def fourth_time(e, gpu):
         for s in shapes:
             if n in e and s in e[n] and s in t and not blind(e[n]):
                 pred[(n, s)], meas[(n, s)] = fit_model.predict(c, e[n][s]["model"]), t[s]
-    shapes = [s for s in ("16384 4096",) + FOURTH_SHAPES + tuple(x for x in THIRD_SHAPES if x != "16384 4096")
-              if any(k[1] == s for k in pred)]
-    cols = [shapes[:5], shapes[5:]]
-    for part, rows in ((cols[0], old + new), (cols[1], new)):
-        if not part:
-            continue
-        print("| variant | " + " | ".join(f"µs {s.replace(' ', '×')} pred / meas" for s in part) + " |")
-        print("|" + " --- |" * (1 + len(part)))
-        for n in rows:
-            cells = [f"{pred[(n, s)]:.1f} / {meas[(n, s)]:.1f} ({pct(pred[(n, s)], meas[(n, s)]):+.0f}%)"
-                     if (n, s) in pred else "–" for s in part]
-            print(f"| {n}{' (new)' if n in new else ''} | " + " | ".join(cells) + " |")
-        print()
-    large = lambda s: int(s.split()[0]) * int(s.split()[1]) >= 2048 * 16384  # 128 MiB of fp32 input or more
-    groups = [
-        ("old variants at 16384 × 4096 (fitted on, remeasured)", lambda n, s: n in old and s == "16384 4096"),
-        ("held out: old variants, new shapes", lambda n, s: n in old and s in FOURTH_SHAPES),
-        ("held out: new variants, old shapes", lambda n, s: n in new and s in THIRD_SHAPES),
-        ("held out: new variants, new shapes", lambda n, s: n in new and s in FOURTH_SHAPES),
-        ("held out, all", lambda n, s: n in new or s in FOURTH_SHAPES),
-        ("held out, at the large shapes (every timed shape: 128 to 512 MiB of fp32 input, 2.5 to 10 times the L2)",
-         lambda n, s: (n in new or s in FOURTH_SHAPES) and large(s)),
-    ]
+    return pred, meas
+
+
+def print_time_table(pred, meas, part, rows, new):
+    print("| variant | " + " | ".join(f"µs {s.replace(' ', '×')} pred / meas" for s in part) + " |")
+    print("|" + " --- |" * (1 + len(part)))
+    for n in rows:
+        cells = [f"{pred[(n, s)]:.1f} / {meas[(n, s)]:.1f} ({pct(pred[(n, s)], meas[(n, s)]):+.0f}%)"
+                 if (n, s) in pred else "–" for s in part]
+        print(f"| {n}{' (new)' if n in new else ''} | " + " | ".join(cells) + " |")
+    print()
+
+
+def print_within(pred, meas, groups):
     for title, keep in groups:
         pts = [k for k in pred if keep(*k)]
         if not pts:
@@ -374,9 +359,12 @@ def fourth_time(e, gpu):
         worst = max(pts, key=lambda k: abs(pct(pred[k], meas[k])))
         print(f"* {title}: within 20 % for {within} of {len(pts)} points; worst {worst[0]} at "
               f"{worst[1].replace(' ', ' × ')} ({pct(pred[worst], meas[worst]):+.0f} %)")
+
+
+def print_ranking(pred, meas, shapes, variants):
     tot_all = agree_all = 0
     for s in shapes:
-        ok = [n for n in old + new if (n, s) in pred]
+        ok = [n for n in variants if (n, s) in pred]
         pairs = list(itertools.combinations(ok, 2))
         if not pairs:
             continue
@@ -386,6 +374,38 @@ def fourth_time(e, gpu):
               f"({agree / len(pairs) * 100:.0f} %)")
     if tot_all:
         print(f"* ranking, all shapes of the call: {agree_all} of {tot_all} pairs ({agree_all / tot_all * 100:.0f} %)")
+
+
+def large(s):
+    return int(s.split()[0]) * int(s.split()[1]) >= 2048 * 16384  # 128 MiB of fp32 input or more
+
+
+def fourth_plan():
+    old = names("variants.txt") + names("heldout.txt") + names("heldout2.txt")
+    new = names("heldout3.txt")
+    return old, new, [(n, FOURTH_SHAPES) for n in old] + [(n, THIRD_SHAPES + FOURTH_SHAPES) for n in new]
+
+
+def fourth_time(e, gpu):
+    old, new, plan = fourth_plan()
+    pred, meas = plan_times(e, gpu, plan)
+    shapes = [s for s in ("16384 4096",) + FOURTH_SHAPES + tuple(x for x in THIRD_SHAPES if x != "16384 4096")
+              if any(k[1] == s for k in pred)]
+    cols = [shapes[:5], shapes[5:]]
+    for part, rows in ((cols[0], old + new), (cols[1], new)):
+        if not part:
+            continue
+        print_time_table(pred, meas, part, rows, new)
+    print_within(pred, meas, [
+        ("old variants at 16384 × 4096 (fitted on, remeasured)", lambda n, s: n in old and s == "16384 4096"),
+        ("held out: old variants, new shapes", lambda n, s: n in old and s in FOURTH_SHAPES),
+        ("held out: new variants, old shapes", lambda n, s: n in new and s in THIRD_SHAPES),
+        ("held out: new variants, new shapes", lambda n, s: n in new and s in FOURTH_SHAPES),
+        ("held out, all", lambda n, s: n in new or s in FOURTH_SHAPES),
+        ("held out, at the large shapes (every timed shape: 128 to 512 MiB of fp32 input, 2.5 to 10 times the L2)",
+         lambda n, s: (n in new or s in FOURTH_SHAPES) and large(s)),
+    ])
+    print_ranking(pred, meas, shapes, old + new)
 
 
 def fourth_counts(e, gpu):
@@ -438,47 +458,17 @@ def fifth_plan():
     return old, new, [(n, FIFTH_SHAPES) for n in old] + [(n, FIFTH_SHAPES + FOURTH_ALL) for n in new]
 
 
-def fifth_predictions(e):
-    c = fit_model.cpp_constants()
-    print("constants of profile_model.cpp:", ", ".join(f"{n} = {v:.4g}" for n, v in zip(fit_model.NAMES, c)))
-    print(f"{'variant':16} {'shape':12} {'predicted us':>12}  bound")
-    _, _, plan = fifth_plan()
-    for n, shapes in plan:
-        for s in shapes:
-            j = e.get(n, {}).get(s)
-            if not j or blind(e[n]) or "miss_phases" not in j["model"]:
-                print(f"{n:16} {s:12} {'–':>12}  (no profile)")
-                continue
-            head, *rest = fit_model.terms(c, j["model"])
-            bound = ("latency not hidden", "DRAM", "L2", "L1 data path")[max(range(4), key=lambda i: rest[i])]
-            print(f"{n:16} {s:12} {fit_model.predict(c, j['model']):12.1f}  {bound}")
-
-
 def fifth_time(e, gpu):
     old, new, plan = fifth_plan()
-    c = fit_model.cpp_constants()
-    pred, meas = {}, {}
-    for n, shapes in plan:
-        t = times(gpu / f"{n}.time")
-        for s in shapes:
-            if n in e and s in e[n] and s in t and not blind(e[n]):
-                pred[(n, s)], meas[(n, s)] = fit_model.predict(c, e[n][s]["model"]), t[s]
+    pred, meas = plan_times(e, gpu, plan)
     shapes = [s for s in FIFTH_SHAPES + FOURTH_ALL if any(k[1] == s for k in pred)]
     cols = [shapes[:5], shapes[5:11], shapes[11:]]
     for i, part in enumerate(cols):
         if not part:
             continue
-        rows = old + new if i == 0 else new
-        print("| variant | " + " | ".join(f"µs {s.replace(' ', '×')} pred / meas" for s in part) + " |")
-        print("|" + " --- |" * (1 + len(part)))
-        for n in rows:
-            cells = [f"{pred[(n, s)]:.1f} / {meas[(n, s)]:.1f} ({pct(pred[(n, s)], meas[(n, s)]):+.0f}%)"
-                     if (n, s) in pred else "–" for s in part]
-            print(f"| {n}{' (new)' if n in new else ''} | " + " | ".join(cells) + " |")
-        print()
-    large = lambda s: int(s.split()[0]) * int(s.split()[1]) >= 2048 * 16384  # 128 MiB of fp32 input or more
+        print_time_table(pred, meas, part, old + new if i == 0 else new, new)
     one_warp = ("warp_per_row", "warp_row_vec4", "bf16_warp_row", "bf16_warp_row16", "warp_row2", "half_warp_row")
-    groups = [
+    print_within(pred, meas, [
         ("held out: old variants, new shapes", lambda n, s: n in old and s in FIFTH_SHAPES),
         ("held out: new variants, old shapes", lambda n, s: n in new and s in FOURTH_ALL),
         ("held out: new variants, new shapes", lambda n, s: n in new and s in FIFTH_SHAPES),
@@ -487,31 +477,12 @@ def fifth_time(e, gpu):
         ("held out, all", lambda n, s: True),
         ("held out, at the large shapes (every timed shape: 128 to 512 MiB of fp32 input)",
          lambda n, s: large(s)),
-    ]
-    for title, keep in groups:
-        pts = [k for k in pred if keep(*k)]
-        if not pts:
-            continue
-        within = sum(abs(pct(pred[k], meas[k])) <= 20 for k in pts)
-        worst = max(pts, key=lambda k: abs(pct(pred[k], meas[k])))
-        print(f"* {title}: within 20 % for {within} of {len(pts)} points; worst {worst[0]} at "
-              f"{worst[1].replace(' ', ' × ')} ({pct(pred[worst], meas[worst]):+.0f} %)")
+    ])
     misses = sorted((k for k in pred if abs(pct(pred[k], meas[k])) > 20), key=lambda k: -abs(pct(pred[k], meas[k])))
     if misses:
         print("* outside 20 %: " + ", ".join(f"{n} at {s.replace(' ', ' × ')} ({pct(pred[(n, s)], meas[(n, s)]):+.0f} %)"
                                             for n, s in misses))
-    tot_all = agree_all = 0
-    for s in shapes:
-        ok = [n for n in old + new if (n, s) in pred]
-        pairs = list(itertools.combinations(ok, 2))
-        if not pairs:
-            continue
-        agree = sum((pred[(a, s)] - pred[(b, s)]) * (meas[(a, s)] - meas[(b, s)]) > 0 for a, b in pairs)
-        tot_all, agree_all = tot_all + len(pairs), agree_all + agree
-        print(f"* ranking at {s.replace(' ', ' × ')}: {agree} of {len(pairs)} pairs in the measured order "
-              f"({agree / len(pairs) * 100:.0f} %)")
-    if tot_all:
-        print(f"* ranking, all shapes of the call: {agree_all} of {tot_all} pairs ({agree_all / tot_all * 100:.0f} %)")
+    print_ranking(pred, meas, shapes, old + new)
 
 
 def fifth_counts(e, gpu):
@@ -567,7 +538,7 @@ def fifth_counts(e, gpu):
 
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--predict5":
-        fifth_predictions(emu(sys.argv[2]))
+        plan_predictions(emu(sys.argv[2]), fifth_plan()[2], 16)
         return
     if len(sys.argv) == 4 and sys.argv[1] == "--fifth":
         e, gpu = emu(sys.argv[2]), Path(sys.argv[3])
@@ -575,7 +546,7 @@ def main():
         fifth_counts(e, gpu)
         return
     if len(sys.argv) == 3 and sys.argv[1] == "--predict4":
-        fourth_predictions(emu(sys.argv[2]))
+        plan_predictions(emu(sys.argv[2]), fourth_plan()[2], 14)
         return
     if len(sys.argv) == 4 and sys.argv[1] == "--fourth":
         e, gpu = emu(sys.argv[2]), Path(sys.argv[3])
