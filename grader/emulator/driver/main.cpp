@@ -17,13 +17,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "arch_merge.hpp"
+#include "files.hpp"
 #include "missing_library.hpp"
 #include "options.hpp"
 #include "prelude_pch.hpp"
@@ -31,6 +30,9 @@
 #include "toolchain.hpp"
 
 namespace {
+
+using emu::driver::read_file;
+using emu::driver::write_file;
 
 using emu::driver::Input;
 using emu::driver::Lang;
@@ -86,21 +88,6 @@ void say(const std::vector<std::string>& argv) {
 bool run(const std::vector<std::string>& argv, const std::string& out_path = "") {
     say(argv);
     return finish(start(argv, out_path));
-}
-
-bool read_file(const std::string& path, std::string* out) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return false;
-    std::stringstream s;
-    s << f.rdbuf();
-    *out = s.str();
-    return true;
-}
-
-bool write_file(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    return static_cast<bool>(f);
 }
 
 std::string stem(const std::string& path) {

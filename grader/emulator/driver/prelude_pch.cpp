@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+
+#include "files.hpp"
 
 namespace emu::driver {
 
@@ -38,15 +38,6 @@ std::string hash_hex(const std::string& s) {
     char buf[17];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
     return buf;
-}
-
-bool read_whole(const std::string& path, std::string* out) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return false;
-    std::ostringstream s;
-    s << f.rdbuf();
-    *out = s.str();
-    return static_cast<bool>(f) || f.eof();
 }
 
 }  // namespace
@@ -97,8 +88,8 @@ std::string prelude_pch_stamp(const PreludePch& p) {
 std::string text_with_prelude_pch(const PreludePch& p, const std::string& text, const PreludeSpan& span) {
     std::string stamp, header;
     const std::string now = prelude_pch_stamp(p);
-    if (now.empty() || !read_whole(p.stamp, &stamp) || stamp != now) return "";
-    if (!read_whole(p.header, &header) || header != p.header_text) return "";
+    if (now.empty() || !read_file(p.stamp, &stamp) || stamp != now) return "";
+    if (!read_file(p.header, &header) || header != p.header_text) return "";
     if (p.gch.find_first_of("\"\\\n") != std::string::npos) return "";  // not a name the pragma's string can hold
     // The pragma stands where the header's text stood: between the compiler's own stdc-predef.h and the file itself.
     return text.substr(0, span.begin) + "#pragma GCC pch_preprocess \"" + p.gch + "\"\n" + text.substr(span.rest);
