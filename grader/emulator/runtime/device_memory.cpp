@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdlib>
 #include <cstdio>
@@ -45,6 +46,8 @@ struct Heap {
     const Alloc* recent[kCache] = {};
 };
 
+std::size_t lead_gap(std::size_t reserved) { return std::min(reserved / 4, std::size_t(32) << 30); }
+
 Heap& heap() {
     static Heap* h = [] {
         // Reserve as much as the address-space limit allows (a grading run may set RLIMIT_AS), at most 1 TiB, and keep
@@ -64,7 +67,11 @@ Heap& heap() {
         }
         g_heap_lo = reinterpret_cast<std::uintptr_t>(p);
         g_heap_hi = g_heap_lo + size;
-        heap->next = heap->committed = g_heap_lo;
+        // The first allocation starts a lead gap into the reserve, never at its start: the addresses just below
+        // a buffer are then still inside the checked range (and unmapped), so a negative index is reported as out of
+        // bounds. Without the gap, x[-300] on the first buffer landed in whatever the process had mapped below the
+        // reserve and went unreported. A quarter of the reserve, at most 32 GiB: an `int` index times 4 or 8 bytes.
+        heap->next = heap->committed = g_heap_lo + lead_gap(size);
         return heap;
     }();
     return *h;
@@ -87,6 +94,8 @@ const Alloc* containing(Heap& h, std::uintptr_t a) {
     --it;
     return a < it->second.chunk_end ? &it->second : nullptr;
 }
+
+const Alloc* first_allocation(Heap& h) { return h.allocs.empty() ? nullptr : &h.allocs.begin()->second; }
 
 std::string site_of(const Alloc& al) {
     // The first frame outside the emulator is the program's cudaMalloc call.
@@ -179,6 +188,10 @@ void global_access(std::uintptr_t a, std::size_t size, unsigned flags, const voi
     } else if (al && a < al->begin) {
         body += "    Address " + hex(a) + " is out of bounds\n    and is " + std::to_string(al->begin - a) +
                 " bytes before the start of " + alloc_desc(*al);
+    } else if (const Alloc* first = first_allocation(h); first && a < first->chunk_begin) {
+        al = first;  // in the lead gap (see heap())
+        body += "    Address " + hex(a) + " is out of bounds\n    and is " + std::to_string(first->begin - a) +
+                " bytes before the start of " + alloc_desc(*first) + ", the first allocation";
     } else {
         body += "    Address " + hex(a) + " is not inside any allocation (nor next to one)";
     }

@@ -51,6 +51,12 @@ __global__ void copy_kernel(const float* in, float* out, int n, bool inclusive) 
     if (inclusive ? i <= n : i < n) out[i] = in[i];  // @copy
 }
 
+// The row before row 0: a shifted index with no guard for the first rows.
+__global__ void previous_row_kernel(const float* in, float* out, int width) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i - width];  // @previous-row
+}
+
 __global__ void ldg_copy_kernel(const float* in, float* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i <= n) out[i] = __ldg(&in[i]);  // @ldg
@@ -319,6 +325,21 @@ void oob_global(bool bug) {
         expect(e == cudaSuccess, "success");
         expect_none();
     }
+}
+
+// A read far before the process's first buffer, below its guard zone: still reported (device_memory.cpp's lead gap),
+// not a silent read of whatever the process has mapped there.
+void oob_before_first() {
+    const int width = 300;  // floats: 1200 bytes, past the 256-byte guard
+    float* in = device(std::vector<float>(4 * width, 1.f));
+    float* out = device(std::vector<float>(4 * width, 0.f));
+    previous_row_kernel<<<1, 32>>>(in, out, width);
+    cudaError_t e = finish();
+    expect(e == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
+    expect_one("out-of-bounds", {"Invalid __global__ read of size 4 bytes", "at " + here("previous-row"),
+                                 "by thread (0,0,0) in block (0,0,0)", "1200 bytes before the start",
+                                 "the first allocation"});
+    cudaDeviceReset();
 }
 
 // A struct-valued store the instrumentation cannot see; the guard check after the launch still finds it.
@@ -639,6 +660,7 @@ int main(int argc, char** argv) {
     else if (c == "oob-shared") oob_shared(true);
     else if (c == "oob-shared-fixed") oob_shared(false);
     else if (c == "use-after-free") use_after_free();
+    else if (c == "oob-before-first") oob_before_first();
     else if (c == "oob-ldg") oob_through_ldg();
     else if (c == "host-read") host_read(false);
     else if (c == "host-read-managed") host_read(true);
