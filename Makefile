@@ -62,7 +62,7 @@ grader: configure
 # --- grading ------------------------------------------------------------------------------------------------------
 
 GRADE_ARGS = $(if $(SUBMISSION),--submission "$(SUBMISSION)") $(if $(BACKEND),--backend $(BACKEND)) \
-             $(if $(EX),--ex $(EX)) $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions) $(if $(SEED),--seed $(SEED)) \
+             $(if $(EX),--ex "$(EX)") $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions) $(if $(SEED),--seed $(SEED)) \
              $(if $(filter 1 yes true,$(SANITIZE)),--sanitize,$(if $(SANITIZE),--sanitize-tools $(SANITIZE)))
 
 # The grade itself; its exit status (0 passed, 1 not passed, 2/3 a problem the workbook has named) goes to a file
@@ -77,7 +77,7 @@ grade-%: run-grade-%
 	$(if $(filter 0,$(strip $(file <$(BUILD)/.grade-status-$*))),,@exit 1)
 
 watch-%: grader
-	+@$(NO_MAKE_ENV) $(WORKBOOK) watch $* $(if $(EX),--ex $(EX)) $(if $(BACKEND),--backend $(BACKEND)) \
+	+@$(NO_MAKE_ENV) $(WORKBOOK) watch $* $(if $(EX),--ex "$(EX)") $(if $(BACKEND),--backend $(BACKEND)) \
 	  $(if $(SUBMISSION),--submission "$(SUBMISSION)")
 
 # The tools below need no compiled tests, only the CLI.
@@ -86,18 +86,18 @@ cli: configure
 
 hint-%: cli
 	@test -n "$(EX)" || { echo "workbook: say which exercise, e.g. make hint-$* EX=rmsnorm" >&2; exit 2; }
-	@$(WORKBOOK) hint $* --ex $(EX) $(if $(BLANK),--blank $(BLANK)) $(if $(LEVEL),--level $(LEVEL))
+	@$(WORKBOOK) hint $* --ex "$(EX)" $(if $(BLANK),--blank $(BLANK)) $(if $(LEVEL),--level $(LEVEL))
 
 status: cli
 	@$(WORKBOOK) status
 
 reset-%: cli
 	@test -n "$(EX)" || { echo "workbook: say which exercise to reset, e.g. make reset-$* EX=rmsnorm" >&2; exit 2; }
-	@$(WORKBOOK) reset $* --ex $(EX)
+	@$(WORKBOOK) reset $* --ex "$(EX)"
 
 restore-%: cli
 	@test -n "$(EX)" || { echo "workbook: say which exercise to restore, e.g. make restore-$* EX=rmsnorm" >&2; exit 2; }
-	@$(WORKBOOK) restore $* --ex $(EX) $(if $(BACKUP),--backup "$(BACKUP)")
+	@$(WORKBOOK) restore $* --ex "$(EX)" $(if $(BACKUP),--backup "$(BACKUP)")
 
 report-%: cli
 	@$(WORKBOOK) report $* $(if $(SUBMISSION),--submission "$(SUBMISSION)")
@@ -106,7 +106,7 @@ report-%: cli
 profile-%: configure
 	@test -n "$(EX)" || { echo "workbook: say which exercise, e.g. make profile-$* EX=rmsnorm" >&2; exit 2; }
 	+@JOBS=$(JOBS) scripts/setup/build.sh "$(BUILD)" "the profiler" workbook emu_runtime emu-rewrite emu-nvcc
-	@$(NO_MAKE_ENV) $(WORKBOOK) profile $* --ex $(EX) $(if $(SUBMISSION),--submission "$(SUBMISSION)") \
+	@$(NO_MAKE_ENV) $(WORKBOOK) profile $* --ex "$(EX)" $(if $(SUBMISSION),--submission "$(SUBMISSION)") \
 	  $(if $(filter 1 yes true,$(SOLUTIONS)),--solutions)
 
 # The profiler's pictures in lesson 04's text (lessons/04-rmsnorm/figures/profile-*.svg), redrawn; the tests
@@ -140,7 +140,7 @@ bench-%:
 	  if [ -z "$$slug" ]; then echo "workbook: no lesson $* here (lessons: $(NUMBERS))" >&2; exit 2; fi; \
 	  if [ ! -d benchmarks ] && [ ! -d solutions ]; then echo "bench-$*: the benchmarks time your kernels beside the lesson's reference kernels, which are complete solutions, so they stay with your instructor and this student edition has none (docs/performance.md has their H200 figures).$(if $(wildcard grader/emulator/profile/lesson$*_driver.cu), make profile-$* EX=<exercise> shows your kernel's memory traffic on the emulator and a predicted (not measured) H200 time.)"; exit 0; fi; \
 	  if [ ! -x "benchmarks/$$slug/bench.sh" ]; then echo "bench-$*: lesson $$slug has no benchmark (benchmarks/$$slug/bench.sh)"; exit 0; fi; \
-	  BUILD=$(BUILD) benchmarks/$$slug/bench.sh $(if $(EX),--ex $(EX))
+	  BUILD=$(BUILD) benchmarks/$$slug/bench.sh $(if $(EX),--ex "$(EX)")
 
 # --- lesson authors (docs/adding-a-lesson.md) -----------------------------------------------------------------------
 
