@@ -13,7 +13,7 @@ set -uo pipefail
 export PYTHONUNBUFFERED=1
 start=$(date +%s)
 at() { echo "$(($(date +%s) - start)) s"; }
-left() { echo $((${1:-230} - ($(date +%s) - start))); } # seconds left of the call's share
+left() { echo $((${1:-200} - ($(date +%s) - start))); } # seconds left of the call's share
 r=/tmp/k7
 mkdir -p $r
 log=$r/console.txt
@@ -42,11 +42,11 @@ for p in "${pids[@]}"; do wait $p || brc=1; done
 nvcc -arch=sm_90 -o $r/copy_study $o/*.o >> $log 2>&1 || brc=1
 echo "build rc $brc at $(at)" >> $log
 if [ $brc = 0 ]; then
-  timeout $(left 150) $r/copy_study --csv $r/study1.csv > $r/study1.txt 2>&1
+  timeout $(left 120) $r/copy_study --csv $r/study1.csv > $r/study1.txt 2>&1
   echo "study 1 rc $? at $(at)" >> $log
-  timeout $(left 170) $r/copy_study --csv $r/study2.csv > $r/study2.txt 2>&1
+  timeout $(left 140) $r/copy_study --csv $r/study2.csv > $r/study2.txt 2>&1
   echo "study 2 rc $? at $(at)" >> $log
-  timeout $(left 180) $r/copy_study --pdl --csv $r/pdl.csv > $r/pdl.txt 2>&1
+  timeout $(left 150) $r/copy_study --pdl --csv $r/pdl.csv > $r/pdl.txt 2>&1
   echo "pdl rc $? at $(at)" >> $log
   # The three fastest copy designs of run 1 at 32 MiB, the norm's rule shape and its fastest persistent shape.
   top=$(awk -F, 'NR > 1 && $2 == 33554432 && $1 !~ /^norm/ && $1 != "bench-copy" && $1 != "memcpy"' $r/study1.csv |
@@ -61,8 +61,8 @@ dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_p
 launch__registers_per_thread,launch__grid_size,launch__block_size,launch__waves_per_multiprocessor,\
 lts__t_sector_hit_rate.pct,smsp__inst_executed.sum"
   for cc in all none; do
-    [ "$(left 225)" -gt 20 ] || { echo "ncu $cc skipped (time) at $(at)" >> $log; continue; }
-    timeout $(($(left 225) - 5)) ncu --clock-control none --cache-control $cc --csv --page raw --metrics "$M" \
+    [ "$(left 195)" -gt 20 ] || { echo "ncu $cc skipped (time) at $(at)" >> $log; continue; }
+    timeout $(($(left 195) - 5)) ncu --clock-control none --cache-control $cc --csv --page raw --metrics "$M" \
       -k regex:'grid_stride|row_kernel|persistent_rows|bulk_copy|copy16|rmsnorm_' \
       $r/copy_study --profile "$names" > $r/ncu-$cc.csv 2> $r/ncu-$cc.err
     echo "ncu $cc rc $? at $(at)" >> $log
