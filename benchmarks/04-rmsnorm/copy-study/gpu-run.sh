@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The copy study's one GPU call (session 7, h-kernels7), run from the checkout's root with this branch's benchmarks/
 # in .gpu-kernels7/benchmarks (the machine copies the checkout, not the worktree). In one call:
-#  1. copy_study built from those sources (ptxas's registers kept), and in parallel the Python peers of the bf16 norm
-#     at the quick shapes (torch.nn.functional.rms_norm and the Triton one-step kernel, 16384 x 1024 among them);
+#  1. copy_study built from those sources (ptxas's registers kept), and while it builds the Python peers of the bf16
+#     norm at the quick shapes (torch.nn.functional.rms_norm and the Triton one-step kernel, 16384 x 1024 among them);
 #  2. copy_study twice (every design checked, then timed at 32 MiB, the size scan; the bf16 norm's every launch shape
 #     at 16384 x 1024, persistent ones included), then its programmatic-dependent-launch designs in a process of their
 #     own;
@@ -41,6 +41,7 @@ brc=0
 for p in "${pids[@]}"; do wait $p || brc=1; done
 nvcc -arch=sm_90 -o $r/copy_study $o/*.o >> $log 2>&1 || brc=1
 echo "build rc $brc at $(at)" >> $log
+wait $pp # the peers' timing ends before the study's begins: one process on the GPU at a time
 if [ $brc = 0 ]; then
   timeout $(left 120) $r/copy_study --csv $r/study1.csv > $r/study1.txt 2>&1
   echo "study 1 rc $? at $(at)" >> $log
@@ -68,7 +69,6 @@ lts__t_sector_hit_rate.pct,smsp__inst_executed.sum"
     echo "ncu $cc rc $? at $(at)" >> $log
   done
 fi
-wait $pp
 {
   date -u
   nvidia-smi --query-gpu=clocks.sm,temperature.gpu --format=csv
