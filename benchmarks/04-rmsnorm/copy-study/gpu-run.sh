@@ -25,7 +25,7 @@ log=$r/console.txt
 } > $r/smi.txt 2>&1
 rm -rf benchmarks && cp -r .gpu-kernels7/benchmarks benchmarks
 b=benchmarks
-(python3 $b/04-rmsnorm/peers.py --csv $r/peers.csv --only rmsnorm:bf16 --quick > $r/peers-console.txt 2>&1
+(timeout 90 python3 $b/04-rmsnorm/peers.py --csv $r/peers.csv --only rmsnorm:bf16 --quick > $r/peers-console.txt 2>&1
   echo "peers rc $? at $(at)" >> $log) &
 pp=$!
 o=$r/obj
