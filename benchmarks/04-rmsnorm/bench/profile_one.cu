@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
     const bool copy = want == "copy";
     if (want != "rule" && !copy) {
         bool found = false;
-        for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, eb, true, true, fused, !fused))
+        for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, eb, true, true, fused))
             if (rmsref::shape_name(s) == want) chosen = s, found = true;
         if (!found) {
             std::fprintf(stderr, "profile_one: no shape %s at N = %d\n", want.c_str(), N);

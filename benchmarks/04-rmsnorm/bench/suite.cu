@@ -164,7 +164,7 @@ std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune) {
                         dtype, ref});
         if (tune) {
             for (const rmsref::LaunchShape& s :
-                 rmsref::candidate_shapes(N, dtype_bytes(dtype), true, true, op == Op::fused_add, op == Op::rmsnorm)) {
+                 rmsref::candidate_shapes(N, dtype_bytes(dtype), true, true, op == Op::fused_add)) {
                 list.push_back({"ref:" + rmsref::shape_name(s), "tune", rmsref::shape_name(s), op, dtype,
                                 reference_launch(op, dtype, &s)});
             }

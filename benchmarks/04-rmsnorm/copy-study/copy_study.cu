@@ -299,7 +299,7 @@ int norm_rows(int M, int N, int l2, std::vector<Result>& results) {
     CUDA_CHECK(cudaMalloc(&w, size_t(N) * 2));
     bench::fill_normal(dtype, x, size_t(M) * N * sets, 11, 0.f, 1.f);
     bench::fill_normal(dtype, w, N, 12, 1.f, 0.1f);
-    std::vector<rmsref::LaunchShape> shapes = rmsref::candidate_shapes(N, 2, true, true, false, true);
+    std::vector<rmsref::LaunchShape> shapes = rmsref::candidate_shapes(N, 2, true, true, false);
     shapes.insert(shapes.begin(), rmsref::choose_shape(N, 2, M, false));
     int failures = 0;
     for (size_t k = 0; k < shapes.size(); ++k) {
@@ -357,7 +357,7 @@ int profile(const std::string& names, size_t bytes, const std::vector<Design>& a
     for (const std::string& w : want) {
         if (w.rfind("norm:", 0) == 0) {
             const int M = int(bytes / kRowBytes), N = int(kRowBytes / 2);
-            for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, 2, true, true, false, true)) {
+            for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, 2, true, true, false)) {
                 if (rmsref::shape_name(s) != w.substr(5)) continue;
                 for (int i = 0; i < 3; ++i) {
                     void *x = nullptr, *y = nullptr, *wt = nullptr;

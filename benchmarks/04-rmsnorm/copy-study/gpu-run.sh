@@ -3,11 +3,13 @@
 # in .gpu-kernels7/benchmarks (the machine copies the checkout, not the worktree). In one call:
 #  1. copy_study built from those sources (ptxas's registers kept), and while it builds the Python peers of the bf16
 #     norm at the quick shapes (torch.nn.functional.rms_norm and the Triton one-step kernel, 16384 x 1024 among them);
-#  2. copy_study twice (every design checked, then timed at 32 MiB, the size scan; the bf16 norm's every launch shape
-#     at 16384 x 1024, persistent ones included), then its programmatic-dependent-launch designs in a process of their
+#  2. copy_study twice (every design checked, then timed at 32 MiB, the size scan; the bf16 and fp16 norm's every
+#     launch shape at 16384 x 1024), then its programmatic-dependent-launch designs in a process of their
 #     own;
 #  3. Nsight Compute on single launches (caches flushed, and not) of the benchmark's copy, the three fastest copy
-#     designs of the first run, the norm's rule shape and its fastest persistent shape: elapsed and active cycles.
+#     designs of the first run and the norm's rule shape: elapsed and active cycles.
+# (Run 15 also timed and profiled the norm's kOptPersistent shapes, removed after it: docs/gpu-runs.md, and the
+# script as it ran, docs/gpu-runs/2026-12-02s-cmd-run15.sh.)
 # Everything comes back in one archive ($OUT/results.tgz) and the console.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
@@ -49,12 +51,11 @@ if [ $brc = 0 ]; then
   echo "study 2 rc $? at $(at)" >> $log
   timeout $(left 150) $r/copy_study --pdl --csv $r/pdl.csv > $r/pdl.txt 2>&1
   echo "pdl rc $? at $(at)" >> $log
-  # The three fastest copy designs of run 1 at 32 MiB, the norm's rule shape and its fastest persistent shape.
+  # The three fastest copy designs of run 1 at 32 MiB and the norm's rule shape.
   top=$(awk -F, 'NR > 1 && $2 == 33554432 && $1 !~ /^norm/ && $1 != "bench-copy" && $1 != "memcpy"' $r/study1.csv |
     sort -t, -k3 -g | head -3 | cut -d, -f1 | paste -sd,)
   rule=$(awk -F, 'NR > 1 && $1 ~ /^norm-rule:/ {sub("norm-rule:", "norm:", $1); print $1; exit}' $r/study1.csv)
-  pers=$(awk -F, 'NR > 1 && $1 ~ /^norm:.*persist/' $r/study1.csv | sort -t, -k3 -g | head -1 | cut -d, -f1)
-  names="bench-copy,$top,$rule,$pers"
+  names="bench-copy,$top,$rule"
   echo "profiled: $names" >> $log
   M="gpu__time_duration.sum,sm__cycles_elapsed.max,sm__cycles_active.avg,sm__cycles_active.max,\
 gpc__cycles_elapsed.max,dram__bytes_read.sum,dram__bytes_write.sum,\

@@ -21,7 +21,7 @@ struct LaunchShape {
     // The weight's loads issued before the row's reduction (their latency hidden behind it) or after it (fewer
     // registers held across it, so more threads fit on a multiprocessor).
     bool weight_early = true;
-    // kOptCap | kOptStream | kOptLoadsFirst | kOptSharedH | kOptPersistent below: hints that only whole-block rows of at most 4 packs
+    // kOptCap | kOptStream | kOptLoadsFirst | kOptSharedH below: hints that only whole-block rows of at most 4 packs
     // a thread have instances for, and only rows whose operands are all 16-byte aligned use (a misaligned row runs
     // the plain instance).
     int opt = 0;
@@ -44,19 +44,10 @@ struct LaunchShape {
 // registers (each thread its own slots: no barrier beyond the reduction's). With kOptLoadsFirst the loads of x and of
 // the old residual then hold the registers alone: bf16 block x2 weight late 42 -> 28 registers (38 -> 31 streaming),
 // two 1024-thread blocks a multiprocessor instead of one; the cost is a shared store and load of each pack.
-// kOptPersistent (the norm only; whole-block rows of at most 2 packs a thread and at most 256 threads, where a batch
-// is many small blocks): a resident grid (as many blocks as fit at 32 registers, at most one per two rows) whose
-// blocks walk the rows, so that a block's start and end are paid once per few rows instead of once per row; always
-// at 32 registers (the capped kernel's bounds, so that the grid it sizes is what fits). Session 7's copy study: a
-// persistent grid-stride copy against one block a row at the bf16 norm's 16384 x 1024.
 constexpr int kOptCap = 1;
 constexpr int kOptStream = 2;
 constexpr int kOptLoadsFirst = 4;
 constexpr int kOptSharedH = 8;
-constexpr int kOptPersistent = 16;
-// The largest block and packs a thread kOptPersistent has instances for.
-constexpr int kPersistentMaxThreads = 256;
-constexpr int kPersistentMaxPacks = 2;
 
 // The (lanes, packs) pairs the kernel files instantiate; anything else is refused by their dispatch.
 constexpr int kBlockPacks[] = {1, 2, 4, 8};
@@ -155,10 +146,9 @@ inline LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
 // it; each with the weight loaded early and late.
 // Without `options` (lesson 05's LayerNorm kernels, which have no instances for them), no capped or streaming shapes;
 // with `loads_first` (lesson 04's norm and fused add), each optioned shape also with kOptLoadsFirst; with `shared_h`
-// (lesson 04's fused add), each of those also with kOptSharedH; with `persistent` (lesson 04's norm), the whole-block
-// shapes that kOptPersistent has instances for also with it, streaming or not, loads first or not (capped always).
+// (lesson 04's fused add), each of those also with kOptSharedH.
 inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool options = true, bool loads_first = false,
-                                                 bool shared_h = false, bool persistent = false) {
+                                                 bool shared_h = false) {
     std::vector<LaunchShape> out;
     const int row_packs = packs_per_row(n, elem_bytes);
     for (bool early : {true, false}) {
@@ -175,12 +165,6 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool opt
                 for (int opt = 0; opt <= last; ++opt) {
                     s.opt = opt;
                     out.push_back(s);
-                }
-                if (persistent && packs <= kPersistentMaxPacks && t <= kPersistentMaxThreads) {
-                    for (int opt : {0, kOptStream, kOptLoadsFirst, kOptStream | kOptLoadsFirst}) {
-                        s.opt = kOptPersistent | opt;
-                        out.push_back(s);
-                    }
                 }
             }
         }
@@ -200,7 +184,7 @@ inline std::string shape_name(const LaunchShape& s) {
     // No comma: the name is a CSV field.
     const std::string w = std::string(s.weight_early ? "" : "+w-late") + (s.opt & kOptCap ? "+cap" : "") +
                           (s.opt & kOptStream ? "+cs" : "") + (s.opt & kOptLoadsFirst ? "+first" : "") +
-                          (s.opt & kOptSharedH ? "+smem" : "") + (s.opt & kOptPersistent ? "+persist" : "");
+                          (s.opt & kOptSharedH ? "+smem" : "");
     if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
     return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }

@@ -2,7 +2,7 @@
 """Writes rule_table.h, the launch-shape rule of the reference kernels, from a tuning sweep (`bench.sh --tune` CSV).
 
 A rule entry is a whole-block variant: packs a thread, 512 threads where the fewest that hold the row are between
-256 and 512 ("fill"), weight early or late, and the options (kOptCap, kOptStream, kOptLoadsFirst, kOptSharedH, kOptPersistent).
+256 and 512 ("fill"), weight early or late, and the options (kOptCap, kOptStream, kOptLoadsFirst, kOptSharedH).
 For each element size, op and batch length (the 512-row sweep; the long batches of the five large shapes), the
 measured hidden sizes are cut into as few ranges as possible such that one variant is within TOLERANCE of the
 fastest tuning shape at every size of its range; each range becomes a line of the table (up to its largest measured
@@ -27,7 +27,7 @@ from collections import defaultdict
 
 SHORT_BATCH_ROWS = 2048  # kShortBatchRows in launch_shape.h
 TOLERANCE = 0.01
-SHAPE = re.compile(r"block(\d+)x(\d+)(\+w-late)?(\+cap)?(\+cs)?(\+first)?(\+smem)?(\+persist)?")
+SHAPE = re.compile(r"block(\d+)x(\d+)(\+w-late)?(\+cap)?(\+cs)?(\+first)?(\+smem)?")
 
 
 def fewest_threads(row_packs, packs):
@@ -41,7 +41,7 @@ def variant(shape, n, elem):
     threads, packs = int(got.group(1)), int(got.group(2))
     fill = threads != fewest_threads(-(-n // (16 // elem)), packs)
     opt = (1 if got.group(4) else 0) | (2 if got.group(5) else 0) | (4 if got.group(6) else 0) | (
-        8 if got.group(7) else 0) | (16 if got.group(8) else 0)
+        8 if got.group(7) else 0)
     return packs, fill, got.group(3) is None, opt
 
 
@@ -137,7 +137,7 @@ def main(args):
         for last, (packs, fill, early, opt), first in segments(times[group],
                                                                TOLERANCE if group[2] else long_tolerance):
             flags = " | ".join(f for f, b in (("kOptCap", opt & 1), ("kOptStream", opt & 2), ("kOptLoadsFirst", opt & 4),
-                                              ("kOptSharedH", opt & 8), ("kOptPersistent", opt & 16)) if b) or "0"
+                                              ("kOptSharedH", opt & 8)) if b) or "0"
             print(f"    {{{last}, {{{packs}, {'true' if early else 'false'}, {flags}, {'true' if fill else 'false'}}}}},"
                   f"  // N {first}..{last}")
         print("};")

@@ -35,19 +35,18 @@ namespace {
 // is loaded before the reduction; ALIGNED: every row of input, weight and output starts on a 16-byte boundary; STREAM:
 // the kOptStream hint of launch_shape.h (instantiated, with the capped kernel below, for ALIGNED whole-block rows of
 // at most 4 packs only); FIRST: the kOptLoadsFirst option (likewise), every pack's load issued before the first use of
-// one. `block_row` is the block's place in the batch (blockIdx.x, or the row a persistent block is at: its first row
-// when LANES > 0 is block_row * rows per block); `warp_partials` is the kernel's shared array for the block's
-// reduction.
+// one. `warp_partials` is the kernel's shared array for the block's reduction.
 template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __device__ __forceinline__ void rmsnorm_row(const T* input, long long in_stride, const T* __restrict__ weight,
                                             T* output, long long out_stride, int M, int N, float eps, float inv_n,
-                                            long long block_row, float* warp_partials) {
+                                            float* warp_partials) {
     constexpr int kN = Pack<T>::kN;
     // The prefix and the tail together hold fewer than 2 * kN single elements, spread over the row's lanes.
     constexpr int kSingles = (2 * (kN - 1) + (LANES > 0 ? LANES : 32) - 1) / (LANES > 0 ? LANES : 32);
     const int lanes = LANES > 0 ? LANES : static_cast<int>(blockDim.x);
     const int lane = LANES > 0 ? static_cast<int>(threadIdx.x) % LANES : static_cast<int>(threadIdx.x);
-    const long long row = LANES > 0 ? block_row * (blockDim.x / LANES) + threadIdx.x / LANES : block_row;
+    const long long row = LANES > 0 ? static_cast<long long>(blockIdx.x) * (blockDim.x / LANES) + threadIdx.x / LANES
+                                    : static_cast<long long>(blockIdx.x);
     // A group past the last row still joins its warp's shuffles; it loads and stores nothing.
     const bool live = row < M;
     const T* x = input + (live ? row : 0) * in_stride;
@@ -153,7 +152,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS))
                         long long out_stride, int M, int N, float eps, float inv_n) {
     __shared__ float warp_partials[32];
     rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, in_stride, weight, output, out_stride, M,
-                                                                       N, eps, inv_n, blockIdx.x, warp_partials);
+                                                                       N, eps, inv_n, warp_partials);
 }
 template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, bool STREAM, bool FIRST>
 __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
@@ -161,32 +160,7 @@ __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(
                           long long out_stride, int M, int N, float eps, float inv_n) {
     __shared__ float warp_partials[32];
     rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, in_stride, weight, output, out_stride, M,
-                                                                       N, eps, inv_n, blockIdx.x, warp_partials);
-}
-
-// kOptPersistent: a resident grid of whole-block rows (ALIGNED), block b at rows b, b + grid, …; at 32 registers, as
-// the capped kernel. The reduction's partials alternate between two arrays, so that a warp that starts the next row
-// cannot overwrite a partial another warp has still to read (it passes the next row's barrier only after every warp
-// has read this row's): one barrier a row, as in the other kernels.
-template <typename T, int PACKS, bool WEIGHT_EARLY, bool STREAM, bool FIRST>
-__global__ void __launch_bounds__(kPersistentMaxThreads, 2048 / kPersistentMaxThreads)
-    rmsnorm_persistent_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
-                              long long out_stride, int M, int N, float eps, float inv_n) {
-    __shared__ float warp_partials[2][32];
-    int parity = 0;
-    for (long long row = blockIdx.x; row < M; row += gridDim.x, parity ^= 1)
-        rmsnorm_row<T, 0, PACKS, WEIGHT_EARLY, true, STREAM, FIRST>(input, in_stride, weight, output, out_stride, M, N,
-                                                                    eps, inv_n, row, warp_partials[parity]);
-}
-
-// The persistent grid: the blocks of `threads` that fit on the device at 32 registers (2048 threads and at most 32
-// blocks a multiprocessor), at most one per two rows, so that every block walks at least two when the batch allows.
-inline int persistent_grid(int threads, int M) {
-    static int sms = 0;
-    if (sms == 0 && cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess) sms = 1;
-    const int per_sm = 2048 / threads < 32 ? 2048 / threads : 32;
-    const int fit = sms * per_sm, half = (M + 1) / 2;
-    return fit < half ? fit : half;
+                                                                       N, eps, inv_n, warp_partials);
 }
 
 // Rows longer than 512 threads x 8 packs: two passes, the second rereads x (from L2 if it is still there).
@@ -248,33 +222,7 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
     const bool aligned = rows_aligned(input, in_stride * sizeof(T)) && rows_aligned(output, out_stride * sizeof(T)) &&
                          rows_aligned(weight, 0) && N % Pack<T>::kN == 0;
     // The options are hints for the ALIGNED whole-block instances; a misaligned row runs the plain instance.
-    const int opt = aligned ? s.opt & ~kOptPersistent : 0;
-    if (aligned && (s.opt & kOptPersistent) && s.lanes == 0 && s.packs <= kPersistentMaxPacks &&
-        s.threads <= kPersistentMaxThreads) {
-        const int pgrid = persistent_grid(s.threads, M);
-#define RMSREF_PERSISTENT(P, EARLY, STREAM, FIRST)        \
-    rmsnorm_persistent_kernel<T, P, EARLY, STREAM, FIRST> \
-        <<<pgrid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n)
-#define RMSREF_PERSISTENT_OPTS(P, EARLY)                                                  \
-    switch (opt & (kOptStream | kOptLoadsFirst)) {                                        \
-        case kOptStream: RMSREF_PERSISTENT(P, EARLY, true, false); break;                 \
-        case kOptLoadsFirst: RMSREF_PERSISTENT(P, EARLY, false, true); break;             \
-        case kOptStream | kOptLoadsFirst: RMSREF_PERSISTENT(P, EARLY, true, true); break; \
-        default: RMSREF_PERSISTENT(P, EARLY, false, false); break;                        \
-    }
-        if (s.packs == 1 && s.weight_early) {
-            RMSREF_PERSISTENT_OPTS(1, true)
-        } else if (s.packs == 1) {
-            RMSREF_PERSISTENT_OPTS(1, false)
-        } else if (s.weight_early) {
-            RMSREF_PERSISTENT_OPTS(2, true)
-        } else {
-            RMSREF_PERSISTENT_OPTS(2, false)
-        }
-#undef RMSREF_PERSISTENT_OPTS
-#undef RMSREF_PERSISTENT
-        return true;
-    }
+    const int opt = aligned ? s.opt : 0;
 #define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                  \
     do {                                                                                                          \
         if constexpr (((OPT)&kOptCap) != 0)                                                                       \

@@ -61,7 +61,7 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
     EMU_CHECK(cudaMemcpy(xo, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
     EMU_CHECK(cudaMemcpy(wo, hw.data(), N * sizeof(T), cudaMemcpyHostToDevice));
 
-    std::vector<rmsref::LaunchShape> shapes = rmsref::candidate_shapes(N, sizeof(T), true, true, fused, !fused);
+    std::vector<rmsref::LaunchShape> shapes = rmsref::candidate_shapes(N, sizeof(T), true, true, fused);
     shapes.push_back(rmsref::choose_shape(N, sizeof(T), M, fused));
     for (size_t s = 0; s < shapes.size(); ++s) {
         const bool chosen = s + 1 == shapes.size();
