@@ -338,11 +338,14 @@ void flush(State& S) {
 
 // Occupancy from the registers and shared memory known so far, and what the cache models need of it: the blocks
 // resident on the chip at once in the predicted launch (the L2 is shared by that many rows in flight), and per SM
-// (its L1 by that many), and the L1's size after the shared-memory carveout.
+// (its L1 by that many), and the L1's size after the shared-memory carveout. An SM that runs a block holds all of it:
+// with fewer blocks than SMs each used SM has one block, not the chip's average (16 / 132 of one, whose warps the L1
+// model then took for a single warp, keeping rows that the block's own warps evict: the fifth check's half_warp_row
+// and warp_row2 at 256 x 4096, L1 hits +199 % and +25 %).
 void configure_caches(LaunchStats& s) {
     const Occupancy o = occupancy(static_cast<unsigned>(s.threads_per_block), s.regs, s.ptxas_smem + s.dynamic_shared);
     s.concurrent_blocks = std::min(s.predict_blocks, 132.0 * o.blocks_per_sm);
-    const double warps = double((s.threads_per_block + 31) / 32), per_sm = s.concurrent_blocks / 132.0;
+    const double warps = double((s.threads_per_block + 31) / 32), per_sm = std::max(1.0, s.concurrent_blocks / 132.0);
     s.l1_bytes = o.l1_bytes;
     l2_configure(s.concurrent_blocks, warps);
     l1_configure(per_sm, per_sm * warps, o.l1_bytes);
