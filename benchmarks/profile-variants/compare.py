@@ -615,10 +615,13 @@ def sixth_counts(e, gpu):
     predicted for the shape's rows: requests and wavefronts are scaled by the blocks."""
     ratio = lambda a, b: f"{a / b:.2f}" if b else "–"
     cell = lambda a, b: f"{a:.0f} / {b:.0f} ({pct(a, b):+.0f}%)" if b else f"{a:.0f} / –"
+    large_rows = []
+    if not any((gpu / f"{n}.ncu.csv").exists() for n in names("heldout5.txt")):
+        print("\nNsight Compute did not run in this call (no <name>.ncu.csv): no counts to compare.")
+        return
     print("\n| new variant at 256 × 4096 | ld requests emu / ncu | ld sectors/req | st requests emu / ncu | "
           "st sectors/req | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | blocks |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    large_rows = []
     for n in names("heldout5.txt"):
         L = ncu(gpu / f"{n}.ncu.csv")
         em, c = e.get(n, {}).get("256 4096"), L[0] if L else None
