@@ -360,9 +360,18 @@ def plan_predictions(e, plan, width):
             print(f"{n:{width}} {s:12} {fit_model.predict(c, j['model']):12.1f}  {bound}")
 
 
-def plan_times(e, gpu, plan):
-    """Predicted and measured µs of every (variant, shape) of a plan that has both."""
-    c = fit_model.cpp_constants()
+def committed_constants(path):
+    """The constants a predictions file was written with (its first line, compare.py --predict*)."""
+    head = path.read_text().splitlines()[0]
+    vals = dict(re.findall(r"(\w+) = ([0-9.e+-]+)", head))
+    return [float(vals[n]) for n in fit_model.NAMES]
+
+
+def plan_times(e, gpu, plan, predictions):
+    """Predicted and measured µs of every (variant, shape) of a plan that has both. The prediction is made with the
+    constants committed before the call (its predictions file's first line: the model that call tested, whatever
+    profile_model.cpp holds now; the model's terms are the same since the fourth check, only its inputs changed)."""
+    c = committed_constants(HERE.parents[1] / "docs/gpu-runs" / predictions)
     pred, meas = {}, {}
     for n, shapes in plan:
         t = times(gpu / f"{n}.time")
@@ -420,7 +429,7 @@ def fourth_plan():
 
 def fourth_time(e, gpu):
     old, new, plan = fourth_plan()
-    pred, meas = plan_times(e, gpu, plan)
+    pred, meas = plan_times(e, gpu, plan, "2026-12-01-profile4-predictions.txt")
     shapes = [s for s in ("16384 4096",) + FOURTH_SHAPES + tuple(x for x in THIRD_SHAPES if x != "16384 4096")
               if any(k[1] == s for k in pred)]
     cols = [shapes[:5], shapes[5:]]
@@ -492,7 +501,7 @@ def fifth_plan():
 
 def fifth_time(e, gpu):
     old, new, plan = fifth_plan()
-    pred, meas = plan_times(e, gpu, plan)
+    pred, meas = plan_times(e, gpu, plan, "2026-12-01-profile5-predictions.txt")
     shapes = [s for s in FIFTH_SHAPES + FOURTH_ALL if any(k[1] == s for k in pred)]
     cols = [shapes[:5], shapes[5:11], shapes[11:]]
     for i, part in enumerate(cols):
@@ -583,7 +592,7 @@ def sixth_plan():
 
 def sixth_time(e, gpu):
     old, new, plan = sixth_plan()
-    pred, meas = plan_times(e, gpu, plan)
+    pred, meas = plan_times(e, gpu, plan, "2026-12-02-profile6-predictions.txt")
     shapes = [s for s in SIXTH_SHAPES + FIFTH_ALL if any(k[1] == s for k in pred)]
     cols = [shapes[:5], shapes[5:14], shapes[14:]]
     for i, part in enumerate(cols):
