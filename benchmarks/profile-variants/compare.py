@@ -35,6 +35,16 @@ analysis was refit on every point of the first three:
      l1tex__data_pipe_lsu_wavefronts_mem_lg.sum, the global loads' L1 wavefronts; this Nsight Compute reported no
      such metric, so the L1 term's line count has no counter to compare with.)
 
+The sixth check (gpu-heldout5.sh), made after round trips at a warp's shuffles, the few-block L1 fix and a refit on
+all 552 points of the first five checks:
+
+    compare.py --sixth <emu-dir>[,<emu-dir>...] <gpu-dir>
+    compare.py --predict6 <emu-dir>[,<emu-dir>...]    the predictions for that call, written before it is made
+
+  1. time: the 30 variants of the first five checks at the five new shapes, the new variants (heldout5.txt) at all
+     twenty-three; within 20 % per group (and without the two classes the model has no term for); the ranking;
+  2. counts of the new variants against Nsight Compute at 256 x 4096 and 57344 x 1024.
+
 The fifth check (gpu-heldout4.sh), made after the traffic clock per warp (L1 and L2 models) and a refit on all 350
 points of the first four checks:
 
@@ -227,17 +237,37 @@ NEW_SHAPES = ("16384 2048", "8192 6144", "2048 16384", "32768 3072")
 OLD_SHAPES = TRAIN_SHAPES + HELD_SHAPES
 
 
+THIRD_PREDICTIONS = HERE.parents[1] / "docs/gpu-runs/2026-12-01-profile3-predictions.txt"
+
+
+def committed_predictions(path):
+    """(variant, 'M N') -> µs of a predictions file written before its call (compare.py --predict*)."""
+    out = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"(\S+)\s+(\d+) (\d+)\s+([\d.]+)\s", line)
+        if m:
+            out[(m.group(1), f"{m.group(2)} {m.group(3)}")] = float(m.group(4))
+    return out
+
+
 def third_time(e, gpu):
+    """A profile made before the fourth check lacks the inputs today's model reads (miss_phases, store_fraction):
+    its point is predicted as the third call's committed predictions file has it (the model that call tested)."""
     old = names("variants.txt") + names("heldout.txt")
     new = names("heldout2.txt")
     c = fit_model.cpp_constants()
+    committed = committed_predictions(THIRD_PREDICTIONS)
     shapes = [s for s in OLD_SHAPES + NEW_SHAPES]
     pred, meas = {}, {}
     for n in old + new:
         t = times(gpu / f"{n}.time")
         for s in shapes:
-            if n in e and s in e[n] and s in t and not blind(e[n]):
-                pred[(n, s)], meas[(n, s)] = fit_model.predict(c, e[n][s]["model"]), t[s]
+            if n not in e or s not in e[n] or s not in t or blind(e[n]):
+                continue
+            m = e[n][s]["model"]
+            us = fit_model.predict(c, m) if "miss_phases" in m else committed.get((n, s))
+            if us is not None:
+                pred[(n, s)], meas[(n, s)] = us, t[s]
     shapes = [s for s in shapes if any(k[1] == s for k in pred)]
     print("| variant | " + " | ".join(f"µs {s.replace(' ', '×')} pred / meas" for s in shapes) + " |")
     print("|" + " --- |" * (1 + len(shapes)))
@@ -292,6 +322,8 @@ def third_counts(e, gpu):
 
 
 def third_predictions(e):
+    """With today's constants, on profiles made by today's emulator (the third call's own predictions are in
+    docs/gpu-runs/2026-12-01-profile3-predictions.txt)."""
     c = fit_model.cpp_constants()
     print("constants of profile_model.cpp:", ", ".join(f"{n} = {v:.4g}" for n, v in zip(fit_model.NAMES, c)))
     print(f"{'variant':14} {'shape':12} {'predicted us':>12}  bound")
@@ -328,9 +360,18 @@ def plan_predictions(e, plan, width):
             print(f"{n:{width}} {s:12} {fit_model.predict(c, j['model']):12.1f}  {bound}")
 
 
-def plan_times(e, gpu, plan):
-    """Predicted and measured µs of every (variant, shape) of a plan that has both."""
-    c = fit_model.cpp_constants()
+def committed_constants(path):
+    """The constants a predictions file was written with (its first line, compare.py --predict*)."""
+    head = path.read_text().splitlines()[0]
+    vals = dict(re.findall(r"(\w+) = ([0-9.e+-]+)", head))
+    return [float(vals[n]) for n in fit_model.NAMES]
+
+
+def plan_times(e, gpu, plan, predictions):
+    """Predicted and measured µs of every (variant, shape) of a plan that has both. The prediction is made with the
+    constants committed before the call (its predictions file's first line: the model that call tested, whatever
+    profile_model.cpp holds now; the model's terms are the same since the fourth check, only its inputs changed)."""
+    c = committed_constants(HERE.parents[1] / "docs/gpu-runs" / predictions)
     pred, meas = {}, {}
     for n, shapes in plan:
         t = times(gpu / f"{n}.time")
@@ -388,7 +429,7 @@ def fourth_plan():
 
 def fourth_time(e, gpu):
     old, new, plan = fourth_plan()
-    pred, meas = plan_times(e, gpu, plan)
+    pred, meas = plan_times(e, gpu, plan, "2026-12-01-profile4-predictions.txt")
     shapes = [s for s in ("16384 4096",) + FOURTH_SHAPES + tuple(x for x in THIRD_SHAPES if x != "16384 4096")
               if any(k[1] == s for k in pred)]
     cols = [shapes[:5], shapes[5:]]
@@ -460,7 +501,7 @@ def fifth_plan():
 
 def fifth_time(e, gpu):
     old, new, plan = fifth_plan()
-    pred, meas = plan_times(e, gpu, plan)
+    pred, meas = plan_times(e, gpu, plan, "2026-12-01-profile5-predictions.txt")
     shapes = [s for s in FIFTH_SHAPES + FOURTH_ALL if any(k[1] == s for k in pred)]
     cols = [shapes[:5], shapes[5:11], shapes[11:]]
     for i, part in enumerate(cols):
@@ -536,7 +577,99 @@ def fifth_counts(e, gpu):
               f"{cell(em['predicted_dram_bytes'] / 1e6, (rd + wr) / 1e6)} | {em['min_bytes'] / 1e6:.0f} |")
 
 
+SIXTH_SHAPES = ("57344 1024", "24576 2048", "14336 4096", "7168 7168", "5120 12288")
+FIFTH_ALL = FOURTH_ALL + FIFTH_SHAPES  # every shape measured before the sixth check
+PARTIAL_STORES = ("stride2", "stride4_store", "stride2_store")  # a sector's parts stored a loop apart
+SHUFFLE_TRIPS = ("warp_row2", "warp_row4", "warp_row2_vec4", "bf16_warp_row2")  # rows one after another per warp
+
+
+def sixth_plan():
+    old = names("variants.txt") + names("heldout.txt") + names("heldout2.txt") + names("heldout3.txt")
+    old += names("heldout4.txt")
+    new = names("heldout5.txt")
+    return old, new, [(n, SIXTH_SHAPES) for n in old] + [(n, SIXTH_SHAPES + FIFTH_ALL) for n in new]
+
+
+def sixth_time(e, gpu):
+    old, new, plan = sixth_plan()
+    pred, meas = plan_times(e, gpu, plan, "2026-12-02-profile6-predictions.txt")
+    shapes = [s for s in SIXTH_SHAPES + FIFTH_ALL if any(k[1] == s for k in pred)]
+    cols = [shapes[:5], shapes[5:14], shapes[14:]]
+    for i, part in enumerate(cols):
+        if not part:
+            continue
+        print_time_table(pred, meas, part, old + new if i == 0 else new, new)
+    print_within(pred, meas, [
+        ("held out: old variants, new shapes", lambda n, s: n in old and s in SIXTH_SHAPES),
+        ("held out: new variants, old shapes", lambda n, s: n in new and s in FIFTH_ALL),
+        ("held out: new variants, new shapes", lambda n, s: n in new and s in SIXTH_SHAPES),
+        ("held out, several rows per warp one after another (round trips at shuffles)",
+         lambda n, s: n in SHUFFLE_TRIPS),
+        ("held out, partial stores a loop apart (no term)", lambda n, s: n in PARTIAL_STORES),
+        ("held out, all but the partial stores a loop apart and column_major (the classes with no term)",
+         lambda n, s: n not in PARTIAL_STORES and n != "column_major"),
+        ("held out, all", lambda n, s: True),
+        ("held out, at the large shapes (every timed shape: 128 to 512 MiB of fp32 input)",
+         lambda n, s: large(s)),
+    ])
+    misses = sorted((k for k in pred if abs(pct(pred[k], meas[k])) > 20), key=lambda k: -abs(pct(pred[k], meas[k])))
+    if misses:
+        print("* outside 20 %: " + ", ".join(f"{n} at {s.replace(' ', ' × ')} ({pct(pred[(n, s)], meas[(n, s)]):+.0f} %)"
+                                            for n, s in misses))
+    print_ranking(pred, meas, shapes, old + new)
+
+
+def sixth_counts(e, gpu):
+    """Nsight Compute's launches per new variant (256 x 4096, then 57344 x 1024); the emulated launch is 128 rows
+    predicted for the shape's rows: requests and wavefronts are scaled by the blocks."""
+    ratio = lambda a, b: f"{a / b:.2f}" if b else "–"
+    cell = lambda a, b: f"{a:.0f} / {b:.0f} ({pct(a, b):+.0f}%)" if b else f"{a:.0f} / –"
+    large_rows = []
+    if not any((gpu / f"{n}.ncu.csv").exists() for n in names("heldout5.txt")):
+        print("\nNsight Compute did not run in this call (no <name>.ncu.csv): no counts to compare.")
+        return
+    print("\n| new variant at 256 × 4096 | ld requests emu / ncu | ld sectors/req | st requests emu / ncu | "
+          "st sectors/req | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | blocks |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for n in names("heldout5.txt"):
+        L = ncu(gpu / f"{n}.ncu.csv")
+        em, c = e.get(n, {}).get("256 4096"), L[0] if L else None
+        if len(L) > 1:
+            large_rows.append((n, e.get(n, {}).get("57344 1024"), L[1]))
+        if not em or not c:
+            print(f"| {n} | – | – | – | – | – | – | – |")
+            continue
+        k = em["predict_blocks"] / em["blocks"]
+        ld_r, ld_s = g(c, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+        st_r, st_s = g(c, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")
+        hit, l2 = g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"), g(c, "lts__t_sectors_srcunit_tex.sum")
+        print(f"| {n} | {cell(em['ld_requests'] * k, ld_r)} | {ratio(em['ld_sectors'], em['ld_requests'])} / "
+              f"{ratio(ld_s, ld_r)} | {cell(em['st_requests'] * k, st_r)} | "
+              f"{ratio(em['st_sectors'], em['st_requests'])} / {ratio(st_s, st_r)} | "
+              f"{cell(em['predicted_l1_hit_sectors'], hit)} | {cell(em['predicted_l2_bytes'] / 32, l2)} | "
+              f"{em['predict_blocks']:.0f} |")
+    print("\n| new variant at 57344 × 1024 | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | "
+          "DRAM MB pred / ncu | minimum MB |")
+    print("| --- | --- | --- | --- | --- |")
+    for n, em, c in large_rows:
+        if not em or not c:
+            print(f"| {n} | – | – | – | – |")
+            continue
+        hit, l2 = g(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"), g(c, "lts__t_sectors_srcunit_tex.sum")
+        dram = (g(c, "dram__bytes_read.sum") or 0) + (g(c, "dram__bytes_write.sum") or 0)
+        print(f"| {n} | {cell(em['predicted_l1_hit_sectors'], hit)} | {cell(em['predicted_l2_bytes'] / 32, l2)} | "
+              f"{cell(em['predicted_dram_bytes'] / 1e6, dram / 1e6)} | {em['min_bytes'] / 1e6:.0f} |")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--predict6":
+        plan_predictions(emu(sys.argv[2]), sixth_plan()[2], 16)
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--sixth":
+        e, gpu = emu(sys.argv[2]), Path(sys.argv[3])
+        sixth_time(e, gpu)
+        sixth_counts(e, gpu)
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--predict5":
         plan_predictions(emu(sys.argv[2]), fifth_plan()[2], 16)
         return

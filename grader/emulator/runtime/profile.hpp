@@ -30,6 +30,7 @@ struct Request {
     unsigned mask = 0;      // lanes that took part
     unsigned exists = 0;    // lanes of the warp that exist
     unsigned interval = 0;  // barrier interval of the block (0 = before the first __syncthreads)
+    unsigned segment = 0;   // the warp's shuffles and votes before it in this interval (each waits for its inputs)
     unsigned warp = 0;
     std::uintptr_t addr[32] = {};  // per lane (a shared address is an offset in the arena)
 };
@@ -129,7 +130,8 @@ struct LaunchStats {
     std::uint64_t sh_ld_requests = 0, sh_st_requests = 0, sh_wavefronts = 0, sh_ideal_wavefronts = 0;
     std::uint64_t barriers = 0, shuffles = 0, votes = 0, syncwarps = 0, partial_requests = 0;
     unsigned load_phases = 0;  // barrier intervals of the first block with global loads: dependent round trips
-    unsigned miss_phases = 0;  // of a warm block (the second), those whose loads miss L1: round trips beyond L1
+    unsigned miss_phases = 0;  // of a warm block (the second): round trips beyond L1, per barrier interval the most
+                               // that one warp makes (its loads that miss L1 between two of its shuffles or votes)
     L2Totals l2;
     L1Totals l1;
     std::uint64_t l1_bytes = 0;  // the L1's size in the predicted launch (after the shared-memory carveout)

@@ -144,7 +144,13 @@ struct State {
     // The launch's second block is the warm one (an SM's later blocks find the shared data in L1, profile_l1.cpp):
     // its barrier intervals whose loads miss L1 are the round trips beyond L1 (miss_phases).
     bool warm_block = false;
-    unsigned last_miss_phase = 0, first_miss_phases = 0, warm_miss_phases = 0;
+    unsigned first_miss_phases = 0, warm_miss_phases = 0;
+    // Per warp, in the current barrier interval: its shuffles and votes so far (a request's segment), and the round
+    // trips beyond L1 it made (segments with a load that missed L1; `last` is 1 + the last one counted).
+    struct WarpTrips {
+        unsigned collectives = 0, last = 0, trips = 0;
+    };
+    std::vector<WarpTrips> warp_trips;
     std::uint64_t serial = 0;  // of the block whose requests are open
     unsigned interval = 0;
     // the next launch's description (emu::profile_shape)
@@ -316,20 +322,30 @@ void count_shared(State& S, const Request& r) {
 // Ends the open requests (a barrier, the end of a block): counts them, feeds the L2, keeps warp 0's for the picture.
 void flush(State& S) {
     const std::uint64_t serial = S.serial;
+    unsigned interval_trips = 0;  // the most round trips beyond L1 one warp made in this barrier interval
     for (const Request& r : S.pending) {
         if ((r.mask & r.exists) != r.exists) ++S.s.partial_requests;
         const bool missed = !r.shared && count_global(S, r, serial) && !r.write && !r.atomic;
         if (r.shared) count_shared(S, r);
-        // A barrier interval whose loads wait on L2 or DRAM (an L1 miss) is a round trip of a few hundred cycles; one
-        // whose loads all hit L1 waits some tens of cycles, which the time model leaves out.
-        if (missed && (S.first_block || S.warm_block) && r.interval + 1 != S.last_miss_phase)
-            ++(S.first_block ? S.first_miss_phases : S.warm_miss_phases), S.last_miss_phase = r.interval + 1;
+        // Loads that wait on L2 or DRAM (an L1 miss) are a round trip of a few hundred cycles; loads that all hit L1
+        // wait some tens of cycles, which the time model leaves out. The warps of a block wait for each other at a
+        // barrier, and a warp waits for its own loads at a shuffle or vote of a value they feed (a row's sum): each
+        // stretch of a warp's code between two of these with a miss is one round trip. A warp that sums two rows one
+        // after the other waits four times between two barriers (warp_row2: the fifth check's -22 to -40 % where
+        // one round trip per barrier interval was counted).
+        if (missed && (S.first_block || S.warm_block) && r.warp < S.warp_trips.size()) {
+            State::WarpTrips& w = S.warp_trips[r.warp];
+            if (r.segment + 1 != w.last) ++w.trips, w.last = r.segment + 1;
+            interval_trips = std::max(interval_trips, w.trips);
+        }
         if (S.first_block && r.warp == 0 && S.s.trace.size() < 1024) S.s.trace.push_back(r);
         // A barrier interval of the first block that loads from global memory is one round trip to memory that the
         // block must wait for before it can go on (load_phases; the time model counts the ones beyond L1, above).
         if (S.first_block && !r.shared && !r.write && !r.atomic && r.interval + 1 != S.last_load_phase)
             ++S.s.load_phases, S.last_load_phase = r.interval + 1;
     }
+    (S.first_block ? S.first_miss_phases : S.warm_miss_phases) += interval_trips;
+    for (auto& w : S.warp_trips) w = {};
     S.pending.clear();
     S.open.clear();
     for (auto& v : S.occ) v.clear();
@@ -338,11 +354,14 @@ void flush(State& S) {
 
 // Occupancy from the registers and shared memory known so far, and what the cache models need of it: the blocks
 // resident on the chip at once in the predicted launch (the L2 is shared by that many rows in flight), and per SM
-// (its L1 by that many), and the L1's size after the shared-memory carveout.
+// (its L1 by that many), and the L1's size after the shared-memory carveout. An SM that runs a block holds all of it:
+// with fewer blocks than SMs each used SM has one block, not the chip's average (16 / 132 of one, whose warps the L1
+// model then took for a single warp, keeping rows that the block's own warps evict: the fifth check's half_warp_row
+// and warp_row2 at 256 x 4096, L1 hits +199 % and +25 %).
 void configure_caches(LaunchStats& s) {
     const Occupancy o = occupancy(static_cast<unsigned>(s.threads_per_block), s.regs, s.ptxas_smem + s.dynamic_shared);
     s.concurrent_blocks = std::min(s.predict_blocks, 132.0 * o.blocks_per_sm);
-    const double warps = double((s.threads_per_block + 31) / 32), per_sm = s.concurrent_blocks / 132.0;
+    const double warps = double((s.threads_per_block + 31) / 32), per_sm = std::max(1.0, s.concurrent_blocks / 132.0);
     s.l1_bytes = o.l1_bytes;
     l2_configure(s.concurrent_blocks, warps);
     l1_configure(per_sm, per_sm * warps, o.l1_bytes);
@@ -400,6 +419,7 @@ void on_access(const void* p, std::size_t size, unsigned flags, const void* pc) 
         r.exists = ws.exists & ~ws.exited;
         r.interval = S.interval;
         r.warp = t.warp;
+        if (t.warp < S.warp_trips.size()) r.segment = S.warp_trips[t.warp].collectives;
         S.pending.push_back(r);
         it = S.open.insert_or_assign(key, static_cast<std::uint32_t>(S.pending.size() - 1)).first;
     }
@@ -435,6 +455,7 @@ void on_launch_begin(std::size_t dynamic_shared_bytes) {
     S.s = std::move(s);
     S.occ.assign(S.s.threads_per_block, {});
     S.last_load.assign(S.s.threads_per_block, {});
+    S.warp_trips.assign((S.s.threads_per_block + 31) / 32, {});
     S.pending.clear();
     S.open.clear();
     S.line_of.clear();
@@ -442,7 +463,7 @@ void on_launch_begin(std::size_t dynamic_shared_bytes) {
     S.first_block = false;
     S.last_load_phase = 0;
     S.warm_block = false;
-    S.last_miss_phase = S.first_miss_phases = S.warm_miss_phases = 0;
+    S.first_miss_phases = S.warm_miss_phases = 0;
     S.instance_resolved = false;
     S.resolve_tries = 0;
 }
@@ -453,7 +474,6 @@ void on_block_begin() {
     S.serial = rt::block_serial();
     S.first_block = S.s.blocks == 0;
     S.warm_block = S.s.blocks == 1;
-    S.last_miss_phase = 0;
     if (S.first_block) l2_first_block(S.serial), l1_first_block(S.serial);
     ++S.s.blocks;
     S.interval = 0;
@@ -467,8 +487,13 @@ void on_barrier() {
 }
 
 void on_collective(Coll kind) {
-    LaunchStats& s = st().s;
+    State& S = st();
+    LaunchStats& s = S.s;
     (kind == Coll::shfl ? s.shuffles : kind == Coll::vote ? s.votes : s.syncwarps)++;
+    // A shuffle or vote exchanges values the lanes computed, so the warp waits there for the loads they came from;
+    // __syncwarp exchanges nothing. Called by the lane that completes the collective, so current_thread() is its warp.
+    const unsigned warp = rt::current_thread().warp;
+    if (kind != Coll::syncwarp && warp < S.warp_trips.size()) ++S.warp_trips[warp].collectives;
 }
 
 void on_launch_end() {

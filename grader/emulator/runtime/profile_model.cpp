@@ -5,9 +5,11 @@
 // resources every launch must pass through and the latency its resident blocks cannot hide, combined by a p-norm:
 //   t = t_fixed + t_block + (t_dram^p + t_l2^p + t_l1^p + t_exposed^p)^(1/p)
 //   t_block = t_wave + round trips * t_trip
-//            A round trip is a barrier interval whose loads wait beyond L1 (an L1 miss) in a warm block (the second:
-//            an SM's later blocks find the shared data in L1): the two-pass kernel's pass 1, and its pass 2 when the
-//            row no longer stays in L1 between the passes. A block waits for it before it can go on.
+//            A round trip is a stretch of a warp's code between two barriers, shuffles or votes whose loads wait
+//            beyond L1 (an L1 miss) in a warm block (the second: an SM's later blocks find the shared data in L1),
+//            per barrier interval the most one warp makes: the two-pass kernel's pass 1, and its pass 2 when the row
+//            no longer stays in L1 between the passes; a warp's rows one after the other, one or two each. A block
+//            (or a warp) waits for it before it can go on.
 //   t_dram  = DRAM bytes (L2 model) / B_dram * max(1, W / resident warps per SM)
 //            B_dram: the device-to-device copy measured on the H200 (4.21 TB/s, docs/gpu-runs.md, 2026-12-01). With
 //            fewer than W resident warps per SM, too few loads are in flight to stream at that rate.
@@ -28,8 +30,8 @@
 // The p-norm: the resources overlap, but not perfectly. p = 1 would be no overlap at all, p -> infinity the
 // roofline's max (the slowest resource alone); fitted, p sits in between.
 // Fitted constants (t_fixed, t_wave, t_trip, W, B_l2, c_l1, p): least squares on log(predicted / measured) over
-// every point the first four H200 checks measured (benchmarks/profile-variants/fit_model.py; docs/emulator.md,
-// Profiler: the time model). The fifth check (heldout4.txt, gpu-heldout4.sh) was measured after these constants
+// every point the first five H200 checks measured (benchmarks/profile-variants/fit_model.py; docs/emulator.md,
+// Profiler: the time model). The sixth check (heldout5.txt, gpu-heldout5.sh) was measured after these constants
 // were committed.
 #include <algorithm>
 #include <cmath>
@@ -42,13 +44,13 @@ namespace {
 
 constexpr double kClockHz = 1.98e9;
 constexpr double kDramBps = 4.21e12;  // measured (copy), not fitted
-// fit_model.py on every point of the first four checks, 350 measurements (354 points: four measured with two
-// versions of a solution count once per version), with the traffic clock per warp in the cache models (its output,
-// pasted; docs/gpu-runs/2026-12-01-profile5-fit.txt):
-// fitted on 354 points: fixed_us = 0.849, wave_us = 1.137, round_trip_us = 0.7866, streaming_warps = 17.17,
-// l2_bps = 1.953e+13, l1_clocks = 1.052, overlap_p = 1.795 (337 of the 354 within 20 %, rms log error 0.094)
-constexpr double kFixedUs = 0.849, kWaveUs = 1.137, kRoundTripUs = 0.7866, kStreamingWarps = 17.17, kL2Bps = 1.953e13,
-                 kL1Clocks = 1.052, kOverlapP = 1.795;
+// fit_model.py on every point of the first five checks, 552 measurements (556 points: four measured with two
+// versions of a solution count once per version), with round trips counted at a warp's shuffles and votes as well as
+// at barriers, and the few-block L1 fix (its output, pasted; docs/gpu-runs/2026-12-02-profile6-fit.txt):
+// fitted on 556 points: fixed_us = 0.6812, wave_us = 1.111, round_trip_us = 0.8951, streaming_warps = 19.12,
+// l2_bps = 1.147e+13, l1_clocks = 1.068, overlap_p = 2.01 (501 of the 556 within 20 %, rms log error 0.121)
+constexpr double kFixedUs = 0.6812, kWaveUs = 1.111, kRoundTripUs = 0.8951, kStreamingWarps = 19.12, kL2Bps = 1.147e13,
+                 kL1Clocks = 1.068, kOverlapP = 2.01;
 constexpr unsigned kWarpsPerSM = 64, kBlocksPerSM = 32, kRegsPerSM = 65536, kRegGranule = 256;
 constexpr std::size_t kSharedPerSM = 228 * 1024, kSharedReservedPerBlock = 1024;
 

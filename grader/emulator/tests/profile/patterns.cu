@@ -94,6 +94,38 @@ __global__ void warp_row_kernel(const float* x, float* y) {
     if (lane == 0) y[r] = t;
 }
 
+// A launch of fewer blocks than SMs: one block of 8 warps, each warp a row of 16384 floats (64 KiB), summed by
+// shuffles and read again. The block's SM holds all 8 warps, so 8 x 64 KiB pass through its L1 between a warp's two
+// reads: more than the 248 KiB it has, every re-read misses. Scaling by the chip's average (1 / 132 blocks per SM,
+// taken as one warp) kept each row in L1 (the fifth check's half_warp_row at 256 x 4096: L1 hits +199 %).
+__global__ void few_blocks_kernel(const float* x, float* y) {
+    const int r = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const float* row = x + r * 16384;
+    float s = 0;
+    for (int c = lane; c < 16384; c += 32) s += row[c];
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    float t = 0;
+    for (int c = lane; c < 16384; c += 32) t += row[c] * s;
+    if (lane == 0) y[r] = t;
+}
+
+// The same warps, each summing two rows of 16384 floats one after the other with no barrier: a warp waits for a
+// row's loads at its shuffles, so its reads go in three dependent stretches (row 0; row 0 again with row 1, which
+// nothing orders after it; row 1 again), three round trips beyond L1 (every read misses, as above); counting them at
+// barriers only saw one.
+__global__ void two_rows_kernel(const float* x, float* y) {
+    const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    for (int k = 0; k < 2; ++k) {
+        const float* row = x + (2 * w + k) * 16384;
+        float s = 0;
+        for (int c = lane; c < 16384; c += 32) s += row[c];
+        for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+        float t = 0;
+        for (int c = lane; c < 16384; c += 32) t += row[c] * s;
+        if (lane == 0) y[2 * w + k] = t;
+    }
+}
+
 __device__ float bf16_to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
 __global__ void bf16_call_kernel(const __nv_bfloat16* x, float* y) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -194,6 +226,11 @@ int main() {
     weight_kernel<<<kBlocks, kThreads>>>(x, w, y);
     emu::profile_shape("warp rows, 8 blocks per SM", 132.0 * 8 / kBlocks, 0);
     warp_row_kernel<<<kBlocks, kThreads>>>(x, y);
+    float* rows;
+    cudaMalloc(&rows, 16 * 16384 * sizeof(float));
+    cudaMemset(rows, 0, 16 * 16384 * sizeof(float));
+    few_blocks_kernel<<<1, kThreads>>>(rows, y);
+    two_rows_kernel<<<1, kThreads>>>(rows, y);
     if (cudaDeviceSynchronize() != cudaSuccess) {
         std::puts("FAIL: a launch failed");
         return 1;
@@ -259,6 +296,14 @@ int main() {
     // One warp per row: its re-read after the shuffles hits L1 (16 requests of 4 sectors a warp, each pass).
     expect(p, "warp_row_kernel", "l1_hit", 16 * 4 * warps);
     expect(p, "warp_row_kernel", "l1_miss", 16 * 4 * warps);
+    // One block on one SM: its 8 warps' rows (512 KiB) evict each other before the re-read (2048 sectors a pass).
+    expect(p, "few_blocks_kernel", "l1_hit", 0);
+    expect(p, "few_blocks_kernel", "l1_miss", 2 * 2048 * 8);
+    // A round trip per row read (pass 1, re-read) per warp: the warp's shuffles split its barrier interval. One warp
+    // per row whose re-read hits L1 waits once; a barrier interval counts once however many warps miss in it.
+    expect(p, "few_blocks_kernel", "miss_phases", 2);
+    expect(p, "two_rows_kernel", "miss_phases", 3);
+    expect(p, "warp_row_kernel", "miss_phases", 1);
     // Predicted for 4 blocks (4 SMs): the 4 cold SMs miss what the first block missed, once each.
     expect(p, "broadcast_kernel", "predicted_l1_hit_sectors", warps - 4);
     // Each instance its own registers, found from the function its accesses are in.

@@ -1,0 +1,27 @@
+// Held-out variant of the sixth check (not used to fit the time model): fp32, one warp for four rows, one after the
+// other, eight warps per block of 256 threads (32 rows a block), scalar coalesced loads and stores, the sum by
+// shuffles alone (no shared memory, no barrier). A warp waits at each row's shuffles for that row's loads: five
+// dependent stretches of loads per warp (each row's re-read overlaps the next row's first read), where a barrier
+// interval is one.
+#include <cuda_runtime.h>
+
+namespace {
+__global__ void warp_row4_kernel(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, int M,
+                                 int N, float eps) {
+    const int lane = threadIdx.x & 31;
+    const int first = (blockIdx.x * 8 + (threadIdx.x >> 5)) * 4;
+    for (int r = first; r < first + 4 && r < M; ++r) {
+        const float* row = x + static_cast<long long>(r) * N;
+        float* out = y + static_cast<long long>(r) * N;
+        float ss = 0.0f;
+        for (int c = lane; c < N; c += 32) ss += row[c] * row[c];
+        for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+        const float inv = rsqrtf(ss / N + eps);
+        for (int c = lane; c < N; c += 32) out[c] = row[c] * inv * w[c];
+    }
+}
+}  // namespace
+
+void launch_variant_f32(const float* x, const float* w, float* y, int M, int N, float eps, cudaStream_t s) {
+    if (M > 0 && N > 0) warp_row4_kernel<<<(M + 31) / 32, 256, 0, s>>>(x, w, y, M, N, eps);
+}
