@@ -26,6 +26,7 @@
 #include "sanitize.hpp"
 #include "score.hpp"
 #include "util/util.hpp"
+#include "verification.hpp"
 
 namespace workbook::grade {
 
@@ -338,7 +339,7 @@ class Pipeline {
     // solutions, the reference answers and their history in .git), the build (other grades' folders, the class's
     // staged hand-ins), the student state with its GPU verifications, earlier results, the submission folder and
     // the folder around it (in a class, the other students' submissions; unless it holds the grader itself), and
-    // what the caller names (class grading: the submissions folder). The sandbox shows the worker its own program
+    // what the caller names (class grading: the submissions folder), and the key that seals GPU verifications. The sandbox shows the worker its own program
     // again, and the compiler its toolchain.
     std::vector<std::string> hidden_from_submission() const {
         std::vector<std::string> hide = {ctx.root.string(), ctx.build_dir.string(), (ctx.root / ".workbook").string(),
@@ -353,6 +354,9 @@ class Pipeline {
             !inside(ctx.build_dir, around) && !opt.solutions)
             hide.push_back(around.string());
         for (const auto& h : opt.hide) hide.push_back(h);
+        // The key that seals GPU verifications (verification.hpp): code that read it could seal its own.
+        if (const fs::path keys = verification_key_dir(); !keys.empty() && fs::is_directory(keys, canon_ec))
+            hide.push_back(keys.string());
         return hide;
     }
 
