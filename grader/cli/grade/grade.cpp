@@ -338,9 +338,9 @@ class Pipeline {
     // What the submission's code, compiled and run, must not see: the grading checkout (an instructor's holds the
     // solutions, the reference answers and their history in .git), the build (other grades' folders, the class's
     // staged hand-ins), the student state with its GPU verifications, earlier results, the submission folder and
-    // the folder around it (in a class, the other students' submissions; unless it holds the grader itself), and
-    // what the caller names (class grading: the submissions folder), and the key that seals GPU verifications. The sandbox shows the worker its own program
-    // again, and the compiler its toolchain.
+    // the folder around it (in a class, the other students' submissions; unless it holds the grader itself), what
+    // the caller names (class grading: the submissions folder), and the key that seals GPU verifications. The
+    // sandbox shows the worker its own program again, and the compiler its toolchain.
     std::vector<std::string> hidden_from_submission() const {
         std::vector<std::string> hide = {ctx.root.string(), ctx.build_dir.string(), (ctx.root / ".workbook").string(),
                                          (ctx.build_dir / "results").string(), dir.string()};

@@ -66,8 +66,8 @@ std::string seal(const std::string& key, const std::string& hash, const json& re
     text += record.value("all_passed", false) ? "\npassed" : "\nnot passed";
     unsigned char mac[EVP_MAX_MD_SIZE];
     unsigned int n = 0;
-    if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(text.data()),
-              text.size(), mac, &n))
+    if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+              reinterpret_cast<const unsigned char*>(text.data()), text.size(), mac, &n))
         return {};
     return hex(mac, n);
 }
