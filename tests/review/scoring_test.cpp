@@ -248,3 +248,25 @@ TEST_CASE("a GPU verification counts only where this account's grader sealed it"
     else ::unsetenv("XDG_STATE_HOME");
     fs::remove_all(tmp);
 }
+
+TEST_CASE("the replay command never carries a folder name that a shell or make would run", "[tools]") {
+    Run run = run_of(demo_lesson());
+    run.seed = 7;
+    auto replay = [&](const std::string& label) {
+        run.submission_label = label;
+        return replay_command(run);
+    };
+    CHECK(replay("exercises/04-demo") == "make grade-04 SEED=7 BACKEND=emu");
+    CHECK(replay("subs/alice") == "make grade-04 SEED=7 SUBMISSION=subs/alice BACKEND=emu");
+    CHECK(replay("subs/my work") == "make grade-04 SEED=7 SUBMISSION='subs/my work' BACKEND=emu");
+    CHECK(replay("subs/z;touch pwned") == "make grade-04 SEED=7 SUBMISSION='subs/z;touch pwned' BACKEND=emu");
+    // Class hand-ins named so: pasted into a shell, the old replay ran the command in the name.
+    for (const char* hostile :
+         {"subs/x$(touch${IFS}pwned)", "subs/y`touch${IFS}pwned`", "subs/it's", "subs/q\"q", "subs/back\\slash"}) {
+        const std::string r = replay(hostile);
+        INFO(r);
+        CHECK(r.find("SUBMISSION=<folder> ") != std::string::npos);
+        CHECK(r.find("pwned") == std::string::npos);
+        CHECK(r.find("whose name a shell would run as code") != std::string::npos);
+    }
+}
