@@ -129,8 +129,9 @@ void update_gpu_verification(Run& run, const fs::path& repo_root) {
     run.gpu_verification_done = all;
     if (!ignored.empty())
         run.notes.push_back(".workbook/verified.json records a GPU verification of " + util::join(ignored, ", ") +
-                            " that this account's grader did not seal (copied from elsewhere or written by hand): it "
-                            "does not count, and GPU verification stays pending");
+                            " that this account's grader did not seal (written by hand, copied from elsewhere, or by a "
+                            "grader older than the seal): it does not count, and GPU verification stays pending until "
+                            "a gpu grade of it");
     if (any_here && key) {
         // Only sealed records are kept: a forged one is dropped the next time the file is written.
         json kept = json::object();
