@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -128,12 +129,15 @@ class Tree {
         std::cout << "bundle unpacked, setup.sh succeeded\n";
     }
 
-    // Uploads `files` (name -> content; content "->target" makes a link) and runs run_autograder.
-    json grade(const std::vector<std::pair<std::string, std::string>>& files, const std::string& extra_env, Run* run) {
+    // Uploads `files` (name -> content; content "->target" makes a link) and runs run_autograder; `planted` is put
+    // in the results folder first, as a submission's code could where nothing confines it.
+    json grade(const std::vector<std::pair<std::string, std::string>>& files, const std::string& extra_env, Run* run,
+               const std::function<void(const fs::path&)>& planted = {}) {
         fs::remove_all(dir_ / "submission");
         fs::remove_all(dir_ / "results");
         fs::create_directories(dir_ / "submission");
         fs::create_directories(dir_ / "results");
+        if (planted) planted(dir_ / "results");
         for (const auto& [name, content] : files) {
             if (content.rfind("->", 0) == 0) fs::create_symlink(content.substr(2), dir_ / "submission" / name);
             else write_file(dir_ / "submission" / name, content);
@@ -268,10 +272,14 @@ void broken(const Options& o, Tree& tree) {
     Run run;
     const fs::path empty = o.work / "no-build";
     fs::create_directories(empty);
-    json r = tree.grade({{"rmsnorm.cu", solution(o, "rmsnorm")}}, "WORKBOOK_BUILD=" + quote(empty.string()), &run);
+    // A folder in the place of results.json (with a forged file inside) must not take the final file into it.
+    json r = tree.grade({{"rmsnorm.cu", solution(o, "rmsnorm")}}, "WORKBOOK_BUILD=" + quote(empty.string()), &run,
+                        [](const fs::path& results) {
+                            write_file(results / "results.json" / "forged.json", "{\"score\": 1000, \"tests\": []}");
+                        });
     check_format(r, "broken");
     require(r["score"].get<double>() == 0, "a run without a grader scored points");
-    std::cout << "broken: no grader, a valid results.json with score 0\n";
+    std::cout << "broken: no grader, a valid results.json with score 0 (a folder in its place removed)\n";
 }
 
 }  // namespace

@@ -167,6 +167,23 @@ TEST_CASE("fill policy: the edit check reads splices as the compiler does", "[fi
     for (const auto& t : toks) CHECK(t.text != "return");  // `if (row >= M) return;` is part of the comment
 }
 
+TEST_CASE("fill policy: line ends and a byte order mark are read as the compiler reads them", "[fill_policy]") {
+    // A carriage return alone ends a line for GCC and nvcc: code after one in a `//` comment is compiled, so the
+    // review must see it (read as a blank, `emu::take_diagnostics()` and a host computation were invisible to it).
+    require_refused(check_sum(kSum + " // sum\r  (void)emu::take_diagnostics();"), "`emu`");
+    std::string s = with_fills(kSum, "rsqrtf(sq / N + eps)");
+    s.replace(s.find("  if (row >= M) return;"), 0, "  // guard\r  for (int i = 0; i < N; ++i) out[i] = 0.f;\n");
+    const auto outside = edit_check_text(starter(), s, "k.cu", {"sum", "inv"});
+    CHECK_FALSE(outside.ok);
+    CHECK_FALSE(outside.refused);  // an edit outside the blanks: the edit check's veto
+    // Honest files from other editors are the same program: CRLF line ends, and a UTF-8 byte order mark.
+    std::string crlf;
+    for (char c : with_fills(kSum, "rsqrtf(sq / N + eps)")) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    CHECK(edit_check_text(starter(), crlf, "k.cu", {"sum", "inv"}).ok);
+    CHECK(edit_check_text(starter(), "\xEF\xBB\xBF" + with_fills(kSum, "rsqrtf(sq / N + eps)"), "k.cu", {"sum", "inv"})
+              .ok);
+}
+
 TEST_CASE("fill policy: an 18 KB fill is refused before any rule runs on it", "[fill_policy]") {
     std::string big = "rsqrtf(sq / N + eps)";
     while (big.size() < 18 * 1024) big += " + 0.0f * sq";

@@ -322,8 +322,9 @@ TEST_CASE("class grading: one folder per run, private copies, the gradebook alwa
     fixture::write(root / "subs/alice/k.cu", "alice");
     fixture::write(root / "subs/bob,jr/exercises/04-demo/k.cu", "bob");
     fixture::write(root / "subs/carol/k.cu", "carol");
-    fs::create_directory_symlink(root / "subs/alice", root / "subs/mallory");  // a link is refused, not followed
-    fs::create_symlink(root / "subs/alice/k.cu", root / "subs/carol/x.cu");    // nor followed inside a hand-in
+    fixture::write(root / "subs/alice/padding.bin", std::string(2 << 20, 'p'));  // graded by nothing: copied empty
+    fs::create_directory_symlink(root / "subs/alice", root / "subs/mallory");    // a link is refused, not followed
+    fs::create_symlink(root / "subs/alice/k.cu", root / "subs/carol/x.cu");      // nor followed inside a hand-in
     const lesson::Lesson L = demo_lesson();
     std::vector<std::string> seen;
     std::vector<fs::path> copies;
@@ -335,6 +336,8 @@ TEST_CASE("class grading: one folder per run, private copies, the gradebook alwa
         CHECK(fs::is_empty(work));
         tools::OneGrade g;
         if (label == "subs/alice") {
+            CHECK(fs::exists(sub / "padding.bin"));  // named for the report's "ignored", its bytes not copied
+            CHECK(fs::file_size(sub / "padding.bin") == 0);
             // Hostile: rewrites the next students' hand-ins and leaves a file in its own copy and work folder.
             fixture::write(root / "subs/bob,jr/exercises/04-demo/k.cu", "written by alice");
             fixture::write(root / "subs/carol/k.cu", "written by alice");

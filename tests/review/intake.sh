@@ -94,6 +94,17 @@ grep -qF '"ignored (not part of the submission): evil??[32mPASSED?[0m?.cu"' <<<"
   fail "sanitized names: results.json does not hold the sanitized name"
 echo "ok: sanitized names"
 
+# Thousands of extra files are named by their first 20 only: an upload cannot fill the report and results.json.
+d=$(fresh many)
+long=$(printf 'x%.0s' {1..100})
+for i in $(seq -w 100 199); do : > "$d/extra-$i-$long"; done
+grade "$d"
+[[ $rc == 1 ]] || fail "many extra files: exit status $rc, expected 1 (graded, not passed)"
+grep -qF ", and 80 more" <<<"$out" || fail "many extra files: the report does not say how many more were ignored"
+grep -qF "extra-120-" <<<"$out$json" && fail "many extra files: more than 20 names reached the report"
+((${#json} < 200000)) || fail "many extra files: results.json holds ${#json} bytes"
+echo "ok: many extra files"
+
 # Class grading: a student's folder that is a link to another's is refused, not graded as theirs.
 class="$work/class"; mkdir -p "$class"
 cp -r "$root/exercises/04-rmsnorm" "$class/alice"

@@ -5,6 +5,13 @@
 #include "grade/report.hpp"
 #include "grade/results.hpp"
 #include "grade/score.hpp"
+#include "grade/verification.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
 
 using namespace workbook;
 using namespace workbook::grade;
@@ -166,4 +173,100 @@ TEST_CASE("compute-sanitizer's findings are a report section beside the tests", 
     CHECK_THAT(text, Catch::Matchers::Contains("k racecheck: clean in 2 tests"));
     CHECK_THAT(text, Catch::Matchers::Contains("SANITIZE=1"));
     CHECK(results_json(run, "")["extra_data"]["sanitizer"]["k"]["memcheck"]["errors"] == 3);
+}
+
+TEST_CASE("a GPU verification counts only where this account's grader sealed it", "[tools]") {
+    namespace fs = std::filesystem;
+    const fs::path tmp = fs::temp_directory_path() / ("wb-verify-" + std::to_string(::getpid()));
+    fs::remove_all(tmp);
+    const fs::path repo = tmp / "repo", mine = tmp / "state-mine", other = tmp / "state-other";
+    fs::create_directories(repo / ".workbook");
+    const char* was = std::getenv("XDG_STATE_HOME");
+    const std::string saved = was ? was : "";
+    auto account = [&](const fs::path& state) { ::setenv("XDG_STATE_HOME", state.c_str(), 1); };
+    const lesson::Lesson L = demo_lesson();
+    auto a_run = [&](Backend b) {
+        Run run = run_of(L);
+        run.backend = b;
+        run.gpu_name = "a GPU";
+        for (auto& ex : run.exercises) ex.content_hash = "hash-of-" + ex.info->name;
+        return run;
+    };
+    auto read_json = [](const fs::path& p) {
+        std::ifstream in(p);
+        return nlohmann::json::parse(in);
+    };
+
+    // Hand-written (a repository that commits .workbook/, as GitHub Classroom's can): not accepted, and said.
+    account(mine);
+    {
+        std::ofstream(repo / ".workbook" / "verified.json")
+            << R"({"hashes": {"hash-of-k": {"lesson": "04-demo", "exercise": "k", "gpu": "H200", "date": "x",
+                  "all_passed": true, "seal": "00"}, "hash-of-x": {"lesson": "04-demo", "exercise": "x"}}})";
+        Run forged = a_run(Backend::emu);
+        update_gpu_verification(forged, repo);
+        CHECK_FALSE(forged.exercises[0].gpu_verified);
+        CHECK_FALSE(forged.gpu_verification_done);
+        REQUIRE(forged.notes.size() == 1);
+        CHECK(forged.notes[0].find("k.cu, x.cu") != std::string::npos);
+        CHECK(forged.notes[0].find("does not count") != std::string::npos);
+    }
+    // A gpu run seals what it graded, in place of the forgery; an emulator run of the same content then counts it.
+    Run gpu = a_run(Backend::gpu);
+    update_gpu_verification(gpu, repo);
+    CHECK(gpu.gpu_verification_done);
+    const auto file = read_json(repo / ".workbook" / "verified.json");
+    CHECK(file["hashes"]["hash-of-k"]["gpu"] == "a GPU");
+    CHECK(file["hashes"]["hash-of-k"]["seal"].get<std::string>().size() == 64);
+    CHECK(fs::exists(mine / "workbook" / "gpu-verification.key"));
+    CHECK((fs::status(mine / "workbook").permissions() & (fs::perms::group_all | fs::perms::others_all)) ==
+          fs::perms::none);
+    Run later = a_run(Backend::emu);
+    update_gpu_verification(later, repo);
+    CHECK(later.gpu_verification_done);
+    CHECK(later.notes.empty());
+    // A sealed record edited (passed turned into not passed, or back) no longer counts.
+    {
+        auto edited = file;
+        edited["hashes"]["hash-of-k"]["all_passed"] = !edited["hashes"]["hash-of-k"]["all_passed"].get<bool>();
+        std::ofstream(repo / ".workbook" / "verified.json") << edited.dump();
+        Run r = a_run(Backend::emu);
+        update_gpu_verification(r, repo);
+        CHECK_FALSE(r.exercises[0].gpu_verified);
+        CHECK(r.exercises[1].gpu_verified);
+        std::ofstream(repo / ".workbook" / "verified.json") << file.dump();
+    }
+    // The same file on another account (another machine, a Classroom runner): nothing counts.
+    account(other);
+    Run elsewhere = a_run(Backend::emu);
+    update_gpu_verification(elsewhere, repo);
+    CHECK_FALSE(elsewhere.gpu_verification_done);
+    CHECK_FALSE(elsewhere.exercises[0].gpu_verified);
+    CHECK_FALSE(fs::exists(other / "workbook"));  // an emulator run makes no key
+
+    if (was) ::setenv("XDG_STATE_HOME", saved.c_str(), 1);
+    else ::unsetenv("XDG_STATE_HOME");
+    fs::remove_all(tmp);
+}
+
+TEST_CASE("the replay command never carries a folder name that a shell or make would run", "[tools]") {
+    Run run = run_of(demo_lesson());
+    run.seed = 7;
+    auto replay = [&](const std::string& label) {
+        run.submission_label = label;
+        return replay_command(run);
+    };
+    CHECK(replay("exercises/04-demo") == "make grade-04 SEED=7 BACKEND=emu");
+    CHECK(replay("subs/alice") == "make grade-04 SEED=7 SUBMISSION=subs/alice BACKEND=emu");
+    CHECK(replay("subs/my work") == "make grade-04 SEED=7 SUBMISSION='subs/my work' BACKEND=emu");
+    CHECK(replay("subs/z;touch pwned") == "make grade-04 SEED=7 SUBMISSION='subs/z;touch pwned' BACKEND=emu");
+    // Class hand-ins named so: pasted into a shell, the old replay ran the command in the name.
+    for (const char* hostile :
+         {"subs/x$(touch${IFS}pwned)", "subs/y`touch${IFS}pwned`", "subs/it's", "subs/q\"q", "subs/back\\slash"}) {
+        const std::string r = replay(hostile);
+        INFO(r);
+        CHECK(r.find("SUBMISSION=<folder> ") != std::string::npos);
+        CHECK(r.find("pwned") == std::string::npos);
+        CHECK(r.find("whose name a shell would run as code") != std::string::npos);
+    }
 }

@@ -26,6 +26,7 @@
 #include "sanitize.hpp"
 #include "score.hpp"
 #include "util/util.hpp"
+#include "verification.hpp"
 
 namespace workbook::grade {
 
@@ -144,6 +145,14 @@ class Pipeline {
                                 (d.symlink_status(ec).type() == fs::file_type::directory ? "/" : ""));
             }
             std::sort(extra.begin(), extra.end());
+            // The first names only: a hand-in of 20000 files made a note of 3 MB, twice in results.json (6.5 MB,
+            // beyond what a gradebook or Gradescope shows), which a student's upload must not be able to do.
+            constexpr std::size_t kNamed = 20;
+            if (extra.size() > kNamed) {
+                const std::size_t more = extra.size() - kNamed;
+                extra.resize(kNamed);
+                extra.push_back("and " + std::to_string(more) + " more");
+            }
             if (!extra.empty()) run.notes.push_back("ignored (not part of the submission): " + util::join(extra, ", "));
         }
         return std::nullopt;
@@ -337,9 +346,9 @@ class Pipeline {
     // What the submission's code, compiled and run, must not see: the grading checkout (an instructor's holds the
     // solutions, the reference answers and their history in .git), the build (other grades' folders, the class's
     // staged hand-ins), the student state with its GPU verifications, earlier results, the submission folder and
-    // the folder around it (in a class, the other students' submissions; unless it holds the grader itself), and
-    // what the caller names (class grading: the submissions folder). The sandbox shows the worker its own program
-    // again, and the compiler its toolchain.
+    // the folder around it (in a class, the other students' submissions; unless it holds the grader itself), what
+    // the caller names (class grading: the submissions folder), and the key that seals GPU verifications. The
+    // sandbox shows the worker its own program again, and the compiler its toolchain.
     std::vector<std::string> hidden_from_submission() const {
         std::vector<std::string> hide = {ctx.root.string(), ctx.build_dir.string(), (ctx.root / ".workbook").string(),
                                          (ctx.build_dir / "results").string(), dir.string()};
@@ -353,6 +362,9 @@ class Pipeline {
             !inside(ctx.build_dir, around) && !opt.solutions)
             hide.push_back(around.string());
         for (const auto& h : opt.hide) hide.push_back(h);
+        // The key that seals GPU verifications (verification.hpp): code that read it could seal its own.
+        if (const fs::path keys = verification_key_dir(); !keys.empty() && fs::is_directory(keys, canon_ec))
+            hide.push_back(keys.string());
         return hide;
     }
 

@@ -2,7 +2,9 @@
 #include <sstream>
 #include "report.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <string_view>
 
 #include "clean.hpp"
 #include "sanitize.hpp"
@@ -329,15 +331,33 @@ std::string format_report(const Run& unclean, bool color) {
     return o;
 }
 
+namespace {
+
+// The submission folder as one word of the replay command, which a student or an instructor pastes into a shell and
+// which make then puts between double quotes in its recipe: bare when the shell reads it as it is; in single quotes
+// when it holds only characters that single quotes (for the shell) and the recipe's double quotes both keep as they
+// are; otherwise a placeholder, because a name with `$`, a backtick, a quote or a backslash would run as code in one
+// of the two (a class hand-in named `x$(touch${IFS}f)` made the pasted replay create f, measured).
+std::string replay_folder(const std::string& label) {
+    if (label.find_first_of("'\"`$\\") != std::string::npos) return "<folder>";
+    const bool bare = !label.empty() && std::all_of(label.begin(), label.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               std::string_view("_./:@%+,=-").find(c) != std::string_view::npos;
+    });
+    return bare ? label : "'" + label + "'";
+}
+
+}  // namespace
+
 std::string replay_command(const Run& run) {
     // Every option that shaped the run, so the replay grades the same files the same way with the same inputs.
-    std::string sub = run.submission_label;
-    if (sub.find_first_of(" \t'\"$") != std::string::npos) sub = "\"" + sub + "\"";
+    const std::string sub = replay_folder(run.submission_label);
     return "make grade-" + run.lesson.number + " SEED=" + std::to_string(run.seed) +
            (run.submission_label == "exercises/" + run.lesson.id ? "" : " SUBMISSION=" + sub) +
            (run.only_exercise.empty() ? "" : " EX=" + run.only_exercise) + " BACKEND=" + backend_name(run.backend) +
            (run.sanitize ? " SANITIZE=" + (run.sanitize_tools.empty() ? "1" : util::join(run.sanitize_tools, ","))
-                         : "");
+                         : "") +
+           (sub == "<folder>" ? " (<folder>: the submission's folder, whose name a shell would run as code)" : "");
 }
 
 std::string exit_status_line(const Run& run) {

@@ -188,37 +188,4 @@ json results_json(const Run& unclean, const std::string& markdown_report) {
     return r;
 }
 
-void update_gpu_verification(Run& run, const fs::path& repo_root) {
-    const fs::path file = repo_root / ".workbook" / "verified.json";
-    json verified = json::object();
-    if (auto text = util::read_file(file)) {
-        try {
-            verified = json::parse(*text);
-        } catch (const std::exception&) {
-            verified = json::object();  // a damaged file only loses earlier verifications, never grants any
-        }
-    }
-    if (!verified.is_object()) verified = json::object();
-    if (!verified.contains("hashes") || !verified["hashes"].is_object()) verified["hashes"] = json::object();
-    bool changed = false;
-    bool all = !run.exercises.empty();
-    for (auto& ex : run.exercises) {
-        const bool graded_here =
-            run.backend == Backend::gpu && ex.attempted_build && ex.build.ok && ex.list_error.empty();
-        if (graded_here) {
-            verified["hashes"][ex.content_hash] = {{"lesson", run.lesson.id},
-                                                   {"exercise", ex.info->name},
-                                                   {"gpu", run.gpu_name},
-                                                   {"date", util::iso_time_now()},
-                                                   {"all_passed", ex.all_passed}};
-            changed = true;
-        }
-        ex.gpu_verified = graded_here || (verified["hashes"].contains(ex.content_hash) &&
-                                          verified["hashes"][ex.content_hash].value("exercise", "") == ex.info->name);
-        all = all && ex.gpu_verified;
-    }
-    run.gpu_verification_done = all;
-    if (changed) util::write_file_atomic(file, verified.dump(2) + "\n");
-}
-
 }  // namespace workbook::grade

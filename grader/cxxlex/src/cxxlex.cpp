@@ -21,15 +21,24 @@ constexpr std::array<std::string_view, 7> kMorePunct = {".*", "##", "%:", "<%", 
 
 bool is_blank_byte(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
 
-// Length of a line splice at i as GCC reads it: a backslash, optional blanks, a newline (0 if none).
+// A carriage return that no line feed follows (an old Mac line end) ends a line for GCC (translation phase 1) as
+// "\r\n" and "\n" do; read as a blank, it would let a `//` comment run on over code the compiler sees.
+bool lone_cr(std::string_view s, std::size_t i) { return s[i] == '\r' && (i + 1 == s.size() || s[i + 1] != '\n'); }
+
+// Length of a line splice at i as GCC reads it: a backslash, optional blanks, a line end of any of the three kinds
+// (0 if none).
 std::size_t splice_at(std::string_view s, std::size_t i) {
     if (i >= s.size() || s[i] != '\\') return 0;
     std::size_t j = i + 1;
     while (j < s.size() && is_blank_byte(s[j])) ++j;
     if (j < s.size() && s[j] == '\n') return j + 1 - i;
     if (j + 1 < s.size() && s[j] == '\r' && s[j + 1] == '\n') return j + 2 - i;
+    if (j < s.size() && lone_cr(s, j)) return j + 1 - i;
     return 0;
 }
+
+// GCC skips a UTF-8 byte order mark at the start of a file (editors on Windows write one).
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 class Lexer {
  public:
@@ -309,12 +318,14 @@ std::vector<Token> lex_spliced(std::string_view source, const Options& options) 
     std::vector<std::size_t> map;  // map[k]: input offset of spliced[k]; one more entry for the end
     spliced.reserve(source.size());
     map.reserve(source.size() + 1);
-    for (std::size_t i = 0; i < source.size();) {
+    // Phase 1 as GCC performs it: the byte order mark skipped (it belongs to the first token's range), a lone
+    // carriage return read as a line feed. Then phase 2.
+    for (std::size_t i = source.substr(0, 3) == kByteOrderMark ? 3 : 0; i < source.size();) {
         if (std::size_t n = splice_at(source, i)) {
             i += n;
             continue;
         }
-        spliced.push_back(source[i]);
+        spliced.push_back(lone_cr(source, i) ? '\n' : source[i]);
         map.push_back(i);
         ++i;
     }
@@ -322,7 +333,7 @@ std::vector<Token> lex_spliced(std::string_view source, const Options& options) 
     std::vector<Token> tokens = Lexer(spliced, options, source, &map).run();
     std::vector<std::size_t> line_starts{0};
     for (std::size_t i = 0; i < source.size(); ++i)
-        if (source[i] == '\n') line_starts.push_back(i + 1);
+        if (source[i] == '\n' || lone_cr(source, i)) line_starts.push_back(i + 1);
     for (std::size_t k = 0; k < tokens.size(); ++k) {
         Token& t = tokens[k];
         const std::size_t last = t.offset + t.text.size() - 1;  // spliced offset of the token's last byte

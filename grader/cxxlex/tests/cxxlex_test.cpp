@@ -160,3 +160,30 @@ TEST_CASE("cxxlex: a splice inside a raw string is reverted", "[cxxlex]") {
     CHECK(cxxlex::splice_offsets(src) == std::vector<std::size_t>{11});
     CHECK(cxxlex::splice_offsets("a \\ \t\r\nb \\x\n") == std::vector<std::size_t>{2});
 }
+
+TEST_CASE("cxxlex: spliced lexing reads line ends and a byte order mark as GCC does (phase 1)", "[cxxlex]") {
+    cxxlex::Options o;
+    o.spliced = true;
+    // A carriage return alone ends the line for GCC, so a `//` comment stops there and what follows is code (read
+    // as a blank, `hidden` would be part of the comment and escape the review).
+    const std::string src = "a; // why\rhidden();\r#define X 1\rb;";
+    auto sig = texts(cxxlex::significant(cxxlex::lex(src, o)));
+    CHECK(sig == std::vector<std::string>{"a", ";", "hidden", "(", ")", ";", "#define X 1", "b", ";"});
+    auto all = cxxlex::lex(src, o);
+    auto h = std::find_if(all.begin(), all.end(), [](const cxxlex::Token& k) { return k.text == "hidden"; });
+    REQUIRE(h != all.end());
+    CHECK(h->line == 2);  // GCC's __LINE__ there
+    // "\r\n" is still one line end, and a backslash before a lone carriage return is a splice.
+    CHECK(texts(cxxlex::significant(cxxlex::lex("a\r\nb", o))) == std::vector<std::string>{"a", "b"});
+    CHECK(texts(cxxlex::significant(cxxlex::lex("ab\\\rc", o))) == std::vector<std::string>{"abc"});
+    CHECK(cxxlex::splice_offsets("x \\\ry") == std::vector<std::size_t>{2});
+    // The mark is skipped at the start of the file only; the token ranges still tile the input.
+    const std::string bom = "\xEF\xBB\xBF// c\nint x;";
+    auto b = cxxlex::lex(bom, o);
+    CHECK(texts(cxxlex::significant(b)) == std::vector<std::string>{"int", "x", ";"});
+    REQUIRE(!b.empty());
+    CHECK(b.front().offset == 0);
+    std::size_t covered = 0;
+    for (const auto& t : b) covered += t.length;
+    CHECK(covered == bom.size());
+}
