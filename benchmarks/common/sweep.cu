@@ -1,10 +1,12 @@
-// The benchmark's sizes and its roofline (see sweep.h).
+// The benchmark's sizes and its roofline, the fastest of its copies (see sweep.h).
 #include "sweep.h"
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <functional>
 
+#include "copies.h"
 #include "cuda_check.h"
 #include "device_data.h"
 #include "timing.h"
@@ -29,21 +31,34 @@ int l2_bytes() {
     return l2;
 }
 
-double copy_tbs(int replays) {
+std::vector<CopyFigure> time_copies(int replays) {
     const size_t bytes = size_t(2) << 30;
     void *a = nullptr, *b = nullptr;
     CUDA_CHECK(cudaMalloc(&a, bytes));
     CUDA_CHECK(cudaMalloc(&b, bytes));
     fill_normal(Dtype::fp32, a, bytes / 4, 7, 0.f, 1.f);
-    const double us = median_launch_us(
-        [&](int, cudaStream_t s) {
-            copy_kernel(b, a, bytes, s);
-            return true;
-        },
-        4, replays);
+    auto tbs = [&](double us) { return us > 0 ? 2.0 * bytes / (us * 1e-6) / 1e12 : 0; };
+    auto in_graph = [&](const std::function<void(cudaStream_t)>& copy) {
+        return tbs(median_launch_us(
+            [&](int, cudaStream_t s) {
+                copy(s);
+                return true;
+            },
+            4, replays));
+    };
+    std::vector<CopyFigure> out;
+    out.push_back({"row copy 128x1", in_graph([&](cudaStream_t s) { row_copy(b, a, bytes, 128, s); })});
+    out.push_back({"row copy 64x2", in_graph([&](cudaStream_t s) { row_copy(b, a, bytes, 64, s); })});
+    out.push_back({"grid-stride copy", in_graph([&](cudaStream_t s) { copy_kernel(b, a, bytes, s); })});
+    out.push_back({"cudaMemcpyAsync", tbs(median_stream_us(
+                                          [&](int, cudaStream_t s) {
+                                              CUDA_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
+                                              return true;
+                                          },
+                                          4, replays))});
     CUDA_CHECK(cudaFree(a));
     CUDA_CHECK(cudaFree(b));
-    return 2.0 * bytes / (us * 1e-6) / 1e12;
+    return out;
 }
 
 }  // namespace bench
