@@ -127,8 +127,8 @@ bool read_csv(const std::string& path, std::vector<Row>& rows, RunInfo* info) {
 }
 
 void print_tables(const RunInfo& info, const std::vector<Row>& rows) {
-    std::printf("\n%s, %s; roofline: %s over 2 GiB, %.2f TB/s (bytes read + written), the fastest of", info.device.c_str(),
-                info.date.c_str(), info.copy_name.c_str(), info.copy_tbs);
+    std::printf("\n%s, %s; roofline: %s over 2 GiB, %.2f TB/s (bytes read + written), the fastest of",
+                info.device.c_str(), info.date.c_str(), info.copy_name.c_str(), info.copy_tbs);
     for (size_t i = 0; i < info.copies.size(); ++i)
         std::printf("%s %s %.2f", i ? "," : "", info.copies[i].name.c_str(), info.copies[i].tbs);
     std::printf(".\nEffective TB/s = (bytes read once + written once) / median time; (%%) = of that roofline.\n");
@@ -266,8 +266,8 @@ void write_svg(const std::string& path, const RunInfo& info, const std::vector<R
         }
         double ly = y0 + top + 10;
         out << "<line x1='" << left + pw + 10 << "' x2='" << left + pw + 30 << "' y1='" << ly << "' y2='" << ly
-            << "' stroke='red' stroke-dasharray='6 3'/><text x='" << left + pw + 36 << "' y='" << ly + 4
-            << "'>" << info.copy_name << ", 2 GiB (" << std::fixed;
+            << "' stroke='red' stroke-dasharray='6 3'/><text x='" << left + pw + 36 << "' y='" << ly + 4 << "'>"
+            << info.copy_name << ", 2 GiB (" << std::fixed;
         out.precision(2);
         out << info.copy_tbs << ")</text>\n";
         out.unsetf(std::ios::fixed);

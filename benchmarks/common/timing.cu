@@ -54,8 +54,8 @@ double median_launch_us(const std::function<bool(int, cudaStream_t)>& launch, in
     cudaGraphExec_t exec = nullptr;
     CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     CUDA_CHECK(cudaGraphUpload(exec, stream));
-    const double us = median_us([&](cudaStream_t s) { CUDA_CHECK(cudaGraphLaunch(exec, s)); }, stream, launches,
-                                replays);
+    const double us =
+        median_us([&](cudaStream_t s) { CUDA_CHECK(cudaGraphLaunch(exec, s)); }, stream, launches, replays);
     CUDA_CHECK(cudaGraphExecDestroy(exec));
     CUDA_CHECK(cudaGraphDestroy(graph));
     CUDA_CHECK(cudaStreamDestroy(stream));

@@ -1,8 +1,8 @@
 // The copies the benchmark's roofline is chosen from (copies.h: row_copy with 128 and 64 threads a row,
 // copy_kernel) on the CPU emulator, under its memory checker, before they are timed on a GPU: byte for byte at sizes
 // that take each path (one word, a row less one word, whole rows, rows and a partial one), with the words around the
-// destination poisoned so that a write past the end shows; and fastest_copy picks the fastest, whatever
-// the order. A copy that misses or overruns a word would make the roofline of a wrong kernel. Prints
+// destination poisoned so that a write past the end shows; count_differences, the check before a copy is timed; and
+// fastest_copy, which picks the fastest whatever the order. A copy that misses or overruns a word would make the roofline of a wrong kernel. Prints
 // "PASS <n> launches" or the first failures.
 #include <cuda_runtime.h>
 
@@ -35,7 +35,8 @@ int main() {
     };
     const size_t max_bytes = 16 * kWords[sizeof kWords / sizeof kWords[0] - 1];
     unsigned char *src = nullptr, *dst = nullptr;
-    if (cudaMallocManaged(&src, max_bytes) != cudaSuccess || cudaMallocManaged(&dst, max_bytes + kGuard) != cudaSuccess) {
+    if (cudaMallocManaged(&src, max_bytes) != cudaSuccess ||
+        cudaMallocManaged(&dst, max_bytes + kGuard) != cudaSuccess) {
         std::printf("FAIL: cudaMallocManaged\n");
         return 1;
     }
@@ -58,6 +59,18 @@ int main() {
             }
         }
     }
+    // The check that precedes the timing counts differing words, one per word whatever its bytes.
+    std::memcpy(dst, src, max_bytes);
+    const size_t same = bench::count_differences(src, dst, max_bytes);
+    dst[5] ^= 1;
+    dst[7] ^= 1;
+    dst[max_bytes - 1] ^= 0x80;
+    const size_t two = bench::count_differences(src, dst, max_bytes);
+    ++launches;
+    if (same != 0 || two != 2) {
+        ++failures;
+        std::printf("FAIL count_differences: %zu for equal buffers, %zu for two words changed\n", same, two);
+    }
     // The roofline is the fastest copy, wherever it stands in the list.
     const std::vector<std::vector<bench::CopyFigure>> lists = {
         {{"a", 4.27}, {"b", 3.97}, {"c", 2.71}}, {{"a", 3.97}, {"b", 4.27}}, {{"a", 2.71}, {"b", 3.97}, {"c", 4.27}}};
@@ -65,7 +78,8 @@ int main() {
         const bench::CopyFigure best = bench::fastest_copy(l);
         if (best.tbs != 4.27) {
             ++failures;
-            std::printf("FAIL fastest_copy picked %s (%.2f TB/s), not the 4.27 TB/s one\n", best.name.c_str(), best.tbs);
+            std::printf("FAIL fastest_copy picked %s (%.2f TB/s), not the 4.27 TB/s one\n", best.name.c_str(),
+                        best.tbs);
         }
     }
     if (!bench::fastest_copy({}).name.empty()) {
