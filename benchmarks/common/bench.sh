@@ -83,9 +83,9 @@ for f in "${sources[@]}"; do
   compile "$here/$f" "$obj"
   own+=("$f:$obj")
 done
-# What every lesson's driver shares: timing, report, device data, the sweep and the roofline copy, the run's frame,
+# What every lesson's driver shares: timing, report, device data, the sweep, the roofline's copies, the run's frame,
 # the check's verdict.
-for f in device_data.cu timing.cu report.cpp sweep.cu run.cu verdict.cu; do
+for f in copies.cu device_data.cu timing.cu report.cpp sweep.cu run.cu verdict.cu; do
   obj="$out/obj/common_${f%.*}.o"
   compile "$common/$f" "$obj"
   own+=("../common/$f:$obj")

@@ -1,10 +1,8 @@
-// Device-side inputs, poison, tolerances and the copy roofline (see device_data.h).
+// Device-side inputs, poison and tolerances (see device_data.h).
 #include "device_data.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-
-#include <algorithm>
 
 #include "cuda_check.h"
 
@@ -45,21 +43,10 @@ __global__ void fill_kernel(T* p, size_t n, uint64_t seed, float mean, float sca
     }
 }
 
-__global__ void copy16_kernel(int4* __restrict__ dst, const int4* __restrict__ src, size_t n) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-        dst[i] = src[i];
-}
-
 }  // namespace
 
 const char* dtype_name(Dtype d) { return d == Dtype::fp32 ? "fp32" : d == Dtype::bf16 ? "bf16" : "fp16"; }
 int dtype_bytes(Dtype d) { return d == Dtype::fp32 ? 4 : 2; }
-
-void copy_kernel(void* dst, const void* src, size_t bytes, cudaStream_t stream) {
-    const size_t n = bytes / 16;
-    const int grid = int(std::min<size_t>((n + 255) / 256, 132 * 16));
-    copy16_kernel<<<grid, 256, 0, stream>>>(static_cast<int4*>(dst), static_cast<const int4*>(src), n);
-}
 
 double rtol_for(Dtype dtype) {
     switch (dtype) {

@@ -26,9 +26,4 @@ void poison(void* p, size_t bytes);
 // accumulation over the row.
 double rtol_for(Dtype dtype);
 
-// The roofline: dst <- src, `bytes` (a multiple of 16) as 16-byte loads and stores from a grid-stride kernel. A
-// kernel, not cudaMemcpyAsync: in a CUDA graph a device-to-device memcpy of 512 MB or more ran on the copy engine at
-// 2.7 TB/s in run 1, far below what kernels reach.
-void copy_kernel(void* dst, const void* src, size_t bytes, cudaStream_t stream);
-
 }  // namespace bench

@@ -22,15 +22,25 @@ struct Row {
     double of_best_solution = 0;  // of the fastest lesson solution at this op, dtype and shape
 };
 
+// One large device-to-device copy of the run (sweep.h: time_copies), read + write.
+struct CopyFigure {
+    std::string name;
+    double tbs = 0;
+};
+
 struct RunInfo {
     std::string date, device, command;
-    double copy_tbs = 0;  // the large device-to-device copy, read + write
+    double copy_tbs = 0;                   // the roofline: the fastest large copy of the run (sweep.h: fastest_copy)
+    std::string copy_name = "copy 2 GiB";  // which copy that is (older CSVs have one copy and no name)
+    std::vector<CopyFigure> copies;        // every large copy measured, the roofline's among them
 };
 
 void derive_ratios(std::vector<Row>& rows, double copy_tbs);
 
-// CSV with a header line; read_csv reads what write_csv (or peers.py) wrote, and returns false if it cannot. The
-// large copy is a row of its own (op "copy"); read_csv fills `info` from it and from the date/device columns.
+// CSV with a header line; read_csv reads what write_csv (or peers.py) wrote, and returns false if it cannot. Each
+// large copy is a row of its own (op "copy", its name as the kernel; source "roofline" for the fastest, "candidate"
+// for the others, "copy" in the files of runs before session 7, which had one); read_csv fills `info` from them and
+// from the date/device columns.
 void write_csv(const std::string& path, const RunInfo& info, const std::vector<Row>& rows);
 bool read_csv(const std::string& path, std::vector<Row>& rows, RunInfo* info = nullptr);
 

@@ -32,8 +32,9 @@ using ExtraOption = std::function<bool(const std::string& option, const std::fun
 // An unknown option, or one without its value, ends the run with status 2.
 RunOptions parse_run_options(int argc, char** argv, const std::string& me, const ExtraOption& extra = {});
 
-// The device and the roofline: the large copy measured twice (the first measurement also wakes the clocks up: run 1
-// of lesson 04 started at 345 MHz), the faster one counts; one line printed. `l2` receives the L2's size in bytes.
+// The device and the roofline: every large copy (sweep.h) measured twice (the first measurement also wakes the clocks
+// up: run 1 of lesson 04 started at 345 MHz), each copy's faster one counts, the fastest copy is the roofline; one
+// line printed with each copy's TB/s and which is the roofline. `l2` receives the L2's size in bytes.
 RunInfo start_run(const RunOptions& opt, const std::string& me, int* l2);
 
 // One "not-built" row per exercise that did not compile, under `op` (the lesson's plain norm).

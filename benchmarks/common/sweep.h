@@ -1,8 +1,11 @@
-// What every lesson's benchmark measures its kernels on, and against: the sizes of the sweep and the roofline, a
-// large device-to-device copy. The same in every lesson, so that their tables and plots compare. Host interface.
+// What every lesson's benchmark measures its kernels on, and against: the sizes of the sweep and the roofline, the
+// fastest of several large device-to-device copies. The same in every lesson, so that their tables and plots compare.
+// Host interface.
 #pragma once
 
 #include <vector>
+
+#include "copies.h"
 
 namespace bench {
 
@@ -19,8 +22,9 @@ std::vector<Shape> shapes(bool quick);
 // The device's L2 cache in bytes.
 int l2_bytes();
 
-// The roofline: TB/s of copy_kernel (device_data.h) over 2 GiB, far past the L2, read + written, timed as the kernels
-// are (timing.h).
-double copy_tbs(int replays);
+// Every copy the roofline is chosen from (copies.h, whose fastest_copy chooses): the row copies, the grid-stride
+// kernel, cudaMemcpyAsync, each over 2 GiB (far past the L2), TB/s read + written, timed as the kernels are (timing.h), or outside a graph
+// where a graph runs it differently (cudaMemcpyAsync).
+std::vector<CopyFigure> time_copies(int replays);
 
 }  // namespace bench

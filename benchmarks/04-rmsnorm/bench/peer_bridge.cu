@@ -2,7 +2,7 @@
 // (torch's CUDA graphs and events) beside torch and Triton: the same timing code for every kernel of a comparison,
 // so that a gap between the C++ driver's figures and Python's is not read as a gap between kernels.
 //
-//   nvcc -shared -Xcompiler -fPIC -o libbench04_ref.so peer_bridge.cu ../kernels/rmsnorm.cu ../../common/device_data.cu
+//   nvcc -shared -Xcompiler -fPIC -o libbench04_ref.so peer_bridge.cu ../kernels/rmsnorm.cu ../../common/copies.cu
 //   peers.py --ref-lib libbench04_ref.so ...
 // Host code; every launch goes on the caller's stream (torch's current stream, a capturing one included).
 #include <cuda_bf16.h>
@@ -11,7 +11,7 @@
 
 #include <cstddef>
 
-#include "../../common/device_data.h"
+#include "../../common/copies.h"
 #include "../kernels/reference.h"
 
 extern "C" {

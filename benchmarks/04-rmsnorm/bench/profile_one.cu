@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/copies.h"
 #include "../../common/cuda_check.h"
 #include "../../common/device_data.h"
 #include "../kernels/reference.h"

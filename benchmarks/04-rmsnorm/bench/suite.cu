@@ -7,6 +7,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "../../common/copies.h"
 #include "../kernels/reference.h"
 #include "check.h"
 

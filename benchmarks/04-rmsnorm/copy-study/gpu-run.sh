@@ -34,7 +34,7 @@ o=$r/obj
 mkdir -p $o
 pids=()
 for f in 04-rmsnorm/copy-study/copy_study.cu 04-rmsnorm/kernels/rmsnorm.cu 04-rmsnorm/bench/check.cu \
-  common/timing.cu common/device_data.cu common/sweep.cu common/verdict.cu; do
+  common/timing.cu common/copies.cu common/device_data.cu common/sweep.cu common/verdict.cu; do
   nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -Xptxas -v -c $b/$f -o $o/$(echo $f | tr / _).o \
     > $o/$(echo $f | tr / _).ptxas.txt 2>&1 &
   pids+=($!)

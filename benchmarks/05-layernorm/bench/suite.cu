@@ -6,6 +6,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "../../common/copies.h"
 #include "../kernels/reference.h"
 
 using bf16 = __nv_bfloat16;
