@@ -18,8 +18,7 @@ void copy_kernel(void* dst, const void* src, size_t bytes, cudaStream_t stream);
 // One block a 2 KiB row, `threads` (128 or 64) threads of 2048 / 16 / threads words each, every load issued before
 // the first store, streaming (__ldcs/__stcs): run 15's copy study found this structure, the norm's own, streams
 // faster than any grid-stride copy (4.27 against 3.97 TB/s over 2 GiB). A short last row is copied as far as it goes.
-// The third copy is cudaMemcpyAsync, timed outside a CUDA graph (sweep.h): in a graph a device-to-device memcpy of
-// 512 MB or more ran on the copy engine at 2.7 TB/s (runs 1 and 15), far below what kernels reach.
+// cudaMemcpyAsync is not among the copies: sweep.cu says why.
 void row_copy(void* dst, const void* src, size_t bytes, int threads, cudaStream_t stream);
 
 // How many of the `bytes` / 16 16-byte words differ between a and b (synchronous): a copy is checked before it is

@@ -22,9 +22,9 @@ std::vector<Shape> shapes(bool quick);
 // The device's L2 cache in bytes.
 int l2_bytes();
 
-// Every copy the roofline is chosen from (copies.h, whose fastest_copy chooses): the row copies, the grid-stride
-// kernel, cudaMemcpyAsync, each over 2 GiB (far past the L2), TB/s read + written, timed as the kernels are (timing.h), or outside a graph
-// where a graph runs it differently (cudaMemcpyAsync).
+// Every copy the roofline is chosen from (copies.h, whose fastest_copy chooses): the row copies and the grid-stride
+// kernel, each over 2 GiB (far past the L2), checked word for word, then TB/s read + written, timed as the kernels
+// are (timing.h).
 std::vector<CopyFigure> time_copies(int replays);
 
 }  // namespace bench

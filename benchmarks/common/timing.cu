@@ -62,18 +62,4 @@ double median_launch_us(const std::function<bool(int, cudaStream_t)>& launch, in
     return us;
 }
 
-double median_stream_us(const std::function<bool(int, cudaStream_t)>& launch, int launches, int replays) {
-    cudaStream_t stream = nullptr;
-    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    bool ok = true;
-    const double us = median_us(
-        [&](cudaStream_t s) {
-            for (int i = 0; i < launches && ok; ++i) ok = launch(i, s);
-            CUDA_CHECK(cudaGetLastError());
-        },
-        stream, launches, replays);
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    return ok ? us : -1;
-}
-
 }  // namespace bench

@@ -14,9 +14,4 @@ namespace bench {
 // launch on `stream`, which is being captured), or a negative value when a launch returned false (the kernel cannot run this shape).
 double median_launch_us(const std::function<bool(int, cudaStream_t)>& launch, int launches, int replays);
 
-// The same without the graph: each replay issues the K launches on the stream itself (the host's cost of issuing
-// them stays hidden as long as the GPU is the slower side, as for the 2 GiB copies). For what a graph runs
-// differently: a device-to-device cudaMemcpyAsync, which in a graph ran on the copy engine (device_data.h).
-double median_stream_us(const std::function<bool(int, cudaStream_t)>& launch, int launches, int replays);
-
 }  // namespace bench
