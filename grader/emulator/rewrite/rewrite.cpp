@@ -224,6 +224,11 @@ class Rewriter {
     // First token of the callee that ends at k: name, ns::name, name<args>, ns::template name<args>, (*fp).
     std::size_t callee_begin(std::size_t k) const {
         if (is(tok(k), ")")) return match_back(k);
+        if (is(tok(k), "]")) {
+            // An element of a table of kernel pointers: `fpDeriv[fp]<<<…>>>` (NVIDIA's finite-difference blog code).
+            const std::size_t o = match_back(k);
+            return o == std::string::npos || o == 0 ? std::string::npos : callee_begin(o - 1);
+        }
         std::size_t b = k;
         if (is(tok(b), ">") || is(tok(b), ">>") || is(tok(b), ">>>")) {
             b = match_angle_back(b);
@@ -249,6 +254,8 @@ class Rewriter {
             if (tok(q).kind != Kind::identifier) break;
             b = q;
         }
+        // A kernel pointer held by an object: `plan.kernel<<<…>>>`, `p->kernel<<<…>>>`, `plans[i].kernel<<<…>>>`.
+        if (b >= 2 && (is(tok(b - 1), ".") || is(tok(b - 1), "->"))) return callee_begin(b - 2);
         return b;
     }
 
@@ -519,7 +526,8 @@ class Rewriter {
         std::size_t first = callee_begin(open - 1);
         if (first == std::string::npos) {
             return problem(open,
-                           "cannot find the kernel name before '<<<' (expected name, ns::name, name<args> or (*ptr))");
+                           "cannot find the kernel name before '<<<' (expected name, ns::name, name<args>, (*ptr), table[i] or "
+                           "object.member)");
         }
         int depth = 0;
         std::size_t close = std::string::npos;
