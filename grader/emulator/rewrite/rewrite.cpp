@@ -525,9 +525,10 @@ class Rewriter {
         if (open == 0) return problem(open, "'<<<' without a kernel before it");
         std::size_t first = callee_begin(open - 1);
         if (first == std::string::npos) {
-            return problem(open,
-                           "cannot find the kernel name before '<<<' (expected name, ns::name, name<args>, (*ptr), table[i] or "
-                           "object.member)");
+            return problem(
+                open,
+                "cannot find the kernel name before '<<<' (expected name, ns::name, name<args>, (*ptr), table[i] or "
+                "object.member)");
         }
         int depth = 0;
         std::size_t close = std::string::npos;
