@@ -320,8 +320,9 @@ cudaError_t cudaRuntimeGetVersion(int* version) {
 
 // ---- memory ----------------------------------------------------------------------------------------------------
 
+// No lock here: device_alloc takes it. A guard in this frame keeps allocate() from being inlined into cudaMalloc, and
+// the extra frame then hides the program's call site from the allocation's backtrace (device_memory.cpp, site_of).
 static cudaError_t allocate(void** ptr, std::size_t bytes, bool host_accessible) {
-    const ApiLock lock(api_mutex());
     EMU_CHECK_STICKY();
     if (!ptr) return record_error(cudaErrorInvalidValue);
     if (bytes == 0) {
