@@ -195,6 +195,10 @@ inline cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
     return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
 }
 template <class T>
+inline cudaError_t cudaHostAlloc(T** ptr, std::size_t bytes, unsigned flags) {
+    return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+template <class T>
 inline cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal) {
     return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
 }

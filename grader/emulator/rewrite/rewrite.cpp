@@ -55,6 +55,7 @@ class Rewriter {
         mark_user_code();
         std::vector<bool> braces;  // one entry per open '{': true when it opens a namespace or extern "C" block
         bool refused = false;      // a feature the emulator lacks is refused once, at its first use
+        std::vector<std::size_t> launches;
         for (std::size_t k = 0; k < sig_.size(); ++k) {
             const Token& t = tok(k);
             if (preprocessed_ && !refused && user_[k] && t.kind == Kind::identifier) {
@@ -69,7 +70,7 @@ class Rewriter {
             } else if (is(t, "}")) {
                 if (!braces.empty()) braces.pop_back();
             } else if (is(t, "<<<") || spaced_open(k)) {
-                launch(k);
+                launches.push_back(k);  // rewritten once every kernel of the file is known (kernels_)
             } else if (preprocessed_ && (is(t, "asm") || is(t, "__asm__") || is(t, "__asm"))) {
                 // A special-register read (the merge refused every other asm statement in device code).
                 const auto read = ptx_special_register_read(
@@ -101,6 +102,7 @@ class Rewriter {
                 k = shared_decl(k, ns_scope);
             }
         }
+        for (const std::size_t k : launches) launch(k);
         register_kernels();
         for (std::size_t i = 0; i < ts_.size() && !preprocessed_; ++i) {
             if (ts_[i].kind == Kind::preprocessor) {
@@ -224,6 +226,11 @@ class Rewriter {
     // First token of the callee that ends at k: name, ns::name, name<args>, ns::template name<args>, (*fp).
     std::size_t callee_begin(std::size_t k) const {
         if (is(tok(k), ")")) return match_back(k);
+        if (is(tok(k), "]")) {
+            // An element of a table of kernel pointers: `fpDeriv[fp]<<<…>>>` (NVIDIA's finite-difference blog code).
+            const std::size_t o = match_back(k);
+            return o == std::string::npos || o == 0 ? std::string::npos : callee_begin(o - 1);
+        }
         std::size_t b = k;
         if (is(tok(b), ">") || is(tok(b), ">>") || is(tok(b), ">>>")) {
             b = match_angle_back(b);
@@ -249,6 +256,8 @@ class Rewriter {
             if (tok(q).kind != Kind::identifier) break;
             b = q;
         }
+        // A kernel pointer held by an object: `plan.kernel<<<…>>>`, `p->kernel<<<…>>>`, `plans[i].kernel<<<…>>>`.
+        if (b >= 2 && (is(tok(b - 1), ".") || is(tok(b - 1), "->"))) return callee_begin(b - 2);
         return b;
     }
 
@@ -491,6 +500,13 @@ class Rewriter {
         if (close < sig_.size()) kernels_.emplace_back(tok(open - 1).text, close);
     }
 
+    // A kernel defined once at namespace scope in this file and not a template (note_kernel).
+    bool defined_once(const std::string& name) const {
+        int n = 0;
+        for (const auto& kernel : kernels_) n += kernel.first == name;
+        return n == 1;
+    }
+
     // After each kernel's definition, a registration run at static initialisation, so that
     // cudaLaunchKernel((void*)kernel, …) finds a launcher that knows the parameter types. An overloaded name is left
     // out (its address alone does not say which kernel): such a kernel must be passed typed.
@@ -518,8 +534,10 @@ class Rewriter {
         if (open == 0) return problem(open, "'<<<' without a kernel before it");
         std::size_t first = callee_begin(open - 1);
         if (first == std::string::npos) {
-            return problem(open,
-                           "cannot find the kernel name before '<<<' (expected name, ns::name, name<args> or (*ptr))");
+            return problem(
+                open,
+                "cannot find the kernel name before '<<<' (expected name, ns::name, name<args>, (*ptr), table[i] or "
+                "object.member)");
         }
         int depth = 0;
         std::size_t close = std::string::npos;
@@ -540,8 +558,13 @@ class Rewriter {
         if (close == std::string::npos) return problem(open, "'<<<' without a matching '>>>'");
         if (!tok_is(close_end + 1, "(")) return problem(close, "expected the kernel's arguments '(…)' after '>>>'");
         std::string callee = compact(first, open - 1);
-        replace(first, open - 1,
-                "::emu::launch(\"" + escape(callee) + "\", [&](auto&&... emu_a_) { " + callee + "(emu_a_...); }, ");
+        // A kernel defined once in this file, launched by its plain name, is called with its parameters' bytes
+        // (emu/launch.hpp, ByteCall); any other callee through a lambda, as the name or expression resolves there.
+        const std::string by_name = "[&](auto&&... emu_a_) { " + callee + "(emu_a_...); }";
+        const std::string call = first == open - 1 && defined_once(callee)
+                                     ? "::emu::detail::byte_call(" + callee + ", " + by_name + ")"
+                                     : by_name;
+        replace(first, open - 1, "::emu::launch(\"" + escape(callee) + "\", " + call + ", ");
         replace(open, open_end, "");
         replace(close, close_end, ")");
     }

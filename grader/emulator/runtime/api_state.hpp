@@ -2,6 +2,7 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
+#include <mutex>
 #include <string>
 
 namespace emu::rt {
@@ -11,6 +12,14 @@ cudaError_t record_error(cudaError_t err);
 // An error that ends the process's use of the device, as after a kernel fault on a GPU: every later call returns it.
 void make_sticky(cudaError_t err);
 cudaError_t sticky_error();
+
+// CUDA may be called from several host threads at once. The emulator has one engine and one table of allocations,
+// streams and events, so such calls take turns: a launch holds this lock until its grid has run (kernels of different
+// host threads run one after the other, an order a GPU may also choose), and so does each call that reads or changes
+// the tables. Recursive: a call may make another (cudaMemcpy2D copies row by row). Never held while a callback runs,
+// which may wait for a thread that calls CUDA (host_threads.cpp).
+std::recursive_mutex& api_mutex();
+using ApiLock = std::lock_guard<std::recursive_mutex>;
 
 bool stream_ok(cudaStream_t s);
 // [p, p + bytes) lies in one range registered with cudaHostRegister (runtime/host_register.cpp).

@@ -14,6 +14,7 @@
 #include <utility>
 #include <map>
 
+#include "api_state.hpp"
 #include "memcheck.hpp"
 
 namespace emu::mc {
@@ -282,6 +283,7 @@ namespace emu::rt {
 
 void* device_alloc(std::size_t bytes, bool host_accessible) {
     using namespace emu::mc;
+    const emu::rt::ApiLock lock(emu::rt::api_mutex());  // several host threads may allocate at once
     Heap& h = heap();
     if (g_heap_lo == 0) return nullptr;
     const std::uintptr_t chunk_begin = (h.next + kGuard - 1) / kGuard * kGuard;
@@ -307,6 +309,7 @@ void* device_alloc(std::size_t bytes, bool host_accessible) {
 
 bool device_free(void* p) {
     using namespace emu::mc;
+    const emu::rt::ApiLock lock(emu::rt::api_mutex());
     if (p == nullptr) return true;  // cudaFree(nullptr) succeeds
     Heap& h = heap();
     auto it = h.allocs.find(reinterpret_cast<std::uintptr_t>(p));

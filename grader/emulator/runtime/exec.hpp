@@ -14,9 +14,11 @@ struct Dim3 {
 
 // ---- implemented by the execution engine (runtime/scheduler.cpp and friends) ---------------------------------
 
-// True while a kernel's thread (a fiber) is running. The checker's hooks return at once when false.
-// A plain global so the hot path is one load.
-extern bool g_in_kernel;
+// True while a kernel's thread (a fiber) is running on this OS thread. The checker's hooks return at once when false.
+// Per OS thread: a program may call CUDA from several host threads (the samples' simpleCallback, cudaOpenMP), and one
+// thread's host code must not be taken for the kernel another thread is running. Initial-exec TLS keeps the hot path
+// one load (%fs-relative), as a plain global was.
+extern thread_local bool g_in_kernel __attribute__((tls_model("initial-exec")));
 
 struct ThreadInfo {
     Dim3 thread;          // threadIdx

@@ -30,6 +30,7 @@ constexpr unsigned kKnownFlags =
 namespace emu::rt {
 
 bool host_registered(const void* p, std::size_t bytes) {
+    const ApiLock lock(api_mutex());
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     auto it = ranges().upper_bound(a);
     if (it == ranges().begin()) return false;
@@ -41,6 +42,7 @@ bool host_registered(const void* p, std::size_t bytes) {
 
 cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags) {
     using emu::rt::record_error;
+    const emu::rt::ApiLock lock(emu::rt::api_mutex());
     if (emu::rt::sticky_error() != cudaSuccess) return emu::rt::sticky_error();
     if (!ptr || bytes == 0 || (flags & ~kKnownFlags)) return record_error(cudaErrorInvalidValue);
     const auto a = reinterpret_cast<std::uintptr_t>(ptr);
@@ -54,6 +56,7 @@ cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags) {
 
 cudaError_t cudaHostUnregister(void* ptr) {
     using emu::rt::record_error;
+    const emu::rt::ApiLock lock(emu::rt::api_mutex());
     if (emu::rt::sticky_error() != cudaSuccess) return emu::rt::sticky_error();
     // Only the pointer a range was registered with unregisters it.
     if (!ptr || !ranges().erase(reinterpret_cast<std::uintptr_t>(ptr)))

@@ -152,6 +152,7 @@ bool config_of(const cudaLaunchConfig_t* config, LaunchConfig* out, cudaError_t*
 
 int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg) {
     using namespace emu::rt;
+    const ApiLock lock(api_mutex());  // the engine runs one grid at a time, whichever host thread launches it
     if (sticky_error()) return record_error(sticky_error());
     const unsigned* g = cfg.grid;
     const unsigned* b = cfg.block;

@@ -15,7 +15,7 @@
 
 namespace emu::rt {
 
-bool g_in_kernel = false;
+thread_local bool g_in_kernel __attribute__((tls_model("initial-exec"))) = false;
 Engine g_engine;
 
 namespace {

@@ -39,6 +39,9 @@ std::atomic<clockid_t> g_launch_clock{CLOCK_MONOTONIC};
 std::atomic<bool> g_watchdog_fired{false};
 std::atomic<bool> g_watchdog_pc_ready{false};
 std::atomic<std::uintptr_t> g_watchdog_pc{0};
+// Whether a kernel thread was running on the launch's OS thread when the signal stopped it: g_in_kernel is per OS
+// thread, and the watchdog's report is written on the watchdog's own thread.
+std::atomic<bool> g_watchdog_in_kernel{false};
 pthread_t g_launch_thread;
 
 long long now_ms() {
@@ -121,6 +124,7 @@ void on_fault(int sig, siginfo_t* si, void* uctx) {
 void on_watchdog_signal(int, siginfo_t*, void* uctx) {
     if (!g_watchdog_fired.load()) return;
     g_watchdog_pc.store(reinterpret_cast<std::uintptr_t>(context_pc(uctx)));
+    g_watchdog_in_kernel.store(g_in_kernel);
     g_watchdog_pc_ready.store(true);
     // Hold this thread still while the watchdog reads the scheduler's state and ends the process.
     for (;;) pause();
@@ -144,12 +148,13 @@ void watchdog_report(long long ran_ms, bool whole_launch, Clock clock) {
                            : "the time one " + which + " may run") +
                       "); unfinished threads:";
     const void* pc = reinterpret_cast<const void*>(g_watchdog_pc.load());
-    if (g_in_kernel && e.cur && pc)
+    const bool in_kernel = g_watchdog_in_kernel.load();
+    if (in_kernel && e.cur && pc)
         msg += "\n    running: thread " + thread_coords(*e.cur) + " at " + symbolize_exact(pc);
     std::map<std::string, std::vector<unsigned>> by_site;
     for (unsigned i = 0; i < e.nthreads && i < e.threads.size(); ++i) {
         const Thread& t = e.threads[i];
-        if (t.state == TState::exited || (g_in_kernel && &t == e.cur)) continue;
+        if (t.state == TState::exited || (in_kernel && &t == e.cur)) continue;
         by_site[wait_site(t)].push_back(i);
     }
     for (const auto& [site, ids] : by_site) msg += "\n    thread(s) " + thread_set(ids) + ": " + site;

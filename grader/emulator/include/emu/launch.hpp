@@ -4,6 +4,8 @@
 // calls the kernel with that copy, so every thread gets its own by-value parameters.
 #pragma once
 #include <cstddef>
+#include <cstring>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -41,6 +43,60 @@ void launch_dims(const T& v, unsigned out[3]) {
         out[1] = static_cast<unsigned>(v.y);
         out[2] = static_cast<unsigned>(v.z);
     }
+}
+
+// CUDA passes a kernel's parameters to the device as their bytes: the launch's copy is made on the host (and
+// destroyed there), and no constructor or destructor of a parameter runs in device code. A plain call would
+// copy-construct and destroy a parameter of class type in every CUDA thread: CUDA by Example's Lock, whose destructor
+// calls cudaFree, then frees its mutex in the first thread. For a kernel the rewriter can name (defined once in the
+// translation unit, not a template), each thread therefore gets a bytewise copy of such a parameter and the kernel is
+// called through the ABI's own convention for it: x86-64 and AArch64 pass a class that is not trivial for calls as
+// the address of a caller-made object, which the callee owns and the caller destroys. Passing the copy's address
+// and never destroying it is the GPU's behaviour. Other parameters are passed as before.
+template <class P, class A>
+inline constexpr bool kPassedAsBytes =
+    std::is_class_v<P>&& std::is_same_v<std::remove_cv_t<std::remove_reference_t<A>>, P> &&
+    (!std::is_trivially_destructible_v<P> || !std::is_trivially_copy_constructible_v<P> ||
+     !std::is_trivially_move_constructible_v<P>);
+
+template <class P, class A, bool Bytes = kPassedAsBytes<P, A>>
+struct ParamSlot {  // an ordinary parameter: the argument itself, converted by the call
+    A& arg;
+    using Passed = P;
+    A& get() { return arg; }
+};
+template <class P, class A>
+struct ParamSlot<P, A, true> {  // this thread's copy of the launch's bytes; never destroyed, as on a GPU
+    alignas(P) unsigned char bytes[sizeof(P)];
+    explicit ParamSlot(A& arg) { std::memcpy(bytes, static_cast<const void*>(&arg), sizeof(P)); }
+    using Passed = P*;
+    P* get() { return reinterpret_cast<P*>(bytes); }
+};
+
+template <class L, class... P>
+struct ByteCall {
+    void (*fn)(P...);
+    L by_name;  // the plain call, for every launch without such a parameter (and one that leaves defaults out)
+    template <class... A>
+    void operator()(A&... args) const {
+        if constexpr (sizeof...(A) != sizeof...(P)) {
+            by_name(args...);
+        } else if constexpr (!(kPassedAsBytes<P, A> || ...)) {
+            by_name(args...);
+        } else {
+            call(std::index_sequence_for<P...>{}, args...);
+        }
+    }
+    template <std::size_t... I, class... A>
+    void call(std::index_sequence<I...>, A&... args) const {
+        std::tuple<ParamSlot<P, A>...> slots{ParamSlot<P, A>{args}...};
+        using Abi = void (*)(typename ParamSlot<P, A>::Passed...);
+        reinterpret_cast<Abi>(fn)(std::get<I>(slots).get()...);
+    }
+};
+template <class L, class... P>
+ByteCall<L, P...> byte_call(void (&fn)(P...), L by_name) {
+    return ByteCall<L, P...>{&fn, std::move(by_name)};
 }
 
 template <class Body>
@@ -94,7 +150,10 @@ namespace emu::detail {
 template <class... P, std::size_t... I>
 cudaError_t launch_with_args(void (*func)(P...), const LaunchConfig& cfg, void** args, std::index_sequence<I...>) {
     if (sizeof...(P) > 0 && !args) return cudaErrorInvalidValue;
-    Launch<void (*)(P...)> launch(kernel_name_of(reinterpret_cast<const void*>(func)), func, cfg);
+    // The parameters' bytes, as for a launch by name (ByteCall above): cudaLaunchKernel passes them as bytes too.
+    auto by_pointer = [func](auto&... a) { func(a...); };
+    using Call = ByteCall<decltype(by_pointer), P...>;
+    Launch<Call> launch(kernel_name_of(reinterpret_cast<const void*>(func)), Call{func, by_pointer}, cfg);
     return static_cast<cudaError_t>(launch(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(args[I])...));
 }
 

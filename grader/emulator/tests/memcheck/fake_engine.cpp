@@ -9,7 +9,7 @@
 
 namespace emu::rt {
 
-bool g_in_kernel = false;
+thread_local bool g_in_kernel __attribute__((tls_model("initial-exec"))) = false;
 
 namespace {
 ThreadInfo g_cur;

@@ -5,7 +5,8 @@
 set(EMU_API_PROGRAMS
   cg_block_reduce cublas_gemm histogram_shared online_softmax layernorm_cg streams_async fp8_roundtrip
   constant_memory grid_sync warp_aggregated helper_header cache_hints_atomics launch_void_ptr
-  lowp_call_reads lowp_call_stores async_copy_tiles barrier_pipeline atomic_ref)
+  lowp_call_reads lowp_call_stores async_copy_tiles barrier_pipeline atomic_ref host_threads
+  kernel_param_bytes device_clock)
 foreach(program IN LISTS EMU_API_PROGRAMS)
   emu_add_executable(emu_api_${program} ${CMAKE_CURRENT_LIST_DIR}/${program}.cu)
   if(program MATCHES "^cublas")

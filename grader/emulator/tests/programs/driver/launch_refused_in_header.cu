@@ -1,4 +1,4 @@
-// Not a program: emu-nvcc must refuse the launch through a table of kernel pointers in refused_in_header.cuh:9,
+// Not a program: emu-nvcc must refuse the launch through `this->kernel` in refused_in_header.cuh:9,
 // naming that file and line, instead of rewriting it wrongly.
 #include "refused_in_header.cuh"
 

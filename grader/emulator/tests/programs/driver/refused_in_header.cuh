@@ -4,7 +4,7 @@
 
 __global__ void fill(float* p, float v) { p[threadIdx.x] = v; }
 
-inline void broken_launch(float* p) {
-  void (*table[1])(float*, float) = {fill};
-  table[0]<<<1, 32>>>(p, 1.f);  // line 9: the rewriter cannot tell the kernel here
-}
+struct Plan {
+  void (*kernel)(float*, float) = fill;
+  void broken_launch(float* p) { this->kernel<<<1, 32>>>(p, 1.f); }  // line 9: the rewriter cannot name `this->`
+};

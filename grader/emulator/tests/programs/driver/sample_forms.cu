@@ -1,7 +1,8 @@
 // Forms met in public CUDA programs (docs/emulator.md, "Public programs"), each checked against a CPU answer:
 // launch brackets split the way Visual Studio formats them, lane ids and lane masks read with inline PTX, cooperative
-// groups shuffling values wider than 8 bytes, and the host calls of the samples' helper headers (the compute mode,
-// the profiler's start and stop, NVTX ranges). Prints PASS when every check holds.
+// groups shuffling values wider than 8 bytes, the host calls of the samples' helper headers (the compute mode,
+// the profiler's start and stop, NVTX ranges), and kernels launched from a table of kernel pointers or an object's
+// member (NVIDIA's finite-difference blog code launches `fpDeriv[fp]<<<…>>>`). Prints PASS when every check holds.
 #include <cooperative_groups.h>
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
@@ -47,8 +48,19 @@ __global__ void scale(float* x, float s, int n) {
     if (i < n) x[i] *= s;
 }
 
+__global__ void add(float* x, float s, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += s;
+}
+
+struct Step {
+    void (*kernel)(float*, float, int);
+    float value;
+};
+
 int main() {
-    std::printf("sample forms: split launch brackets, inline PTX, wide group shuffles, helper-header calls\n");
+    std::printf("sample forms: split launch brackets, inline PTX, wide group shuffles, helper-header calls, "
+                "launches through kernel pointers\n");
     bool ok = true;
     auto expect = [&ok](bool cond, const char* what) {
         if (!cond) {
@@ -102,6 +114,15 @@ int main() {
     nvtxRangePop();
     expect(cudaDeviceSynchronize() == cudaSuccess, "both launches ran");
     for (int i = 0; i < n; ++i) expect(x[i] == static_cast<float>(i), "the spaced launches scaled by 2, then 0.5");
+
+    void (*table[2])(float*, float, int) = {scale, add};
+    const Step steps[2] = {{add, 1.0f}, {scale, 3.0f}};
+    const Step* last = &steps[1];
+    for (int k = 0; k < 2; ++k) table[k]<<<(n + 63) / 64, 64>>>(x, 2.0f, n);  // x * 2 + 2
+    steps[0].kernel<<<(n + 63) / 64, 64>>>(x, steps[0].value, n);             // + 1
+    last->kernel<<<(n + 63) / 64, 64>>>(x, last->value, n);                     // * 3
+    expect(cudaDeviceSynchronize() == cudaSuccess, "the launches through pointers ran");
+    for (int i = 0; i < n; ++i) expect(x[i] == (2.0f * i + 3.0f) * 3.0f, "table[k], steps[0].kernel, last->kernel");
 
     cudaFree(lane);
     cudaFree(below);
