@@ -336,9 +336,9 @@ void oob_before_first() {
     previous_row_kernel<<<1, 32>>>(in, out, width);
     cudaError_t e = finish();
     expect(e == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
-    expect_one("out-of-bounds", {"Invalid __global__ read of size 4 bytes", "at " + here("previous-row"),
-                                 "by thread (0,0,0) in block (0,0,0)", "1200 bytes before the start",
-                                 "the first allocation"});
+    expect_one("out-of-bounds",
+               {"Invalid __global__ read of size 4 bytes", "at " + here("previous-row"),
+                "by thread (0,0,0) in block (0,0,0)", "1200 bytes before the start", "the first allocation"});
     cudaDeviceReset();
 }
 
