@@ -11,10 +11,21 @@
 # lesson-cmake is compiled again only when a file it is compiled from (a source, or a header of this repository it
 # includes, as the compiler listed them) or the compile command changed: a re-configure costs one run of it. Its
 # objects compile in parallel and through the build's compiler launcher (ccache), when there is one.
-
-set(WORKBOOK_LESSON_CMAKE_SOURCES
-    grader/configure/lesson_cmake.cpp grader/cli/lesson/lesson.cpp grader/cli/lesson/manifest.cpp
-    grader/cli/lesson/catalogue.cpp grader/cli/util/files.cpp grader/cli/util/util.cpp)
+#
+# The six sources are compiled as two translation units, each a source with the others of its group forced in first
+# (-include, read from the source folder like the source itself): the configure of a fresh clone runs before anything
+# else can, and each of the six parsed nlohmann/json and the standard headers again (15.6 s of CPU, about 7.8 s on two
+# cores). Two units take 9.2 s of CPU, 4.8 s of wall time (session 7, docs/test-time.md). The sources share no
+# file-local names (they are compiled together in workbook_lib's unity build too).
+# One group a line: "<source>|<source forced in first>|…".
+set(WORKBOOK_LESSON_CMAKE_GROUPS
+    "grader/configure/lesson_cmake.cpp|grader/cli/lesson/lesson.cpp|grader/cli/lesson/manifest.cpp"
+    "grader/cli/lesson/catalogue.cpp|grader/cli/util/files.cpp|grader/cli/util/util.cpp")
+set(WORKBOOK_LESSON_CMAKE_SOURCES "")
+foreach(group IN LISTS WORKBOOK_LESSON_CMAKE_GROUPS)
+  string(REPLACE "|" ";" files "${group}")
+  list(APPEND WORKBOOK_LESSON_CMAKE_SOURCES ${files})
+endforeach()
 
 # The hash of the compile command and of every file listed in `inputs_file` (one path a line, relative to the source
 # folder); empty when the list or one of its files is missing, which forces a build.
@@ -51,7 +62,7 @@ function(_wb_build_lesson_cmake tool out_inputs)
     endif()
   endforeach()
   set(link ${WORKBOOK_LINK_FLAGS} ${OPENSSL_CRYPTO_LIBRARY})
-  set(command "${CMAKE_CXX_COMPILER};${flags};${link};${WORKBOOK_LESSON_CMAKE_SOURCES}")
+  set(command "${CMAKE_CXX_COMPILER};${flags};${link};${WORKBOOK_LESSON_CMAKE_GROUPS}")
   _wb_lesson_cmake_key(key "${command}" ${dir}/inputs.txt)
   set(stamp "")
   if(EXISTS ${dir}/stamp AND EXISTS ${tool})
@@ -64,11 +75,19 @@ function(_wb_build_lesson_cmake tool out_inputs)
     # writes its messages to standard error), so the objects compile in parallel.
     set(compiles "")
     set(objects "")
-    foreach(src IN LISTS WORKBOOK_LESSON_CMAKE_SOURCES)
+    set(depfiles "")
+    foreach(group IN LISTS WORKBOOK_LESSON_CMAKE_GROUPS)
+      string(REPLACE "|" ";" files "${group}")
+      list(POP_FRONT files src)
       get_filename_component(name ${src} NAME_WE)
-      list(APPEND compiles COMMAND ${CMAKE_CXX_COMPILER_LAUNCHER} ${CMAKE_CXX_COMPILER} ${flags} -MMD -MF
+      set(forced "")
+      foreach(f IN LISTS files)
+        list(APPEND forced -include ${f})
+      endforeach()
+      list(APPEND compiles COMMAND ${CMAKE_CXX_COMPILER_LAUNCHER} ${CMAKE_CXX_COMPILER} ${flags} ${forced} -MMD -MF
            ${dir}/${name}.d -c ${src} -o ${dir}/${name}.o)
       list(APPEND objects ${dir}/${name}.o)
+      list(APPEND depfiles ${dir}/${name}.d)
     endforeach()
     execute_process(${compiles} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} RESULTS_VARIABLE results
                     ERROR_VARIABLE errors)
@@ -85,9 +104,8 @@ function(_wb_build_lesson_cmake tool out_inputs)
     file(RENAME ${tool}.new ${tool})
     # Its inputs, as the compiler listed them (-MMD: the repository's files, not the system's headers).
     set(inputs "")
-    foreach(src IN LISTS WORKBOOK_LESSON_CMAKE_SOURCES)
-      get_filename_component(name ${src} NAME_WE)
-      file(READ ${dir}/${name}.d deps)
+    foreach(depfile IN LISTS depfiles)
+      file(READ ${depfile} deps)
       string(REGEX REPLACE "^[^:]*:" "" deps "${deps}")
       string(REPLACE "\\\n" " " deps "${deps}")
       separate_arguments(deps UNIX_COMMAND "${deps}")
