@@ -3,6 +3,7 @@
 // that names it, and no fill of the lesson's own solutions may be refused.
 #include "workbook_catch.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -165,6 +166,16 @@ TEST_CASE("fill policy: the edit check reads splices as the compiler does", "[fi
     require_refused(edit_check_text(starter(), s, "k.cu", {"sum", "inv"}), "k.cu:5: this line ends with `\\`");
     const auto toks = code_tokens(s);
     for (const auto& t : toks) CHECK(t.text != "return");  // `if (row >= M) return;` is part of the comment
+}
+
+TEST_CASE("fill policy: a refusal names the line as the compiler counts it, a lone carriage return included",
+          "[fill_policy]") {
+    // The same file saved with old Mac line ends: the splice is still on line 5.
+    std::string s = with_fills(kSum, "rsqrtf(sq / N + eps)");
+    s.replace(s.find("  if (row >= M) return;"), 0, "  // guard \\\n");
+    std::string pristine = starter();
+    for (std::string* t : {&s, &pristine}) std::replace(t->begin(), t->end(), '\n', '\r');
+    require_refused(edit_check_text(pristine, s, "k.cu", {"sum", "inv"}), "k.cu:5: this line ends with `\\`");
 }
 
 TEST_CASE("fill policy: line ends and a byte order mark are read as the compiler reads them", "[fill_policy]") {
