@@ -1,0 +1,32 @@
+// A host file written against the CUDA driver API (a context, a module loaded from PTX, cuLaunchKernel), as some
+// samples do. The emulator implements the runtime API only: each driver call must be refused at its line with one
+// sentence that names it, never a page of "was not declared". With -DVERSION_ONLY the file includes <cuda.h> only
+// for CUDA_VERSION, which must still compile.
+#include <cuda.h>
+
+#include <cstdio>
+
+#ifdef VERSION_ONLY
+int main() {
+    std::printf("built against CUDA %d\n", CUDA_VERSION);
+    return 0;
+}
+#else
+int main() {
+    CUdevice device = 0;
+    CUcontext context = nullptr;
+    CUmodule module = nullptr;
+    CUfunction add = nullptr;
+    CUdeviceptr buffer = 0;
+    if (cuInit(0) != CUDA_SUCCESS) return 1;
+    cuDeviceGet(&device, 0);
+    cuCtxCreate(&context, 0, device);
+    cuModuleLoad(&module, "add.ptx");
+    cuModuleGetFunction(&add, module, "add_one");
+    cuMemAlloc(&buffer, 256 * sizeof(float));
+    void* args[] = {&buffer};
+    cuLaunchKernel(add, 1, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+    cuCtxDestroy(context);
+    return 0;
+}
+#endif
