@@ -10,33 +10,6 @@
 
 namespace bench {
 
-namespace {
-
-// Median microseconds of one launch: `replay` issues all `launches` launches once on the stream; two replays warm up
-// (first touch, clocks), then one event pair per timed replay.
-double median_us(const std::function<void(cudaStream_t)>& replay, cudaStream_t stream, int launches, int replays) {
-    for (int i = 0; i < 2; ++i) replay(stream);
-    std::vector<cudaEvent_t> events(replays + 1);
-    for (auto& e : events) CUDA_CHECK(cudaEventCreate(&e));
-    CUDA_CHECK(cudaEventRecord(events[0], stream));
-    for (int r = 0; r < replays; ++r) {
-        replay(stream);
-        CUDA_CHECK(cudaEventRecord(events[r + 1], stream));
-    }
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<double> us(replays);
-    for (int r = 0; r < replays; ++r) {
-        float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, events[r], events[r + 1]));
-        us[r] = 1e3 * ms / launches;
-    }
-    for (auto& e : events) CUDA_CHECK(cudaEventDestroy(e));
-    std::nth_element(us.begin(), us.begin() + replays / 2, us.end());
-    return us[replays / 2];
-}
-
-}  // namespace
-
 double median_launch_us(const std::function<bool(int, cudaStream_t)>& launch, int launches, int replays) {
     cudaStream_t stream = nullptr;
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -54,12 +27,27 @@ double median_launch_us(const std::function<bool(int, cudaStream_t)>& launch, in
     cudaGraphExec_t exec = nullptr;
     CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     CUDA_CHECK(cudaGraphUpload(exec, stream));
-    const double us =
-        median_us([&](cudaStream_t s) { CUDA_CHECK(cudaGraphLaunch(exec, s)); }, stream, launches, replays);
+    for (int i = 0; i < 2; ++i) CUDA_CHECK(cudaGraphLaunch(exec, stream));  // warm-up: first touch, clocks
+    std::vector<cudaEvent_t> events(replays + 1);
+    for (auto& e : events) CUDA_CHECK(cudaEventCreate(&e));
+    CUDA_CHECK(cudaEventRecord(events[0], stream));
+    for (int r = 0; r < replays; ++r) {
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        CUDA_CHECK(cudaEventRecord(events[r + 1], stream));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<double> us(replays);
+    for (int r = 0; r < replays; ++r) {
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, events[r], events[r + 1]));
+        us[r] = 1e3 * ms / launches;
+    }
+    for (auto& e : events) CUDA_CHECK(cudaEventDestroy(e));
     CUDA_CHECK(cudaGraphExecDestroy(exec));
     CUDA_CHECK(cudaGraphDestroy(graph));
     CUDA_CHECK(cudaStreamDestroy(stream));
-    return us;
+    std::nth_element(us.begin(), us.begin() + replays / 2, us.end());
+    return us[replays / 2];
 }
 
 }  // namespace bench
