@@ -379,14 +379,7 @@ std::optional<Refusal> refuse_fill(const std::vector<Tok>& toks, std::size_t b, 
 }
 
 std::optional<Refusal> refuse_source(const std::string& student, const std::string& pristine) {
-    // Lines as the compiler counts them: a carriage return that no line feed follows ends one too (cxxlex's
-    // spliced reading, which found the offset, does the same).
-    auto line_of = [&](std::size_t offset) {
-        int line = 1;
-        for (std::size_t i = 0; i < offset; ++i)
-            line += student[i] == '\n' || (student[i] == '\r' && (i + 1 == student.size() || student[i + 1] != '\n'));
-        return line;
-    };
+    auto line_of = [&](std::size_t offset) { return cxxlex::line_at(student, offset); };
     const auto splices = cxxlex::splice_offsets(student);
     if (splices.size() > cxxlex::splice_offsets(pristine).size())
         return Refusal{line_of(splices.front()),

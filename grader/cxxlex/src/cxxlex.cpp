@@ -375,4 +375,10 @@ std::vector<Token> significant(const std::vector<Token>& tokens) {
 
 int newline_count(std::string_view text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
 
+int line_at(std::string_view source, std::size_t offset) {
+    int line = 1;
+    for (std::size_t i = 0; i < offset && i < source.size(); ++i) line += source[i] == '\n' || lone_cr(source, i);
+    return line;
+}
+
 }  // namespace cxxlex

@@ -67,4 +67,8 @@ std::vector<std::size_t> splice_offsets(std::string_view source);
 // Number of '\n' in the text.
 int newline_count(std::string_view text);
 
+// The 1-based line of byte `offset` as GCC counts lines (translation phase 1): "\n", "\r\n" and a lone '\r' each end
+// one, as in lex_spliced.
+int line_at(std::string_view source, std::size_t offset);
+
 }  // namespace cxxlex
