@@ -99,6 +99,37 @@ ByteCall<L, P...> byte_call(void (&fn)(P...), L by_name) {
     return ByteCall<L, P...>{&fn, std::move(by_name)};
 }
 
+// A kernel's reference parameter (`__global__ void k(Data& d)`, the Unified Memory blog's launch by reference) is
+// passed by CUDA as the address of the launch's argument: the kernel reads and writes the caller's object itself
+// (managed memory), never a copy. Only a kernel the rewriter names (ByteCall) says which of its parameters are
+// references; its launch then binds them to the arguments and copies the rest, as before.
+template <class F>
+struct ReferenceParams {
+    static constexpr bool any = false;
+    template <std::size_t I>
+    static constexpr bool at = false;
+};
+template <class L, class... P>
+struct ReferenceParams<ByteCall<L, P...>> {
+    static constexpr bool any = (std::is_lvalue_reference_v<P> || ...);
+    template <std::size_t I>
+    static constexpr bool at = [] {
+        constexpr bool refs[] = {std::is_lvalue_reference_v<P>..., false};
+        return I < sizeof...(P) && refs[I];
+    }();
+};
+template <bool Reference, class A>
+struct ArgCapture {  // the launch's copy of an argument, read as a const lvalue like a by-copy capture
+    std::decay_t<A> value;
+    const std::decay_t<A>& get() const { return value; }
+};
+template <class A>
+struct ArgCapture<true, A> {  // the argument itself, for a reference parameter
+    std::remove_reference_t<A>* object;
+    explicit ArgCapture(A& arg) : object(&arg) {}
+    std::remove_reference_t<A>& get() const { return *object; }
+};
+
 template <class Body>
 void invoke_body(void* body) {
     (*static_cast<Body*>(body))();
@@ -111,13 +142,25 @@ class Launch {
 
     template <class... A>
     int operator()(A&&... args) {
-        // The by-copy captures are the parameter buffer. A closure rather than std::apply over a tuple: kernels are
-        // built at -O0, where each library layer would be a real, instrumented call for every CUDA thread.
-        auto body = [this, args...]() { fn_(args...); };
-        return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
+        if constexpr (ReferenceParams<F>::any) {
+            return run_binding_references(std::index_sequence_for<A...>{}, args...);
+        } else {
+            // The by-copy captures are the parameter buffer. A closure rather than std::apply over a tuple: kernels
+            // are built at -O0, where each library layer would be a real, instrumented call for every CUDA thread.
+            auto body = [this, args...]() { fn_(args...); };
+            return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
+        }
     }
 
  private:
+    template <std::size_t... I, class... A>
+    int run_binding_references(std::index_sequence<I...>, A&... args) {
+        std::tuple<ArgCapture<ReferenceParams<F>::template at<I>, A>...> captured{
+            ArgCapture<ReferenceParams<F>::template at<I>, A>{args}...};
+        auto body = [this, &captured]() { fn_(std::get<I>(captured).get()...); };
+        return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
+    }
+
     const char* name_;
     F fn_;
     LaunchConfig cfg_;

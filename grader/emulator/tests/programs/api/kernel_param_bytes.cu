@@ -3,7 +3,8 @@
 // copy, and no constructor or destructor runs in device code. Here the destructor frees the buffer every block
 // reads (as Lock frees its mutex): if a CUDA thread destroyed its parameter, the next block would read freed memory.
 // Each thread also changes its own copy, which must not reach another thread. A kernel with a default argument
-// launched without it still takes the plain call.
+// launched without it still takes the plain call. A reference parameter is the caller's object itself (CUDA passes
+// its address; with managed memory the kernel changes the host's object), not the launch's copy.
 #include <atomic>
 
 #include "common.cuh"
@@ -32,6 +33,17 @@ __global__ void add_default(int* out, int n, int value = 7) {
   if (i < n) out[i] += value;
 }
 
+struct Totals {
+  int sum;
+  int launches;
+};
+
+__global__ void total_into(Totals& totals, const int& bias, const int* in, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&totals.sum, in[i] + bias);
+  if (i == 0) totals.launches += 1;
+}
+
 int main() {
   Tally t{"kernel_param_bytes"};
   const int blocks = 4, threads = 64, n = blocks * threads;
@@ -49,6 +61,20 @@ int main() {
     CHECK_CUDA(cudaDeviceSynchronize());
     for (int i = 0; i < n; ++i) t.equal("default", i, out[i], 107 + i % threads);
   }
+  Totals* totals;
+  int* bias;
+  CHECK_CUDA(cudaMallocManaged(&totals, sizeof(Totals)));
+  CHECK_CUDA(cudaMallocManaged(&bias, sizeof(int)));
+  *totals = Totals{5, 0};
+  *bias = 2;
+  for (int launch = 0; launch < 2; ++launch) total_into<<<blocks, threads>>>(*totals, *bias, out, n);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  long long want = 5;
+  for (int i = 0; i < n; ++i) want += 2 * (out[i] + 2);
+  t.equal("sum through a reference", 0, totals->sum, want);
+  t.equal("launches through a reference", 0, totals->launches, 2);
+  CHECK_CUDA(cudaFree(totals));
+  CHECK_CUDA(cudaFree(bias));
   CHECK_CUDA(cudaFree(out));
   return t.finish();
 }
