@@ -24,7 +24,8 @@ typedef enum cudaError_enum {
     CUDA_ERROR_NOT_SUPPORTED = 801
 } CUresult;
 
-// Templates over any arguments, so that every call reaches its refusal whatever it passes.
+// Templates over any arguments, so that every call reaches its refusal whatever it passes. The common functions are
+// listed; in a .cu file the rewriter refuses any other `cuXxx(` call nothing declared (refused_names.hpp).
 #define EMU_DRIVER_API(name)                                                                                       \
     template <class... Args>                                                                                       \
     CUresult name(Args&&...) __attribute__((                                                                       \
@@ -110,4 +111,93 @@ EMU_DRIVER_API(cuEventDestroy);
 EMU_DRIVER_API(cuEventRecord);
 EMU_DRIVER_API(cuEventSynchronize);
 EMU_DRIVER_API(cuEventElapsedTime);
+EMU_DRIVER_API(cuMemGetAddressRange);
+EMU_DRIVER_API(cuMemsetD16Async);
+EMU_DRIVER_API(cuMemsetD2D8);
+EMU_DRIVER_API(cuMemsetD2D16);
+EMU_DRIVER_API(cuMemsetD2D32);
+EMU_DRIVER_API(cuMemcpy3D);
+EMU_DRIVER_API(cuMemcpyPeer);
+EMU_DRIVER_API(cuMemcpyAsync);
+EMU_DRIVER_API(cuMemcpy2DAsync);
+EMU_DRIVER_API(cuMemcpy3DAsync);
+EMU_DRIVER_API(cuMemcpyPeerAsync);
+EMU_DRIVER_API(cuMemPrefetchAsync);
+EMU_DRIVER_API(cuMemAdvise);
+EMU_DRIVER_API(cuMemAllocAsync);
+EMU_DRIVER_API(cuMemFreeAsync);
+EMU_DRIVER_API(cuMemHostGetDevicePointer);
+EMU_DRIVER_API(cuMemHostGetFlags);
+EMU_DRIVER_API(cuMemExportToShareableHandle);
+EMU_DRIVER_API(cuMemImportFromShareableHandle);
+EMU_DRIVER_API(cuMemRetainAllocationHandle);
+EMU_DRIVER_API(cuMemGetAllocationPropertiesFromHandle);
+EMU_DRIVER_API(cuMemPoolCreate);
+EMU_DRIVER_API(cuMemPoolDestroy);
+EMU_DRIVER_API(cuMemAllocFromPoolAsync);
+EMU_DRIVER_API(cuPointerGetAttributes);
+EMU_DRIVER_API(cuPointerSetAttribute);
+EMU_DRIVER_API(cuCtxGetDevice);
+EMU_DRIVER_API(cuCtxGetApiVersion);
+EMU_DRIVER_API(cuCtxGetFlags);
+EMU_DRIVER_API(cuCtxSetLimit);
+EMU_DRIVER_API(cuCtxGetLimit);
+EMU_DRIVER_API(cuCtxEnablePeerAccess);
+EMU_DRIVER_API(cuCtxDisablePeerAccess);
+EMU_DRIVER_API(cuCtxSetCacheConfig);
+EMU_DRIVER_API(cuCtxGetStreamPriorityRange);
+EMU_DRIVER_API(cuDevicePrimaryCtxReset);
+EMU_DRIVER_API(cuDevicePrimaryCtxSetFlags);
+EMU_DRIVER_API(cuDevicePrimaryCtxGetState);
+EMU_DRIVER_API(cuDeviceCanAccessPeer);
+EMU_DRIVER_API(cuDeviceGetUuid);
+EMU_DRIVER_API(cuDeviceGetPCIBusId);
+EMU_DRIVER_API(cuDeviceGetByPCIBusId);
+EMU_DRIVER_API(cuDeviceGetP2PAttribute);
+EMU_DRIVER_API(cuDeviceGetDefaultMemPool);
+EMU_DRIVER_API(cuLibraryLoadData);
+EMU_DRIVER_API(cuLibraryLoadFromFile);
+EMU_DRIVER_API(cuLibraryGetKernel);
+EMU_DRIVER_API(cuLibraryUnload);
+EMU_DRIVER_API(cuKernelGetFunction);
+EMU_DRIVER_API(cuLaunchKernelEx);
+EMU_DRIVER_API(cuLaunchHostFunc);
+EMU_DRIVER_API(cuFuncGetName);
+EMU_DRIVER_API(cuOccupancyMaxPotentialBlockSize);
+EMU_DRIVER_API(cuStreamCreateWithPriority);
+EMU_DRIVER_API(cuStreamQuery);
+EMU_DRIVER_API(cuStreamAddCallback);
+EMU_DRIVER_API(cuStreamBeginCapture);
+EMU_DRIVER_API(cuStreamEndCapture);
+EMU_DRIVER_API(cuStreamGetCaptureInfo);
+EMU_DRIVER_API(cuStreamAttachMemAsync);
+EMU_DRIVER_API(cuStreamWriteValue32);
+EMU_DRIVER_API(cuStreamWaitValue32);
+EMU_DRIVER_API(cuStreamGetPriority);
+EMU_DRIVER_API(cuStreamGetFlags);
+EMU_DRIVER_API(cuEventQuery);
+EMU_DRIVER_API(cuEventRecordWithFlags);
+EMU_DRIVER_API(cuGraphCreate);
+EMU_DRIVER_API(cuGraphInstantiate);
+EMU_DRIVER_API(cuGraphLaunch);
+EMU_DRIVER_API(cuGraphDestroy);
+EMU_DRIVER_API(cuGraphExecDestroy);
+EMU_DRIVER_API(cuGraphAddKernelNode);
+EMU_DRIVER_API(cuGraphAddMemcpyNode);
+EMU_DRIVER_API(cuGraphAddMemsetNode);
+EMU_DRIVER_API(cuGraphAddHostNode);
+EMU_DRIVER_API(cuArrayCreate);
+EMU_DRIVER_API(cuArrayDestroy);
+EMU_DRIVER_API(cuArray3DCreate);
+EMU_DRIVER_API(cuTexObjectCreate);
+EMU_DRIVER_API(cuTexObjectDestroy);
+EMU_DRIVER_API(cuSurfObjectCreate);
+EMU_DRIVER_API(cuSurfObjectDestroy);
+EMU_DRIVER_API(cuIpcGetMemHandle);
+EMU_DRIVER_API(cuIpcOpenMemHandle);
+EMU_DRIVER_API(cuIpcCloseMemHandle);
+EMU_DRIVER_API(cuIpcGetEventHandle);
+EMU_DRIVER_API(cuIpcOpenEventHandle);
+EMU_DRIVER_API(cuProfilerStart);
+EMU_DRIVER_API(cuProfilerStop);
 #undef EMU_DRIVER_API

@@ -80,10 +80,18 @@ typedef struct CUevent_st* cudaEvent_t;
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
 
-// The fields programs read, with the emulated device's values (runtime_api.cpp). Not CUDA's layout: everything that
-// uses it is compiled against this header.
+// Every field of CUDA 12.8's cudaDeviceProp, in its order, so that a program printing any of them (the samples'
+// deviceQuery, helper headers) compiles. The values are the emulated device's (runtime_api.cpp); a feature the
+// emulator does not model (textures, surfaces, PCI ids, interop) reads 0, as an absent feature reads on a GPU.
+struct CUuuid_st {
+    char bytes[16];
+};
+typedef struct CUuuid_st cudaUUID_t;
 struct cudaDeviceProp {
     char name[256];
+    cudaUUID_t uuid;
+    char luid[8];
+    unsigned int luidDeviceNodeMask;
     std::size_t totalGlobalMem;
     std::size_t sharedMemPerBlock;
     int regsPerBlock;
@@ -97,17 +105,40 @@ struct cudaDeviceProp {
     int major;
     int minor;
     std::size_t textureAlignment;
+    std::size_t texturePitchAlignment;
     int deviceOverlap;
     int multiProcessorCount;
     int kernelExecTimeoutEnabled;
     int integrated;
     int canMapHostMemory;
     int computeMode;
+    int maxTexture1D;
+    int maxTexture1DMipmap;
+    int maxTexture1DLinear;
+    int maxTexture2D[2];
+    int maxTexture2DMipmap[2];
+    int maxTexture2DLinear[3];
+    int maxTexture2DGather[2];
+    int maxTexture3D[3];
+    int maxTexture3DAlt[3];
+    int maxTextureCubemap;
+    int maxTexture1DLayered[2];
+    int maxTexture2DLayered[3];
+    int maxTextureCubemapLayered[2];
+    int maxSurface1D;
+    int maxSurface2D[2];
+    int maxSurface3D[3];
+    int maxSurface1DLayered[2];
+    int maxSurface2DLayered[3];
+    int maxSurfaceCubemap;
+    int maxSurfaceCubemapLayered[2];
+    std::size_t surfaceAlignment;
     int concurrentKernels;
     int ECCEnabled;
     int pciBusID;
     int pciDeviceID;
     int pciDomainID;
+    int tccDriver;
     int asyncEngineCount;
     int unifiedAddressing;
     int memoryClockRate;
@@ -123,12 +154,36 @@ struct cudaDeviceProp {
     int managedMemory;
     int isMultiGpuBoard;
     int multiGpuBoardGroupID;
+    int hostNativeAtomicSupported;
+    int singleToDoublePrecisionPerfRatio;
     int pageableMemoryAccess;
     int concurrentManagedAccess;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
     int cooperativeLaunch;
+    int cooperativeMultiDeviceLaunch;
     std::size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables;
+    int directManagedMemAccessFromHost;
     int maxBlocksPerMultiProcessor;
+    int accessPolicyMaxWindowSize;
     std::size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported;
+    int sparseCudaArraySupported;
+    int hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported;
+    int memoryPoolsSupported;
+    int gpuDirectRDMASupported;
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned int memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported;
+    int ipcEventSupported;
+    int clusterLaunch;
+    int unifiedFunctionPointers;
+    int reserved2[2];
+    int reserved1[1];
+    int reserved[60];
 };
 
 struct cudaFuncAttributes {
@@ -193,6 +248,14 @@ inline cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
 template <class T>
 inline cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
     return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
+}
+// cuda_runtime.h's C++ overload with flags: cudaHostAlloc under the other name (the blog's CASError helper).
+inline cudaError_t cudaMallocHost(void** ptr, std::size_t bytes, unsigned flags) {
+    return cudaHostAlloc(ptr, bytes, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocHost(T** ptr, std::size_t bytes, unsigned flags) {
+    return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
 }
 template <class T>
 inline cudaError_t cudaHostAlloc(T** ptr, std::size_t bytes, unsigned flags) {

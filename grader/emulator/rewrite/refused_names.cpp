@@ -76,4 +76,32 @@ std::optional<std::string> refused_feature(std::string_view name, std::string_vi
     return std::nullopt;
 }
 
+namespace {
+// cuXxx: the driver API's functions (cuMemAlloc, cuCtxCreate, cuGraphLaunch); the libraries' are lower case after
+// `cu` (cublasSgemm, curandCreateGenerator, cufftExecC2C).
+bool driver_api_form(std::string_view name) {
+    return name.size() > 2 && name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z';
+}
+}  // namespace
+
+void DriverApiCalls::see(std::string_view name) {
+    if (name == "CUresult") driver_header_ = true;
+    else if (driver_api_form(name)) declared_.insert(name);
+}
+
+std::optional<std::string> DriverApiCalls::refused_call(std::string_view name, std::string_view prev,
+                                                        std::string_view next) const {
+    if (!driver_header_ || next != "(" || !driver_api_form(name) || declared_.count(name)) return std::nullopt;
+    // A call follows punctuation or `return`; after a type (`static int cuHelper(`) it is the program's own
+    // declaration, after `.`, `->` or `::` a member of its own.
+    static constexpr std::string_view kBeforeCall[] = {";",  "{", "}", "(",  ")",  ",", "=", "!",      "&&",
+                                                       "||", "?", ":", "==", "!=", "[", "+", "return", "else"};
+    bool call = false;
+    for (std::string_view p : kBeforeCall) call = call || prev == p;
+    if (!call) return std::nullopt;
+    return "the CUDA driver API (" + std::string(name) +
+           ") is not emulated by the CPU emulator, which implements the runtime API (cuda_runtime.h) only: use "
+           "cudaMalloc, cudaMemcpy and <<<...>>> launches instead, or run this program on a GPU";
+}
+
 }  // namespace emu::rewrite

@@ -55,16 +55,20 @@ class Rewriter {
         mark_user_code();
         std::vector<bool> braces;  // one entry per open '{': true when it opens a namespace or extern "C" block
         bool refused = false;      // a feature the emulator lacks is refused once, at its first use
+        DriverApiCalls driver_calls;
         std::vector<std::size_t> launches;
         for (std::size_t k = 0; k < sig_.size(); ++k) {
             const Token& t = tok(k);
             if (preprocessed_ && !refused && user_[k] && t.kind == Kind::identifier) {
-                const auto sentence = refused_feature(t.text, k + 1 < sig_.size() ? tok(k + 1).text : "");
+                const std::string_view next = k + 1 < sig_.size() ? tok(k + 1).text : "";
+                auto sentence = refused_feature(t.text, next);
+                if (!sentence) sentence = driver_calls.refused_call(t.text, k >= 1 ? tok(k - 1).text : "", next);
                 if (sentence) {
                     problem(k, *sentence);
                     refused = true;
                 }
             }
+            if (preprocessed_ && t.kind == Kind::identifier) driver_calls.see(t.text);
             if (is(t, "{")) {
                 braces.push_back(opens_namespace(k));
             } else if (is(t, "}")) {

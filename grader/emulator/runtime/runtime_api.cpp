@@ -103,6 +103,16 @@ cudaDeviceProp make_props() {
     p.sharedMemPerBlockOptin = 227 * 1024;
     p.maxBlocksPerMultiProcessor = 32;
     p.reservedSharedMemPerBlock = 1024;
+    // The rest of CUDA 12.8's fields, as an H200 on an x86-64 host reports them where the emulator behaves alike;
+    // what it does not model (textures, surfaces, clusters, interop, IPC) stays 0.
+    p.texturePitchAlignment = 32;
+    p.singleToDoublePrecisionPerfRatio = 2;
+    p.computePreemptionSupported = 1;
+    p.canUseHostPointerForRegisteredMem = 1;
+    p.accessPolicyMaxWindowSize = 134213632;
+    p.hostRegisterSupported = 1;
+    p.hostRegisterReadOnlySupported = 1;
+    p.memoryPoolsSupported = 1;
     return p;
 }
 
@@ -281,6 +291,27 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
         case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
         case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
         case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
+        // The same answers as cudaGetDeviceProperties for the fields both have.
+        case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); break;
+        case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); break;
+        case cudaDevAttrTexturePitchAlignment: *value = static_cast<int>(p.texturePitchAlignment); break;
+        case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; break;
+        case cudaDevAttrComputeMode: *value = p.computeMode; break;
+        case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+        case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+        case cudaDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; break;
+        case cudaDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; break;
+        case cudaDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; break;
+        case cudaDevAttrSingleToDoublePrecisionPerfRatio: *value = p.singleToDoublePrecisionPerfRatio; break;
+        case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; break;
+        case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+        case cudaDevAttrComputePreemptionSupported: *value = p.computePreemptionSupported; break;
+        case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = p.canUseHostPointerForRegisteredMem; break;
+        case cudaDevAttrMaxPersistingL2CacheSize: *value = p.persistingL2CacheMaxSize; break;
+        case cudaDevAttrMaxAccessPolicyWindowSize: *value = p.accessPolicyMaxWindowSize; break;
+        case cudaDevAttrHostRegisterSupported: *value = p.hostRegisterSupported; break;
+        case cudaDevAttrHostRegisterReadOnlySupported: *value = p.hostRegisterReadOnlySupported; break;
+        case cudaDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; break;
         default:
             // Features the emulator does not model (textures, PCI ids, NUMA…) read as absent.
             *value = 0;

@@ -79,41 +79,43 @@ struct atomic_ops {
     }
 };
 
-// The members atomic_ref and atomic share; `Derived::ptr()` is the object.
+// The members atomic_ref and atomic share; `Derived::ptr()` is the object. Every member is `const volatile`, as
+// std::atomic's volatile overloads are, so that an atomic reached through a volatile pointer works too (the blog's
+// CASError helper loads a `volatile cuda::std::atomic`).
 template <class T, class Derived>
 class atomic_api {
-    T* p() const { return static_cast<const Derived*>(this)->ptr(); }
+    T* p() const volatile { return static_cast<const volatile Derived*>(this)->ptr(); }
     using ops = atomic_ops<T>;
 
  public:
     using value_type = T;
     static constexpr bool is_always_lock_free = true;
-    bool is_lock_free() const noexcept { return true; }
-    T load(memory_order = memory_order_seq_cst) const noexcept { return ops::load(p()); }
-    void store(T v, memory_order = memory_order_seq_cst) const noexcept { ops::store(p(), v); }
-    operator T() const noexcept { return load(); }
-    T exchange(T v, memory_order = memory_order_seq_cst) const noexcept { return ops::exchange(p(), v); }
+    bool is_lock_free() const volatile noexcept { return true; }
+    T load(memory_order = memory_order_seq_cst) const volatile noexcept { return ops::load(p()); }
+    void store(T v, memory_order = memory_order_seq_cst) const volatile noexcept { ops::store(p(), v); }
+    operator T() const volatile noexcept { return load(); }
+    T exchange(T v, memory_order = memory_order_seq_cst) const volatile noexcept { return ops::exchange(p(), v); }
     bool compare_exchange_weak(T& expected, T desired, memory_order = memory_order_seq_cst,
-                               memory_order = memory_order_seq_cst) const noexcept {
+                               memory_order = memory_order_seq_cst) const volatile noexcept {
         return ops::compare_exchange(p(), expected, desired);
     }
     bool compare_exchange_strong(T& expected, T desired, memory_order = memory_order_seq_cst,
-                                 memory_order = memory_order_seq_cst) const noexcept {
+                                 memory_order = memory_order_seq_cst) const volatile noexcept {
         return ops::compare_exchange(p(), expected, desired);
     }
-    T fetch_add(T v, memory_order = memory_order_seq_cst) const noexcept { return ops::fetch_add(p(), v); }
-    T fetch_sub(T v, memory_order = memory_order_seq_cst) const noexcept { return ops::fetch_sub(p(), v); }
-    T fetch_and(T v, memory_order = memory_order_seq_cst) const noexcept { return ops::fetch_and(p(), v); }
-    T fetch_or(T v, memory_order = memory_order_seq_cst) const noexcept { return ops::fetch_or(p(), v); }
-    T fetch_xor(T v, memory_order = memory_order_seq_cst) const noexcept { return ops::fetch_xor(p(), v); }
-    T fetch_min(T v, memory_order = memory_order_seq_cst) const noexcept { return ops::fetch_min(p(), v); }
-    T fetch_max(T v, memory_order = memory_order_seq_cst) const noexcept { return ops::fetch_max(p(), v); }
-    T operator++() const noexcept { return fetch_add(T(1)) + T(1); }
-    T operator++(int) const noexcept { return fetch_add(T(1)); }
-    T operator--() const noexcept { return fetch_sub(T(1)) - T(1); }
-    T operator--(int) const noexcept { return fetch_sub(T(1)); }
-    T operator+=(T v) const noexcept { return fetch_add(v) + v; }
-    T operator-=(T v) const noexcept { return fetch_sub(v) - v; }
+    T fetch_add(T v, memory_order = memory_order_seq_cst) const volatile noexcept { return ops::fetch_add(p(), v); }
+    T fetch_sub(T v, memory_order = memory_order_seq_cst) const volatile noexcept { return ops::fetch_sub(p(), v); }
+    T fetch_and(T v, memory_order = memory_order_seq_cst) const volatile noexcept { return ops::fetch_and(p(), v); }
+    T fetch_or(T v, memory_order = memory_order_seq_cst) const volatile noexcept { return ops::fetch_or(p(), v); }
+    T fetch_xor(T v, memory_order = memory_order_seq_cst) const volatile noexcept { return ops::fetch_xor(p(), v); }
+    T fetch_min(T v, memory_order = memory_order_seq_cst) const volatile noexcept { return ops::fetch_min(p(), v); }
+    T fetch_max(T v, memory_order = memory_order_seq_cst) const volatile noexcept { return ops::fetch_max(p(), v); }
+    T operator++() const volatile noexcept { return fetch_add(T(1)) + T(1); }
+    T operator++(int) const volatile noexcept { return fetch_add(T(1)); }
+    T operator--() const volatile noexcept { return fetch_sub(T(1)) - T(1); }
+    T operator--(int) const volatile noexcept { return fetch_sub(T(1)); }
+    T operator+=(T v) const volatile noexcept { return fetch_add(v) + v; }
+    T operator-=(T v) const volatile noexcept { return fetch_sub(v) - v; }
 };
 
 }  // namespace detail
@@ -130,7 +132,7 @@ class atomic_ref : public detail::atomic_api<T, atomic_ref<T, Scope>> {
         this->store(v);
         return v;
     }
-    T* ptr() const noexcept { return obj_; }
+    T* ptr() const volatile noexcept { return obj_; }
 };
 
 // Trivially default-constructible, so that it can be a __shared__ variable, as in libcu++.
@@ -147,7 +149,11 @@ class atomic : public detail::atomic_api<T, atomic<T, Scope>> {
         this->store(v);
         return v;
     }
-    T* ptr() const noexcept { return &value_; }
+    T operator=(T v) volatile noexcept {
+        this->store(v);
+        return v;
+    }
+    T* ptr() const volatile noexcept { return const_cast<T*>(&value_); }
 };
 
 namespace std {

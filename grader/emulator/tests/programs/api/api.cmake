@@ -148,9 +148,9 @@ foreach(pair
     ENVIRONMENT "EMU_SCHEDULE=${schedule}" PASS_REGULAR_EXPRESSION "${expect}" TIMEOUT 60)
 endforeach()
 
-# libcu++ atomics race with a plain store to the same object (the shared counter's line 30 against the atomic
-# increment on line 29).
+# libcu++ atomics race with a plain store to the same object (the shared counter's line 32 against the atomic
+# increment on line 31).
 add_test(NAME emu.programs.api.atomic_ref.race COMMAND emu_api_atomic_ref race)
 set_tests_properties(emu.programs.api.atomic_ref.race PROPERTIES
-  PASS_REGULAR_EXPRESSION "Race reported between Write access at [^ ]*atomic_ref.cu:30 by thread \\(5,0,0\\)[^\n]*\n[^\n]*and Atomic access at [^ ]*atomic_ref.cu:29"
+  PASS_REGULAR_EXPRESSION "Race reported between Write access at [^ ]*atomic_ref.cu:32 by thread \\(5,0,0\\)[^\n]*\n[^\n]*and Atomic access at [^ ]*atomic_ref.cu:31"
   TIMEOUT 60)

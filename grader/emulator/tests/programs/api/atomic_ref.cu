@@ -2,7 +2,9 @@
 // histogram, a float sum through a compare-and-swap loop, a maximum), a block-scope cuda::atomic counter in shared
 // memory, and cuda::std::atomic_ref with explicit memory orders; each checked against a CPU loop. With "race", one
 // thread also stores to the shared counter with a plain write while the others update it atomically: the memory
-// checker must report that race (atomics do not race with each other, but they do with plain accesses).
+// checker must report that race (atomics do not race with each other, but they do with plain accesses). A status
+// flag in mapped pinned memory is reached through `volatile cuda::std::atomic<int>*` on both sides, as the blog's
+// printf-alternative helper reads its flag (std::atomic's volatile overloads).
 #include <cuda/atomic>
 #include <cuda/std/atomic>
 
@@ -30,6 +32,12 @@ __global__ void block_count(unsigned* out, bool race) {
   if (race && threadIdx.x == 5) *count.ptr() = 7;  // a plain store into the atomic's object
   __syncthreads();
   if (threadIdx.x == 0) out[blockIdx.x] = count.load(cuda::memory_order_acquire);
+}
+
+__global__ void raise_flag(cuda::std::atomic<int>* flag) {
+  volatile cuda::std::atomic<int>* v = flag;
+  v->fetch_add(1, cuda::std::memory_order_relaxed);
+  if (threadIdx.x == 0) v->store(v->load(cuda::memory_order_acquire) + 100, cuda::memory_order_release);
 }
 
 int main(int argc, char** argv) {
@@ -82,6 +90,14 @@ int main(int argc, char** argv) {
   t.close("sum", 0, sum, 0.5 * static_cast<double>(want_total), 0);
   if (!race)
     for (int b = 0; b < blocks; ++b) t.equal("count", b, count[b], threads);
+  cuda::std::atomic<int>* flag;
+  CHECK_CUDA(cudaHostAlloc(&flag, sizeof(*flag), cudaHostAllocMapped));
+  static_cast<volatile cuda::std::atomic<int>*>(flag)->store(0, cuda::memory_order_release);
+  raise_flag<<<1, 32>>>(flag);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  t.equal("volatile flag", 0, static_cast<volatile cuda::std::atomic<int>*>(flag)->load(cuda::memory_order_acquire),
+          132);
+  CHECK_CUDA(cudaFreeHost(flag));
   cudaFree(d_x);
   cudaFree(d_bins);
   cudaFree(d_top);

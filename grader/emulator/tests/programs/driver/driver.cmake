@@ -47,7 +47,7 @@ endforeach()
 # warning naming the call, nothing run, as on a GPU. One schedule: nothing here depends on the thread order.
 add_test(NAME emu.programs.driver.implicit_forms COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu_driver_implicit_forms>
-  "-DEXPECT=Warning: kernel add_one was called like a host function, without <<<.*>>>, at [^ ]*implicit_forms\\.cu:33;PASS\n"
+  "-DEXPECT=Warning: kernel add_one was called like a host function, without <<<.*>>>, at [^ ]*implicit_forms\\.cu:35;PASS\n"
   "-DFORBID=Error|add_one was called(.|\n)*add_one was called" -DSTATUS=zero -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.implicit_forms PROPERTIES TIMEOUT 60)
 
@@ -146,15 +146,20 @@ add_test(NAME emu.programs.driver.graph_refused COMMAND ${CMAKE_COMMAND}
 # The driver API is refused at each call with one sentence (cuda.h), and <cuda.h> for CUDA_VERSION alone still builds.
 add_test(NAME emu.programs.driver.driver_api_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/driver_api_refused.cpp;-o;${CMAKE_CURRENT_BINARY_DIR}/drvapi.o"
-  "-DEXPECT=driver_api_refused\\.cpp:21:[0-9]+: error: call to [^ ]*cuInit[^ ]* declared with attribute error: the CUDA driver API \\(cuInit\\) is not emulated by the CPU emulator"
+  "-DEXPECT=driver_api_refused\\.cpp:32:[0-9]+: error: call to [^ ]*cuInit[^ ]* declared with attribute error: the CUDA driver API \\(cuInit\\) is not emulated by the CPU emulator"
   "-DFORBID=was not declared|has not been declared" -DSTATUS=nonzero -P ${_drv_expect})
+add_test(NAME emu.programs.driver.driver_api_unlisted_refused COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;-x;cu;-DUNLISTED;${_drv}/driver_api_refused.cpp;-o;${CMAKE_CURRENT_BINARY_DIR}/drvunl.o"
+  "-DEXPECT=driver_api_refused\\.cpp:22: error: the CUDA driver API \\(cuMemGetHandleForAddressRange\\) is not emulated by the CPU emulator"
+  "-DFORBID=was not declared|has not been declared|cuHelperCount" -DSTATUS=nonzero -P ${_drv_expect})
 add_test(NAME emu.programs.driver.driver_header_version COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;-DVERSION_ONLY;${_drv}/driver_api_refused.cpp;-o;${CMAKE_CURRENT_BINARY_DIR}/drvver.o"
   "-DFORBID=error" -DSTATUS=zero -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.compile_error_in_header emu.programs.driver.launch_refused_in_header
   emu.programs.driver.ptx_refused emu.programs.driver.missing_header_once emu.programs.driver.library_refused
   emu.programs.driver.texture_refused emu.programs.driver.graph_refused emu.programs.driver.arch_include
-  emu.programs.driver.driver_api_refused emu.programs.driver.driver_header_version PROPERTIES TIMEOUT 120)
+  emu.programs.driver.driver_api_refused emu.programs.driver.driver_api_unlisted_refused
+  emu.programs.driver.driver_header_version PROPERTIES TIMEOUT 120)
 add_test(NAME emu.programs.driver.command_line COMMAND ${CMAKE_COMMAND}
   -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-command-line
   -P ${_drv}/command_line.cmake)

@@ -6,7 +6,9 @@
 //   * a kernel called like a host function through a pointer (as a benchmark helper calls what it is given): on a GPU
 //     that launches nothing, so the emulator warns once, naming the call, and runs nothing either;
 //   * managed memory with placement hints (cudaMemAdvise, cudaMemPrefetchAsync to the device and to cudaCpuDeviceId);
-//   * host memory from malloc pinned with cudaHostRegister and used through its device pointer, as simpleStreams does.
+//   * host memory from malloc pinned with cudaHostRegister and used through its device pointer, as simpleStreams does;
+//   * cudaMallocHost with flags (cuda_runtime.h's C++ overload), as the blog's printf-alternative helper calls it;
+//   * any field of CUDA 12.8's cudaDeviceProp (deviceQuery prints them all), each agreeing with cudaDeviceGetAttribute.
 // Prints PASS when every check holds.
 
 // The block's sum through dynamic shared memory declared with the type first.
@@ -91,6 +93,34 @@ int main() {
          cudaHostUnregister(pinned + 4) == cudaErrorHostMemoryNotRegistered && cudaHostUnregister(pinned) == cudaSuccess;
     cudaGetLastError();
     free(pinned);
+    // Pinned, mapped memory from cudaMallocHost's overload with flags, written by a kernel.
+    int* mapped = nullptr;
+    ok = ok && cudaMallocHost(&mapped, n * sizeof(int), cudaHostAllocMapped) == cudaSuccess && mapped != nullptr;
+    for (int i = 0; i < n; ++i) mapped[i] = 3 * i;
+    add_one<<<1, n>>>(mapped);
+    ok = ok && cudaDeviceSynchronize() == cudaSuccess;
+    for (int i = 0; i < n; ++i) ok = ok && mapped[i] == 3 * i + 1;
+    ok = ok && cudaFreeHost(mapped) == cudaSuccess;
+    // Fields a sample prints; those the emulator models agree with the attribute query, the others read 0.
+    cudaDeviceProp prop;
+    ok = ok && cudaGetDeviceProperties(&prop, 0) == cudaSuccess;
+    struct Pair {
+        cudaDeviceAttr attr;
+        int field;
+    };
+    const Pair pairs[] = {{cudaDevAttrCanMapHostMemory, prop.canMapHostMemory},
+                          {cudaDevAttrAsyncEngineCount, prop.asyncEngineCount},
+                          {cudaDevAttrConcurrentManagedAccess, prop.concurrentManagedAccess},
+                          {cudaDevAttrComputePreemptionSupported, prop.computePreemptionSupported},
+                          {cudaDevAttrHostNativeAtomicSupported, prop.hostNativeAtomicSupported},
+                          {cudaDevAttrMemoryPoolsSupported, prop.memoryPoolsSupported}};
+    for (const Pair& p : pairs) {
+        int value = -1;
+        ok = ok && cudaDeviceGetAttribute(&value, p.attr, 0) == cudaSuccess && value == p.field;
+    }
+    ok = ok && prop.canMapHostMemory == 1 && prop.asyncEngineCount == 2 && prop.memoryPoolsSupported == 1 &&
+         prop.hostNativeAtomicSupported == 0 && prop.maxTexture2D[0] == 0 && prop.uuid.bytes[0] == 0 &&
+         prop.clusterLaunch == 0;
     ok = ok && clock() >= start && CLOCKS_PER_SEC > 0;
     cudaFree(d_in);
     cudaFree(d_out);
