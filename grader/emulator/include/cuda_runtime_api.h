@@ -79,6 +79,7 @@ typedef struct CUevent_st* cudaEvent_t;
 #define cudaHostAllocWriteCombined 0x04
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
 
 // Every field of CUDA 12.8's cudaDeviceProp, in its order, so that a program printing any of them (the samples'
 // deviceQuery, helper headers) compiles. The values are the emulated device's (runtime_api.cpp); a feature the
@@ -372,6 +373,111 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
 #define cudaDeviceBlockingSync 0x04  // the older name, which the samples still use
 #define cudaDeviceMapHost 0x08
 #define cudaDeviceLmemResizeToMax 0x10
+
+// ---- device management: limits, peers, configuration, the deprecated cudaThread* names (device_management.cpp) ---
+// What older programs (CUDA by Example, the samples) and multi-GPU code call. One device: a peer is never another
+// device, and the limits are kept and reported back (the emulator's stacks and printf do not depend on them).
+enum cudaLimit {
+    cudaLimitStackSize = 0x00,
+    cudaLimitPrintfFifoSize = 0x01,
+    cudaLimitMallocHeapSize = 0x02,
+    cudaLimitDevRuntimeSyncDepth = 0x03,
+    cudaLimitDevRuntimePendingLaunchCount = 0x04,
+    cudaLimitMaxL2FetchGranularity = 0x05,
+    cudaLimitPersistingL2CacheSize = 0x06,
+};
+enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault = 0,
+    cudaSharedMemBankSizeFourByte = 1,
+    cudaSharedMemBankSizeEightByte = 2,
+};
+enum cudaDeviceP2PAttr {
+    cudaDevP2PAttrPerformanceRank = 1,
+    cudaDevP2PAttrAccessSupported = 2,
+    cudaDevP2PAttrNativeAtomicSupported = 3,
+    cudaDevP2PAttrCudaArrayAccessSupported = 4,
+};
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value);
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config);
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig* config);
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop);
+cudaError_t cudaSetValidDevices(int* devices, int count);
+cudaError_t cudaInitDevice(int device, unsigned device_flags, unsigned flags);
+cudaError_t cudaDeviceGetPCIBusId(char* pci_bus_id, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pci_bus_id);
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
+cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peer_device);
+cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int src_device, int dst_device);
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                cudaStream_t stream = 0);
+cudaError_t cudaHostGetFlags(unsigned* flags, void* host_ptr);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, std::size_t bytes = 0,
+                                     unsigned flags = cudaMemAttachSingle);
+cudaError_t cudaCtxResetPersistingL2Cache();
+// Deprecated since CUDA 4, still declared by CUDA 12.8: the device calls under their old names.
+cudaError_t cudaThreadSynchronize();
+cudaError_t cudaThreadExit();
+cudaError_t cudaThreadSetLimit(cudaLimit limit, std::size_t value);
+cudaError_t cudaThreadGetLimit(std::size_t* value, cudaLimit limit);
+cudaError_t cudaThreadSetCacheConfig(cudaFuncCache config);
+cudaError_t cudaThreadGetCacheConfig(cudaFuncCache* config);
+template <class T>
+inline cudaError_t cudaFuncSetSharedMemConfig(T*, cudaSharedMemConfig config) {
+    return config <= cudaSharedMemBankSizeEightByte ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// ---- pitched and 3D memory (pitched_memory.cpp) ----------------------------------------------------------------
+// Device memory only (CUDA arrays are refused with the textures): rows padded to the device's pitch alignment, set
+// and copied row by row through the same checks as cudaMemcpy2D.
+struct cudaPitchedPtr {
+    void* ptr;
+    std::size_t pitch;
+    std::size_t xsize;
+    std::size_t ysize;
+};
+struct cudaExtent {
+    std::size_t width;
+    std::size_t height;
+    std::size_t depth;
+};
+struct cudaPos {
+    std::size_t x;
+    std::size_t y;
+    std::size_t z;
+};
+struct cudaArray;
+struct cudaMemcpy3DParms {
+    cudaArray* srcArray;
+    cudaPos srcPos;
+    cudaPitchedPtr srcPtr;
+    cudaArray* dstArray;
+    cudaPos dstPos;
+    cudaPitchedPtr dstPtr;
+    cudaExtent extent;
+    cudaMemcpyKind kind;
+};
+inline cudaPitchedPtr make_cudaPitchedPtr(void* d, std::size_t p, std::size_t xsz, std::size_t ysz) {
+    return cudaPitchedPtr{d, p, xsz, ysz};
+}
+inline cudaExtent make_cudaExtent(std::size_t w, std::size_t h, std::size_t d) { return cudaExtent{w, h, d}; }
+inline cudaPos make_cudaPos(std::size_t x, std::size_t y, std::size_t z) { return cudaPos{x, y, z}; }
+cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height);
+template <class T>
+inline cudaError_t cudaMallocPitch(T** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
+    return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+cudaError_t cudaMemset2D(void* ptr, std::size_t pitch, int value, std::size_t width, std::size_t height);
+cudaError_t cudaMemset2DAsync(void* ptr, std::size_t pitch, int value, std::size_t width, std::size_t height,
+                              cudaStream_t stream = 0);
+cudaError_t cudaMalloc3D(cudaPitchedPtr* pitched, cudaExtent extent);
+cudaError_t cudaMemset3D(cudaPitchedPtr pitched, int value, cudaExtent extent);
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitched, int value, cudaExtent extent, cudaStream_t stream = 0);
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p);
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 0);
 
 // ---- kernel attributes ---------------------------------------------------------------------------------------------
 // CUDA takes the kernel's address. The emulator identifies a kernel by its name (the launch knows only the name the

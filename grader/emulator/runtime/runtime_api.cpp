@@ -577,7 +577,6 @@ cudaError_t cudaGetDeviceFlags(unsigned* flags) {
     *flags = g_device_flags | cudaDeviceMapHost;
     return cudaSuccess;
 }
-cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 
 // ---- stream-ordered allocation, mapped memory, prefetch --------------------------------------------------------
 cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream) {

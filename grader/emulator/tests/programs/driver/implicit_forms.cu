@@ -8,7 +8,10 @@
 //   * managed memory with placement hints (cudaMemAdvise, cudaMemPrefetchAsync to the device and to cudaCpuDeviceId);
 //   * host memory from malloc pinned with cudaHostRegister and used through its device pointer, as simpleStreams does;
 //   * cudaMallocHost with flags (cuda_runtime.h's C++ overload), as the blog's printf-alternative helper calls it;
-//   * any field of CUDA 12.8's cudaDeviceProp (deviceQuery prints them all), each agreeing with cudaDeviceGetAttribute.
+//   * any field of CUDA 12.8's cudaDeviceProp (deviceQuery prints them all), each agreeing with cudaDeviceGetAttribute;
+//   * the device calls older and multi-GPU programs make: cudaThreadSynchronize, cudaChooseDevice, limits, the PCI
+//     bus id, peers (none), cudaMemcpyPeer; pitched memory (cudaMallocPitch, cudaMemset2D, cudaMalloc3D,
+//     cudaMemcpy3D) written by a kernel that indexes rows by the pitch.
 // Prints PASS when every check holds.
 
 // The block's sum through dynamic shared memory declared with the type first.
@@ -28,6 +31,12 @@ __global__ void block_sums(const int* in, int* out) {
 }
 
 __global__ void add_one(int* x) { x[threadIdx.x] += 1; }
+
+// Row y of a pitched image: the byte pitch, not the width, separates rows.
+__global__ void add_row_index(int* image, size_t pitch) {
+    int* row = reinterpret_cast<int*>(reinterpret_cast<char*>(image) + blockIdx.x * pitch);
+    row[threadIdx.x] += static_cast<int>(blockIdx.x);
+}
 
 // What llm.c's benchmark_kernel does: it calls whatever it is given, here a kernel, not a launcher.
 template <class Kernel, class... Args>
@@ -121,6 +130,54 @@ int main() {
     ok = ok && prop.canMapHostMemory == 1 && prop.asyncEngineCount == 2 && prop.memoryPoolsSupported == 1 &&
          prop.hostNativeAtomicSupported == 0 && prop.maxTexture2D[0] == 0 && prop.uuid.bytes[0] == 0 &&
          prop.clusterLaunch == 0;
+    // Device management under the old and the multi-GPU names.
+    int chosen = -1, can_peer = -1;
+    cudaDeviceProp wanted;
+    memset(&wanted, 0, sizeof wanted);
+    wanted.major = 1;
+    size_t limit = 0;
+    char bus[32] = {0};
+    ok = ok && cudaThreadSynchronize() == cudaSuccess && cudaChooseDevice(&chosen, &wanted) == cudaSuccess &&
+         chosen == 0 && cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 26) == cudaSuccess &&
+         cudaDeviceGetLimit(&limit, cudaLimitMallocHeapSize) == cudaSuccess && limit == (1u << 26) &&
+         cudaThreadGetLimit(&limit, cudaLimitStackSize) == cudaSuccess && limit == 1024 &&
+         cudaDeviceGetPCIBusId(bus, sizeof bus, 0) == cudaSuccess && strlen(bus) > 0 &&
+         cudaDeviceCanAccessPeer(&can_peer, 0, 0) == cudaSuccess && can_peer == 0 &&
+         cudaDeviceEnablePeerAccess(0, 0) == cudaErrorInvalidDevice;
+    cudaGetLastError();
+    // A pitched image: memset, a kernel that walks rows by the pitch, a 2D copy back, a 3D copy into a 3D buffer.
+    const int width = 48, height = 5;
+    int* image = nullptr;
+    size_t pitch = 0;
+    ok = ok && cudaMallocPitch(&image, &pitch, width * sizeof(int), height) == cudaSuccess &&
+         pitch >= width * sizeof(int) && pitch % 512 == 0 &&
+         cudaMemset2D(image, pitch, 0, width * sizeof(int), height) == cudaSuccess;
+    add_row_index<<<height, width>>>(image, pitch);
+    int rows[height][width];
+    ok = ok && cudaMemcpy2D(rows, width * sizeof(int), image, pitch, width * sizeof(int), height,
+                            cudaMemcpyDeviceToHost) == cudaSuccess;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) ok = ok && rows[y][x] == y;
+    cudaPitchedPtr volume;
+    ok = ok && cudaMalloc3D(&volume, make_cudaExtent(width * sizeof(int), height, 2)) == cudaSuccess &&
+         cudaMemset3D(volume, 0, make_cudaExtent(width * sizeof(int), height, 2)) == cudaSuccess;
+    cudaMemcpy3DParms copy3d;
+    memset(&copy3d, 0, sizeof copy3d);
+    copy3d.srcPtr = make_cudaPitchedPtr(image, pitch, width * sizeof(int), height);
+    copy3d.dstPtr = volume;
+    copy3d.dstPos = make_cudaPos(0, 0, 1);
+    copy3d.extent = make_cudaExtent(width * sizeof(int), height, 1);
+    copy3d.kind = cudaMemcpyDeviceToDevice;
+    int slice[height][width];
+    ok = ok && cudaMemcpy3D(&copy3d) == cudaSuccess &&
+         cudaMemcpyPeer(image, 0, static_cast<char*>(volume.ptr) + volume.pitch * height, 0, pitch * height) ==
+             cudaSuccess &&
+         cudaMemcpy2D(slice, width * sizeof(int), image, pitch, width * sizeof(int), height,
+                      cudaMemcpyDeviceToHost) == cudaSuccess;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) ok = ok && slice[y][x] == y;
+    cudaFree(image);
+    cudaFree(volume.ptr);
     ok = ok && clock() >= start && CLOCKS_PER_SEC > 0;
     cudaFree(d_in);
     cudaFree(d_out);
