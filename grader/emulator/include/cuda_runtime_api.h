@@ -70,6 +70,10 @@ typedef struct CUevent_st* cudaEvent_t;
 #define cudaStreamNonBlocking 0x01
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
+// The streams device code launches child grids into (dynamic parallelism): after the parent grid, or detached. Child
+// grids run after their parent grid here whichever stream they name (runtime/launch.cpp).
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
 #define cudaEventDefault 0x00
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02

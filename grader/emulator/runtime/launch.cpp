@@ -1,5 +1,6 @@
 // Launch validation with the CUDA runtime's error codes, then execution; per-kernel attributes.
 #include <cstdio>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -150,35 +151,81 @@ bool config_of(const cudaLaunchConfig_t* config, LaunchConfig* out, cudaError_t*
     return true;
 }
 
-int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg) {
+namespace {
+
+// Dynamic parallelism: a grid launched by device code. CUDA 12's model (CDP2) lets a child grid start at any time
+// after its launch and only promises that it completes before its parent grid does; a parent cannot wait for it
+// (device-side cudaDeviceSynchronize is gone). Running every child after the whole parent grid, in launch order, is
+// therefore one schedule a GPU may choose. The child's body (its arguments, copied at the launch) lives on the heap.
+struct DeferredLaunch {
+    const char* name;
+    KernelThunk thunk;
+    void* body;
+    void (*destroy)(void*);
+    LaunchConfig cfg;
+};
+std::deque<DeferredLaunch>& deferred_launches() {
+    static std::deque<DeferredLaunch> q;
+    return q;
+}
+
+// The launch's shape and resources, with the runtime's error codes; cudaSuccess when it may run.
+cudaError_t check_config(const char* name, const LaunchConfig& cfg) {
     using namespace emu::rt;
-    const ApiLock lock(api_mutex());  // the engine runs one grid at a time, whichever host thread launches it
-    if (sticky_error()) return record_error(sticky_error());
     const unsigned* g = cfg.grid;
     const unsigned* b = cfg.block;
     const unsigned long long threads = 1ull * b[0] * b[1] * b[2];
     const bool bad_block =
         b[0] == 0 || b[1] == 0 || b[2] == 0 || b[0] > 1024 || b[1] > 1024 || b[2] > 64 || threads > 1024;
     const bool bad_grid = g[0] == 0 || g[1] == 0 || g[2] == 0 || g[0] > 0x7fffffffu || g[1] > 65535 || g[2] > 65535;
-    if (bad_block || bad_grid) {
-        // CUDA 13 on an H200 answers every bad launch shape with cudaErrorInvalidValue, not
-        // cudaErrorInvalidConfiguration (measured: docs/gpu-runs.md, 2026-11-29).
-        return record_error(cudaErrorInvalidValue);
-    }
-    if (cfg.shared_bytes > max_dynamic_shared(name)) return record_error(cudaErrorInvalidValue);
-    if (!stream_ok(cfg.stream)) return record_error(cudaErrorInvalidResourceHandle);
+    // CUDA 13 on an H200 answers every bad launch shape with cudaErrorInvalidValue, not
+    // cudaErrorInvalidConfiguration (measured: docs/gpu-runs.md, 2026-11-29).
+    if (bad_block || bad_grid) return cudaErrorInvalidValue;
+    if (cfg.shared_bytes > max_dynamic_shared(name)) return cudaErrorInvalidValue;
+    if (!stream_ok(cfg.stream) && cfg.stream != cudaStreamTailLaunch && cfg.stream != cudaStreamFireAndForget)
+        return cudaErrorInvalidResourceHandle;
     if (cfg.cooperative) {
         // Every block of a cooperative grid must be resident at once: at most the occupancy times the SM count.
         int per_sm = 0;
         emu_occupancy(&per_sm, static_cast<int>(threads), cfg.shared_bytes);
         if (1ull * g[0] * g[1] * g[2] > 132ull * static_cast<unsigned>(per_sm))
-            return record_error(cudaErrorCooperativeLaunchTooLarge);
+            return cudaErrorCooperativeLaunchTooLarge;
     }
+    return cudaSuccess;
+}
+
+void run_grid(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg) {
+    using namespace emu::rt;
+    const unsigned* g = cfg.grid;
+    const unsigned* b = cfg.block;
     const int err = execute_launch(name, thunk, body, Dim3{g[0], g[1], g[2]}, Dim3{b[0], b[1], b[2]}, cfg.shared_bytes,
                                    cfg.cooperative);
-    if (err) {
-        if (err == cudaErrorNotSupported) return record_error(cudaErrorNotSupported);
-        make_sticky(static_cast<cudaError_t>(err));
+    if (err) make_sticky(static_cast<cudaError_t>(err));
+}
+
+}  // namespace
+
+int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg, const BodyCopy& copy) {
+    using namespace emu::rt;
+    const ApiLock lock(api_mutex());  // the engine runs one grid at a time, whichever host thread launches it
+    if (g_in_kernel) {  // a launch from device code: checked now, run after the grids before it
+        if (cfg.cooperative) return record_error(cudaErrorNotSupported);
+        const cudaError_t bad = check_config(name, cfg);
+        if (bad) return record_error(bad);
+        deferred_launches().push_back(DeferredLaunch{name, thunk, copy.clone(body), copy.destroy, cfg});
+        return cudaSuccess;
+    }
+    if (sticky_error()) return record_error(sticky_error());
+    if (const cudaError_t bad = check_config(name, cfg)) return record_error(bad);
+    run_grid(name, thunk, body, cfg);
+    // The child grids its blocks launched, and theirs, in launch order; after a fault they are dropped, as the
+    // GPU's context is lost.
+    auto& q = deferred_launches();
+    while (!q.empty()) {
+        const DeferredLaunch child = q.front();
+        q.pop_front();
+        if (!sticky_error()) run_grid(child.name, child.thunk, child.body, child.cfg);
+        child.destroy(child.body);
     }
     return cudaSuccess;
 }

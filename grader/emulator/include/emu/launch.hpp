@@ -23,11 +23,27 @@ struct LaunchConfig {
 };
 
 using KernelThunk = void (*)(void* body);
+// A launch's body is a closure holding its own copy of the kernel call and the arguments. A launch made by device code
+// (dynamic parallelism) runs after the grid that made it, so the runtime keeps a copy of its body on the heap.
+struct BodyCopy {
+    void* (*clone)(const void* body);
+    void (*destroy)(void* body);
+};
+template <class Body>
+void* clone_body(const void* body) {
+    return new Body(*static_cast<const Body*>(body));
+}
+template <class Body>
+void destroy_body(void* body) {
+    delete static_cast<Body*>(body);
+}
+template <class Body>
+inline constexpr BodyCopy kBodyCopy{&clone_body<Body>, &destroy_body<Body>};
 
 // Validates the configuration (errors as the CUDA runtime reports them), then runs every block. Defined in
 // runtime/launch.cpp.
 // Returns the launch's configuration error (cudaSuccess when it ran; an error while running is sticky, as on a GPU).
-int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg);
+int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg, const BodyCopy& copy);
 // The kernel's name for diagnostics, from the executable's symbols ("kernel" when unknown); stable storage.
 const char* kernel_name_of(const void* func);
 
@@ -147,8 +163,8 @@ class Launch {
         } else {
             // The by-copy captures are the parameter buffer. A closure rather than std::apply over a tuple: kernels
             // are built at -O0, where each library layer would be a real, instrumented call for every CUDA thread.
-            auto body = [this, args...]() { fn_(args...); };
-            return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
+            auto body = [fn = fn_, args...]() { fn(args...); };
+            return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_, kBodyCopy<decltype(body)>);
         }
     }
 
@@ -157,8 +173,8 @@ class Launch {
     int run_binding_references(std::index_sequence<I...>, A&... args) {
         std::tuple<ArgCapture<ReferenceParams<F>::template at<I>, A>...> captured{
             ArgCapture<ReferenceParams<F>::template at<I>, A>{args}...};
-        auto body = [this, &captured]() { fn_(std::get<I>(captured).get()...); };
-        return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_);
+        auto body = [fn = fn_, captured]() { fn(std::get<I>(captured).get()...); };
+        return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_, kBodyCopy<decltype(body)>);
     }
 
     const char* name_;

@@ -2,7 +2,9 @@
 // launch brackets split the way Visual Studio formats them, lane ids and lane masks read with inline PTX, cooperative
 // groups shuffling values wider than 8 bytes, the host calls of the samples' helper headers (the compute mode,
 // the profiler's start and stop, NVTX ranges), and kernels launched from a table of kernel pointers or an object's
-// member (NVIDIA's finite-difference blog code launches `fpDeriv[fp]<<<…>>>`). Prints PASS when every check holds.
+// member (NVIDIA's finite-difference blog code launches `fpDeriv[fp]<<<…>>>`), and dynamic parallelism as the
+// samples' cdpSimplePrint uses it: kernels launching kernels two levels deep, one level into cudaStreamTailLaunch,
+// each child reading what its parent wrote before the launch. Prints PASS when every check holds.
 #include <cooperative_groups.h>
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
@@ -57,6 +59,22 @@ struct Step {
     void (*kernel)(float*, float, int);
     float value;
 };
+
+// Each block of the parent writes its base value, then its thread 0 launches a child grid over the block's slice;
+// each child block launches a grandchild into the tail-launch stream, which adds its depth.
+__global__ void grandchild_add(int* slice, int depth) { slice[threadIdx.x] += depth * 1000; }
+__global__ void child_fill(int* slice, const int* base) {
+    slice[threadIdx.x] = *base + static_cast<int>(threadIdx.x);
+    __syncthreads();
+    if (threadIdx.x == 0) grandchild_add<<<1, blockDim.x, 0, cudaStreamTailLaunch>>>(slice, 2);
+}
+__global__ void parent_launch(int* out, int* bases, int width) {
+    if (threadIdx.x == 0) {
+        bases[blockIdx.x] = 100 * static_cast<int>(blockIdx.x);
+        child_fill<<<1, width>>>(out + blockIdx.x * width, bases + blockIdx.x);
+        if (cudaGetLastError() != cudaSuccess) out[blockIdx.x * width] = -1;
+    }
+}
 
 int main() {
     std::printf("sample forms: split launch brackets, inline PTX, wide group shuffles, helper-header calls, "
@@ -124,6 +142,16 @@ int main() {
     expect(cudaDeviceSynchronize() == cudaSuccess, "the launches through pointers ran");
     for (int i = 0; i < n; ++i) expect(x[i] == (2.0f * i + 3.0f) * 3.0f, "table[k], steps[0].kernel, last->kernel");
 
+    int *tree = nullptr, *bases = nullptr;
+    const int parents = 3, width = 8;
+    cudaMallocManaged(&tree, parents * width * sizeof(int));
+    cudaMallocManaged(&bases, parents * sizeof(int));
+    parent_launch<<<parents, 32>>>(tree, bases, width);
+    expect(cudaDeviceSynchronize() == cudaSuccess, "the parent grid and its children ran");
+    for (int i = 0; i < parents * width; ++i)
+        expect(tree[i] == 100 * (i / width) + i % width + 2000, "child and grandchild grids, from device code");
+    cudaFree(tree);
+    cudaFree(bases);
     cudaFree(lane);
     cudaFree(below);
     cudaFree(rotated);
