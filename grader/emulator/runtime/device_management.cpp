@@ -4,6 +4,10 @@
 // has no peer.
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <utility>
+
+#include <emu/launch_ex.hpp>
 
 #include "api_state.hpp"
 #include "exec.hpp"
@@ -16,6 +20,11 @@ namespace {
 std::size_t g_limits[7] = {1024, 1048576, 8388608, 2, 2048, 64, 0};
 cudaFuncCache g_cache_config = cudaFuncCachePreferNone;
 cudaSharedMemConfig g_shared_config = cudaSharedMemBankSizeFourByte;
+
+std::map<std::pair<cudaStream_t, int>, cudaLaunchAttributeValue>& stream_attributes() {
+    static std::map<std::pair<cudaStream_t, int>, cudaLaunchAttributeValue> m;
+    return m;
+}
 
 bool valid_limit(cudaLimit limit) { return limit >= cudaLimitStackSize && limit <= cudaLimitPersistingL2CacheSize; }
 
@@ -131,6 +140,30 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, std::size_t
     return cudaSuccess;  // one memory: nothing to attach
 }
 cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue* value) {
+    const emu::rt::ApiLock lock(emu::rt::api_mutex());
+    if (!emu::rt::stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+    if (!value) return record_error(cudaErrorInvalidValue);
+    if (attr == cudaLaunchAttributeAccessPolicyWindow &&
+        (value->accessPolicyWindow.hitRatio < 0.f || value->accessPolicyWindow.hitRatio > 1.f))
+        return record_error(cudaErrorInvalidValue);
+    emu::rt::stream_attributes()[{stream, attr}] = *value;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue* value_out) {
+    const emu::rt::ApiLock lock(emu::rt::api_mutex());
+    if (!emu::rt::stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
+    if (!value_out) return record_error(cudaErrorInvalidValue);
+    const auto it = emu::rt::stream_attributes().find({stream, attr});
+    if (it != emu::rt::stream_attributes().end()) {
+        *value_out = it->second;
+    } else {
+        std::memset(value_out, 0, sizeof *value_out);
+        if (attr == cudaLaunchAttributeSynchronizationPolicy) value_out->syncPolicy = cudaSyncPolicyAuto;
+    }
+    return cudaSuccess;
+}
 
 cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 cudaError_t cudaThreadExit() { return cudaDeviceReset(); }

@@ -26,8 +26,31 @@ enum cudaLaunchAttributeID {
     cudaLaunchAttributeMemSyncDomain = 10,
 };
 
+// An L2 access policy window (stream and launch attribute): how a GPU's L2 should treat accesses to a range. The
+// emulator has no L2 to steer; the window is checked, kept and reported back.
+enum cudaAccessProperty {
+    cudaAccessPropertyNormal = 0,
+    cudaAccessPropertyStreaming = 1,
+    cudaAccessPropertyPersisting = 2,
+};
+struct cudaAccessPolicyWindow {
+    void* base_ptr;
+    std::size_t num_bytes;
+    float hitRatio;
+    cudaAccessProperty hitProp;
+    cudaAccessProperty missProp;
+};
+enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto = 1,
+    cudaSyncPolicySpin = 2,
+    cudaSyncPolicyYield = 3,
+    cudaSyncPolicyBlockingSync = 4,
+};
+
 union cudaLaunchAttributeValue {
     char pad[64];
+    cudaAccessPolicyWindow accessPolicyWindow;
+    cudaSynchronizationPolicy syncPolicy;
     int cooperative;
     int priority;
     unsigned programmaticStreamSerializationAllowed;
@@ -35,6 +58,19 @@ union cudaLaunchAttributeValue {
         unsigned x, y, z;
     } clusterDim;
 };
+
+// A stream's attributes are launch attributes under other names, as CUDA 12 defines them.
+typedef cudaLaunchAttributeID cudaStreamAttrID;
+typedef cudaLaunchAttributeValue cudaStreamAttrValue;
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+#define cudaStreamAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+#define cudaStreamAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+// Kept per stream and reported back; they steer caching and scheduling, which the emulator does not model
+// (runtime/device_management.cpp).
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue* value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue* value_out);
 
 struct cudaLaunchAttribute {
     cudaLaunchAttributeID id;

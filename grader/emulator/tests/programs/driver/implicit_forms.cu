@@ -11,7 +11,8 @@
 //   * any field of CUDA 12.8's cudaDeviceProp (deviceQuery prints them all), each agreeing with cudaDeviceGetAttribute;
 //   * the device calls older and multi-GPU programs make: cudaThreadSynchronize, cudaChooseDevice, limits, the PCI
 //     bus id, peers (none), cudaMemcpyPeer; pitched memory (cudaMallocPitch, cudaMemset2D, cudaMalloc3D,
-//     cudaMemcpy3D) written by a kernel that indexes rows by the pitch.
+//     cudaMemcpy3D) written by a kernel that indexes rows by the pitch; a stream's L2 access policy window set and
+//     read back, as the samples' simpleAttributes sets it.
 // Prints PASS when every check holds.
 
 // The block's sum through dynamic shared memory declared with the type first.
@@ -144,6 +145,22 @@ int main() {
          cudaDeviceGetPCIBusId(bus, sizeof bus, 0) == cudaSuccess && strlen(bus) > 0 &&
          cudaDeviceCanAccessPeer(&can_peer, 0, 0) == cudaSuccess && can_peer == 0 &&
          cudaDeviceEnablePeerAccess(0, 0) == cudaErrorInvalidDevice;
+    int p2p = -1;
+    ok = ok && cudaDeviceGetP2PAttribute(&p2p, cudaDevP2PAttrAccessSupported, 0, 0) == cudaSuccess && p2p == 0;
+    cudaStream_t windowed;
+    cudaStreamAttrValue window, read_back;
+    memset(&window, 0, sizeof window);
+    window.accessPolicyWindow.base_ptr = d_in;
+    window.accessPolicyWindow.num_bytes = n * sizeof(int);
+    window.accessPolicyWindow.hitRatio = 0.5f;
+    window.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    window.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    ok = ok && cudaStreamCreate(&windowed) == cudaSuccess &&
+         cudaStreamSetAttribute(windowed, cudaStreamAttributeAccessPolicyWindow, &window) == cudaSuccess &&
+         cudaStreamGetAttribute(windowed, cudaStreamAttributeAccessPolicyWindow, &read_back) == cudaSuccess &&
+         read_back.accessPolicyWindow.base_ptr == d_in && read_back.accessPolicyWindow.hitRatio == 0.5f &&
+         read_back.accessPolicyWindow.hitProp == cudaAccessPropertyPersisting &&
+         cudaCtxResetPersistingL2Cache() == cudaSuccess && cudaStreamDestroy(windowed) == cudaSuccess;
     cudaGetLastError();
     // A pitched image: memset, a kernel that walks rows by the pitch, a 2D copy back, a 3D copy into a 3D buffer.
     const int width = 48, height = 5;
