@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <algorithm>
 #include <set>
 
 #include "cxxlex/cxxlex.hpp"
@@ -667,6 +668,8 @@ class Rewriter {
         }
 
         std::vector<std::size_t> base;  // type specifiers shared by all declarators
+        std::string class_name;
+        class_tokens_.clear();
         std::string out;
         if (!aligns.empty() && !is_extern) {
             out += "struct";
@@ -719,14 +722,28 @@ class Rewriter {
                 if (j != name_at) type.push_back(part[j]);
             }
             const std::string name = tok(part[name_at]).text;
+            if (pi == 0) {
+                // `__shared__ union { typename Load::TempStorage load; ... } storage;` (CUB's examples): the type is
+                // defined first, under its own name or one made from the variable's, and the variables take it.
+                out.insert(0, defined_class(base, name, &class_name));
+            }
             if (pi == 0 && !aligns.empty() && !is_extern) {
                 align_struct = "emu_align_" + name + "_";
                 out += " " + align_struct + " {}; ";
             }
             auto type_text = [&](std::size_t skip_from, std::size_t skip_to) {
                 std::string s;
+                bool named = false;
                 for (std::size_t j = 0; j < type.size(); ++j) {
                     if (j >= skip_from && j <= skip_to) continue;
+                    if (!class_name.empty() && std::find(base.begin(), base.end(), type[j]) != base.end() &&
+                        class_tokens_.count(type[j])) {
+                        if (named) continue;  // the class's definition is replaced by its name
+                        named = true;
+                        if (!s.empty()) s += ' ';
+                        s += class_name;
+                        continue;
+                    }
                     if (!s.empty()) s += ' ';
                     s += tok(type[j]).text;
                 }
@@ -760,6 +777,32 @@ class Rewriter {
         replace(begin, end, out);
         return end;
     }
+
+    // A class defined in a __shared__ declaration's type (`union { ... }`, `struct Tile { ... }`): its definition as a
+    // statement of its own, named (the variable's name gives one to an unnamed class), and the type's tokens in
+    // class_tokens_; nothing when the type defines no class.
+    std::string defined_class(const std::vector<std::size_t>& base, const std::string& var, std::string* name) {
+        std::size_t key = base.size(), open = base.size();
+        for (std::size_t j = 0; j < base.size(); ++j) {
+            const std::string& t = tok(base[j]).text;
+            if (key == base.size() && (t == "union" || t == "struct" || t == "class")) key = j;
+            if (t == "{") {
+                open = j;
+                break;
+            }
+        }
+        if (key == base.size() || open == base.size() || open < key) return "";
+        const std::size_t close_sig = match_forward(base[open]);
+        std::size_t close = open;
+        while (close < base.size() && base[close] != close_sig) ++close;
+        if (close == base.size()) return "";
+        *name = open == key + 1 ? "emu_shared_type_" + var + "_" : tok(base[key + 1]).text;
+        std::string def = tok(base[key]).text + " " + *name;
+        for (std::size_t j = open; j <= close; ++j) def += " " + tok(base[j]).text;
+        for (std::size_t j = key; j <= close; ++j) class_tokens_.insert(base[j]);
+        return def + "; ";
+    }
+    std::set<std::size_t> class_tokens_;
 
     std::size_t match_forward(std::size_t k) const {  // k: significant index of an opening bracket
         int depth = 0;

@@ -208,7 +208,7 @@ void run_grid(const char* name, KernelThunk thunk, void* body, const LaunchConfi
 int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg, const BodyCopy& copy) {
     using namespace emu::rt;
     const ApiLock lock(api_mutex());  // the engine runs one grid at a time, whichever host thread launches it
-    if (g_in_kernel) {  // a launch from device code: checked now, run after the grids before it
+    if (g_in_kernel) {                // a launch from device code: checked now, run after the grids before it
         if (cfg.cooperative) return record_error(cudaErrorNotSupported);
         const cudaError_t bad = check_config(name, cfg);
         if (bad) return record_error(bad);

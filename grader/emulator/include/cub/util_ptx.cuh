@@ -49,5 +49,29 @@ inline T shuffle_down(unsigned mask, const T& value, unsigned offset, int logica
     return result;
 }
 
+// shfl.sync.up and shfl.sync.idx of any trivially copyable T in 4-byte words, within segments of `logical_warp` lanes
+// (CUB's WarpScan). A lane whose source is below its segment gets its own value back.
+template <class T>
+inline T shuffle_words(emu::detail::ShflMode mode, unsigned mask, const T& value, int lane_arg, int c) {
+    static_assert(std::is_trivially_copyable<T>::value, "cub shuffles need a trivially copyable type");
+    constexpr std::size_t words = (sizeof(T) + 3) / 4;
+    unsigned int in[words] = {};
+    unsigned int out[words];
+    std::memcpy(in, &value, sizeof(T));
+    for (std::size_t i = 0; i < words; ++i)
+        out[i] = emu::detail::shfl_as<unsigned int>(mode, mask, in[i], lane_arg, c, __builtin_FILE(), __builtin_LINE());
+    T result;
+    std::memcpy(&result, out, sizeof(T));
+    return result;
+}
+template <class T>
+inline T shuffle_up(unsigned mask, const T& value, unsigned offset, int logical_warp) {
+    return shuffle_words(emu::detail::ShflMode::up, mask, value, int(offset), (32 - logical_warp) << 8);
+}
+template <class T>
+inline T shuffle_idx(unsigned mask, const T& value, int src_lane, int logical_warp) {
+    return shuffle_words(emu::detail::ShflMode::idx, mask, value, src_lane, ((32 - logical_warp) << 8) | 0x1f);
+}
+
 }  // namespace detail
 }  // namespace cub
