@@ -249,6 +249,20 @@ struct Build {
         return run(cc);
     }
 
+    // nvcc -lib: the objects into a static library, replaced whole as nvcc writes it.
+    bool archive(const std::vector<std::string>& objects, const std::string& out) {
+        std::error_code ec;
+        std::filesystem::remove(out, ec);
+        std::vector<std::string> ar = {"ar", "rcs", out};
+        ar.insert(ar.end(), objects.begin(), objects.end());
+        return run(ar);
+    }
+    bool empty_object(const std::string& out) {
+        const std::string src = tmp + "/dlink.cpp";
+        if (!write_file(src, "// emu-nvcc -dlink: no device code to link on the CPU\n")) return false;
+        return run({tc.cxx, "-c", src, "-o", out});
+    }
+
     // Libraries: the CUDA runtime is built in; cuBLAS is the emulator's own (target emu_cublas).
     bool link(const std::vector<std::string>& objects, const std::string& out) {
         // The host compiler's options reach the link too, as nvcc passes them (-Xcompiler -fopenmp needs libgomp).
@@ -327,7 +341,16 @@ int main(int argc, char** argv) {
         ok = (in.lang == Lang::cuda ? b.compile_cuda(in.path, obj) : b.compile_cxx(in.path, obj)) && ok;
         objects.push_back(obj);
     }
-    if (ok && !o.compile_only && !o.preprocess_only) ok = b.link(objects, o.output.empty() ? "a.out" : o.output);
+    if (ok && o.device_link) {
+        // nvcc -dlink links the device code of relocatable objects into one more object for the host link. Device
+        // code is host code here, already in those objects: the step's object holds nothing, so that a build that
+        // lists it in its final link still links.
+        ok = b.empty_object(o.output.empty() ? "a_dlink.o" : o.output);
+    } else if (ok && o.make_library) {
+        ok = b.archive(objects, o.output.empty() ? "a.a" : o.output);
+    } else if (ok && !o.compile_only && !o.preprocess_only) {
+        ok = b.link(objects, o.output.empty() ? "a.out" : o.output);
+    }
     if (o.keep) {
         std::cerr << "emu-nvcc: intermediate files kept in " << b.tmp << "\n";
     } else {

@@ -79,6 +79,10 @@ const std::map<std::string, Spec>& specs() {
         {"--compile", {"-c", false}},
         {"-dc", {"-dc", false}},
         {"--device-c", {"-dc", false}},
+        {"-lib", {"-lib", false}},
+        {"--lib", {"-lib", false}},
+        {"-dlink", {"-dlink", false}},
+        {"--device-link", {"-dlink", false}},
         {"-E", {"-E", false}},
         {"--preprocess", {"-E", false}},
         {"-g", {"-g", false}},
@@ -273,6 +277,10 @@ ParseResult parse_options(const std::vector<std::string>& args) {
             // Every function is host code to the emulator: separate compilation always works, so both values are honoured.
         } else if (canon == "-dc") {
             o.compile_only = true;
+        } else if (canon == "-lib") {
+            o.make_library = true;  // nvcc -lib: the inputs' objects into a static library (-o, else a.a)
+        } else if (canon == "-dlink") {
+            o.device_link = true;
         } else if (canon == "-c") {
             o.compile_only = true;
         } else if (canon == "-E") {

@@ -19,6 +19,8 @@ struct Options {
     std::string output;                     // -o
     bool compile_only = false;              // -c / -dc
     bool preprocess_only = false;           // -E: the rewritten translation unit, to -o or stdout
+    bool make_library = false;              // -lib: compile, then archive the objects into -o (a.a)
+    bool device_link = false;               // -dlink: nvcc's device-link step; nothing to link here
     std::vector<std::string> pp_flags;      // -I -isystem -D -U -include, in order, as g++ spells them
     std::vector<std::string> host_flags;    // -Xcompiler, -w, -std=…: to g++ when compiling and linking
     std::vector<std::string> link_dirs;     // -L

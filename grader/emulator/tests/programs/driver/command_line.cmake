@@ -26,6 +26,15 @@ run(${WORK}/separate)
 if(NOT last MATCHES "\nPASS\n")
   message(FATAL_ERROR "separately compiled program:\n${last}")
 endif()
+# The samples' simpleSeparateCompilation build: a device library made with -lib from a -dc object, linked with -L/-l;
+# and the -dlink step of a CMake-style separable build, whose object must link in too.
+run(${DRIVER} -lib -o libreduce.a multi_tu_reduce.o)
+run(${DRIVER} -dlink -o dlink.o saxpy.o main.o)
+run(${DRIVER} -o with_library saxpy.o main.o dlink.o -L. -lreduce)
+run(${WORK}/with_library)
+if(NOT last MATCHES "\nPASS\n")
+  message(FATAL_ERROR "program linked with a -lib library and a -dlink object:\n${last}")
+endif()
 # -Xcompiler options reach the link as nvcc passes them (-Xcompiler -fopenmp needs libgomp there); -lnvToolsExt needs
 # nothing (NVTX's annotations are inline no-ops here).
 run(${CMAKE_COMMAND} -E env EMU_NVCC_VERBOSE=1 ${DRIVER} -Xcompiler -fopenmp -o with_openmp saxpy.o multi_tu_reduce.o
