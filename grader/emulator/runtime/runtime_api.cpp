@@ -579,14 +579,6 @@ cudaError_t cudaGetDeviceFlags(unsigned* flags) {
 }
 
 // ---- stream-ordered allocation, mapped memory, prefetch --------------------------------------------------------
-cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream) {
-    if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
-    return allocate(ptr, bytes, false);
-}
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
-    if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);
-    return cudaFree(ptr);
-}
 cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
                               std::size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
     if (!stream_ok(stream)) return record_error(cudaErrorInvalidResourceHandle);

@@ -1,6 +1,8 @@
 // Overlapping copies and kernels the way the CUDA samples teach it: pinned host buffers, the work split into chunks
 // over several non-blocking streams (async copy in, kernel, async copy out), an event per stream timing it, a host
-// callback that counts finished chunks, stream-ordered allocation, and memsets in stream order.
+// callback that counts finished chunks, stream-ordered allocation, and memsets in stream order; memory pools as the
+// samples' streamOrderedAllocation uses them (the default pool's release threshold, the bytes in use) and a pool of
+// the program's own for cudaMallocFromPoolAsync.
 #include <vector>
 
 #include "common.cuh"
@@ -68,6 +70,26 @@ int main() {
   CHECK_CUDA(cudaStreamSynchronize(streams[0]));
   t.equal("callback_status", 0, status_flag, 1);
   for (int i = 0; i < chunk; ++i) t.close("scratch", i, hy[i], i % 97, 0);
+
+  cudaMemPool_t pool, own;
+  CHECK_CUDA(cudaDeviceGetDefaultMemPool(&pool, 0));
+  unsigned long long threshold = ~0ull, read_back = 0, used = 0;
+  CHECK_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  CHECK_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &read_back));
+  t.equal("pool_threshold", 0, read_back == threshold, 1);
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = 0;
+  CHECK_CUDA(cudaMemPoolCreate(&own, &props));
+  CHECK_CUDA(cudaMallocFromPoolAsync(&scratch, chunk * sizeof(float), own, streams[1]));
+  CHECK_CUDA(cudaMemPoolGetAttribute(own, cudaMemPoolAttrUsedMemCurrent, &used));
+  t.equal("pool_used", 0, static_cast<long long>(used), chunk * static_cast<long long>(sizeof(float)));
+  CHECK_CUDA(cudaMemsetAsync(scratch, 0, chunk * sizeof(float), streams[1]));
+  CHECK_CUDA(cudaFreeAsync(scratch, streams[1]));
+  CHECK_CUDA(cudaMemPoolGetAttribute(own, cudaMemPoolAttrUsedMemCurrent, &used));
+  t.equal("pool_used_after_free", 0, static_cast<long long>(used), 0);
+  CHECK_CUDA(cudaMemPoolDestroy(own));
 
   int least = 1, greatest = 1;
   CHECK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
