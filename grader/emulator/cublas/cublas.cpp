@@ -1,5 +1,6 @@
-// The cuBLAS handle API of the emulator: handles and settings, the GEMM entry points (on emu::blas::run), and the
-// common other routines, which say they are not emulated.
+// The cuBLAS handle API of the emulator: handles and settings, the GEMM entry points (on emu::blas::run), gemv (the
+// same GEMM with a vector: level2.cpp), the level-1 vector routines (level1.cpp), and the common other routines,
+// which say they are not emulated.
 #include <cublas_v2.h>
 
 #include <set>
@@ -70,6 +71,8 @@ cublasStatus_t gemm_ex(const char* api, cublasHandle_t h, cublasOperation_t ta, 
 }
 
 }  // namespace
+
+bool emu::blas::valid_handle(cublasHandle_t h) { return valid(h); }
 
 cublasStatus_t cublasCreate(cublasHandle_t* handle) {
     if (!handle) return CUBLAS_STATUS_INVALID_VALUE;
@@ -220,6 +223,33 @@ cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t tran
     return valid(handle) ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
 }
 
+// ---- matrix-vector: y = alpha * op(A) x + beta * y as the GEMM y^T = alpha * x^T op(A)^T + beta * y^T ----------
+// x and y are 1 x k and 1 x n matrices whose leading dimension is their increment, so strided vectors need no copy
+// and every element goes through the GEMM's checks (each vector and A inside one device allocation).
+cublasStatus_t cublasSgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float* alpha,
+                           const float* A, int lda, const float* x, int incx, const float* beta, float* y, int incy) {
+    if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!valid_op(trans) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx <= 0 || incy <= 0)
+        return incx < 0 || incy < 0 ? emu::blas::not_supported("cublasSgemv", "negative increments")
+                                    : CUBLAS_STATUS_INVALID_VALUE;
+    const int rows = transposed(trans) ? n : m, cols = transposed(trans) ? m : n;
+    return gemm_ex("cublasSgemv", handle, CUBLAS_OP_N, transposed(trans) ? CUBLAS_OP_N : CUBLAS_OP_T, 1, rows, cols,
+                   alpha, x, CUDA_R_32F, incx, 0, A, CUDA_R_32F, lda, 0, beta, y, CUDA_R_32F, incy, 0, 1,
+                   CUBLAS_COMPUTE_32F);
+}
+cublasStatus_t cublasDgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double* alpha,
+                           const double* A, int lda, const double* x, int incx, const double* beta, double* y,
+                           int incy) {
+    if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!valid_op(trans) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx <= 0 || incy <= 0)
+        return incx < 0 || incy < 0 ? emu::blas::not_supported("cublasDgemv", "negative increments")
+                                    : CUBLAS_STATUS_INVALID_VALUE;
+    const int rows = transposed(trans) ? n : m, cols = transposed(trans) ? m : n;
+    return gemm_ex("cublasDgemv", handle, CUBLAS_OP_N, transposed(trans) ? CUBLAS_OP_N : CUBLAS_OP_T, 1, rows, cols,
+                   alpha, x, CUDA_R_64F, incx, 0, A, CUDA_R_64F, lda, 0, beta, y, CUDA_R_64F, incy, 0, 1,
+                   CUBLAS_COMPUTE_64F);
+}
+
 // ---- not emulated ----------------------------------------------------------------------------------------------
 #define EMU_CUBLAS_NOT_EMULATED(name, ...) \
     cublasStatus_t name(__VA_ARGS__) { return emu::blas::not_supported(#name); }
@@ -229,20 +259,6 @@ EMU_CUBLAS_NOT_EMULATED(cublasHgemm, cublasHandle_t, cublasOperation_t, cublasOp
 EMU_CUBLAS_NOT_EMULATED(cublasSgemmBatched, cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                         const float*, const float* const[], int, const float* const[], int, const float*,
                         float* const[], int, int)
-EMU_CUBLAS_NOT_EMULATED(cublasSgemv, cublasHandle_t, cublasOperation_t, int, int, const float*, const float*, int,
-                        const float*, int, const float*, float*, int)
-EMU_CUBLAS_NOT_EMULATED(cublasDgemv, cublasHandle_t, cublasOperation_t, int, int, const double*, const double*, int,
-                        const double*, int, const double*, double*, int)
-EMU_CUBLAS_NOT_EMULATED(cublasSaxpy, cublasHandle_t, int, const float*, const float*, int, float*, int)
-EMU_CUBLAS_NOT_EMULATED(cublasDaxpy, cublasHandle_t, int, const double*, const double*, int, double*, int)
-EMU_CUBLAS_NOT_EMULATED(cublasSscal, cublasHandle_t, int, const float*, float*, int)
-EMU_CUBLAS_NOT_EMULATED(cublasDscal, cublasHandle_t, int, const double*, double*, int)
-EMU_CUBLAS_NOT_EMULATED(cublasScopy, cublasHandle_t, int, const float*, int, float*, int)
-EMU_CUBLAS_NOT_EMULATED(cublasSdot, cublasHandle_t, int, const float*, int, const float*, int, float*)
-EMU_CUBLAS_NOT_EMULATED(cublasDdot, cublasHandle_t, int, const double*, int, const double*, int, double*)
-EMU_CUBLAS_NOT_EMULATED(cublasSnrm2, cublasHandle_t, int, const float*, int, float*)
-EMU_CUBLAS_NOT_EMULATED(cublasSasum, cublasHandle_t, int, const float*, int, float*)
-EMU_CUBLAS_NOT_EMULATED(cublasIsamax, cublasHandle_t, int, const float*, int, int*)
 EMU_CUBLAS_NOT_EMULATED(cublasSgeam, cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, const float*,
                         const float*, int, const float*, const float*, int, float*, int)
 EMU_CUBLAS_NOT_EMULATED(cublasStrsm, cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t,

@@ -39,4 +39,7 @@ cublasStatus_t not_supported(const char* api, const char* detail = nullptr);
 // Whether the runtime's sticky error (a faulted kernel) makes every call fail.
 bool device_failed();
 
+// Whether `h` is a live handle from cublasCreate (cublas.cpp).
+bool valid_handle(cublasHandle_t h);
+
 }  // namespace emu::blas

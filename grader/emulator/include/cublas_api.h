@@ -133,14 +133,7 @@ cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t tran
                                    void* const Carray[], cudaDataType_t Ctype, int ldc, int batchCount,
                                    cublasComputeType_t computeType, cublasGemmAlgo_t algo);
 
-// ---- not emulated: each prints its name and returns CUBLAS_STATUS_NOT_SUPPORTED ---------------------------------
-cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                           int k, const __half* alpha, const __half* A, int lda, const __half* B, int ldb,
-                           const __half* beta, __half* C, int ldc);
-cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-                                  int n, int k, const float* alpha, const float* const Aarray[], int lda,
-                                  const float* const Barray[], int ldb, const float* beta, float* const Carray[],
-                                  int ldc, int batchCount);
+// Matrix-vector (gemv, on the GEMM) and the level-1 vector routines (cublas/level1.cpp).
 cublasStatus_t cublasSgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float* alpha,
                            const float* A, int lda, const float* x, int incx, const float* beta, float* y, int incy);
 cublasStatus_t cublasDgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double* alpha,
@@ -160,6 +153,19 @@ cublasStatus_t cublasDdot(cublasHandle_t handle, int n, const double* x, int inc
 cublasStatus_t cublasSnrm2(cublasHandle_t handle, int n, const float* x, int incx, float* result);
 cublasStatus_t cublasSasum(cublasHandle_t handle, int n, const float* x, int incx, float* result);
 cublasStatus_t cublasIsamax(cublasHandle_t handle, int n, const float* x, int incx, int* result);
+cublasStatus_t cublasDcopy(cublasHandle_t handle, int n, const double* x, int incx, double* y, int incy);
+cublasStatus_t cublasDnrm2(cublasHandle_t handle, int n, const double* x, int incx, double* result);
+cublasStatus_t cublasDasum(cublasHandle_t handle, int n, const double* x, int incx, double* result);
+cublasStatus_t cublasIdamax(cublasHandle_t handle, int n, const double* x, int incx, int* result);
+
+// ---- not emulated: each prints its name and returns CUBLAS_STATUS_NOT_SUPPORTED ---------------------------------
+cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                           int k, const __half* alpha, const __half* A, int lda, const __half* B, int ldb,
+                           const __half* beta, __half* C, int ldc);
+cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                  int n, int k, const float* alpha, const float* const Aarray[], int lda,
+                                  const float* const Barray[], int ldb, const float* beta, float* const Carray[],
+                                  int ldc, int batchCount);
 cublasStatus_t cublasSgeam(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            const float* alpha, const float* A, int lda, const float* beta, const float* B, int ldb,
                            float* C, int ldc);

@@ -86,7 +86,7 @@ TEST_CASE("cublasGemmEx: half output rounds once; unsupported combinations say s
                        CUDA_R_16F, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_NOT_SUPPORTED);
     CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 3, &one, A, CUDA_R_16F, 1, B, CUDA_R_16F, 3, &zero, C,
                        CUDA_R_16F, 1, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_NOT_SUPPORTED);
-    CHECK(cublasSgemv(h, CUBLAS_OP_N, 1, 1, &one, nullptr, 1, nullptr, 1, &zero, nullptr, 1) ==
+    CHECK(cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, &one, nullptr, 1, &zero, nullptr, 1, nullptr, 1) ==
           CUBLAS_STATUS_NOT_SUPPORTED);
     cudaFree(A);
     cudaFree(B);

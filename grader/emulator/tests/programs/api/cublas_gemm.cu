@@ -1,6 +1,8 @@
 // A GEMM driver in the style of the cuBLAS samples: single-precision GEMM with every transpose combination and
 // padded leading dimensions (copied with cublasSetMatrix/SetVector and read back with GetVector/GetMatrixAsync), mixed-precision cublasGemmEx (fp16 and bf16 inputs, fp32 output), a strided batch, and a
-// cuBLASLt matmul with a bias + ReLU epilogue; every result is checked against a plain CPU loop.
+// cuBLASLt matmul with a bias + ReLU epilogue, gemv (both transposes, strided vectors, float and double, as the
+// samples' UnifiedMemoryStreams calls cublasDgemv) and the level-1 routines; every result is checked against a plain
+// CPU loop.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -180,7 +182,8 @@ int main() {
     // Argument checks as documented: lda below m is an invalid value; other routines are not emulated.
     t.equal("bad_lda", 0, cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, mm, nn, kk, &one, dA32, mm - 1, dB32, kk, &zero,
                                       dC, mm), CUBLAS_STATUS_INVALID_VALUE);
-    t.equal("saxpy", 0, cublasSaxpy(handle, mm, &one, dA32, 1, dC, 1), CUBLAS_STATUS_NOT_SUPPORTED);
+    t.equal("sgeam", 0, cublasSgeam(handle, CUBLAS_OP_N, CUBLAS_OP_N, mm, nn, &one, dA32, mm, &zero, dA32, mm, dC, mm),
+            CUBLAS_STATUS_NOT_SUPPORTED);
     // The copies' documented checks: a stride of 0, a leading dimension shorter than a column.
     t.equal("setvector_inc0", 0, cublasSetVector(1, sizeof(float), &one, 0, dC, 1), CUBLAS_STATUS_INVALID_VALUE);
     t.equal("setmatrix_lda", 0, cublasSetMatrix(4, 2, sizeof(float), &one, 3, dC, 4), CUBLAS_STATUS_INVALID_VALUE);
@@ -193,6 +196,83 @@ int main() {
     cudaFree(dB32);
     cudaFree(dCb);
     cudaFree(dBias);
+  }
+  {
+    // gemv on a 5 x 3 matrix (lda 6): y (stride 2) = 2 op(A) x (stride 3) + 0.5 y, for op N and T.
+    const int m = 5, n = 3, lda = 6;
+    std::vector<float> A(lda * n), x(3 * m), y(2 * m);
+    for (int i = 0; i < lda * n; ++i) A[i] = static_cast<float>(i % 7) - 3.0f;
+    for (int i = 0; i < 3 * m; ++i) x[i] = static_cast<float>(i % 5) - 2.0f;
+    for (int i = 0; i < 2 * m; ++i) y[i] = static_cast<float>(i);
+    float *dA, *dx, *dy;
+    CHECK_CUDA(cudaMalloc(&dA, A.size() * sizeof(float)));
+    CHECK_CUDA(cudaMalloc(&dx, x.size() * sizeof(float)));
+    CHECK_CUDA(cudaMalloc(&dy, y.size() * sizeof(float)));
+    CHECK_CUDA(cudaMemcpy(dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dx, x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice));
+    for (int tr = 0; tr < 2; ++tr) {
+      const int rows = tr ? n : m, cols = tr ? m : n;
+      CHECK_CUDA(cudaMemcpy(dy, y.data(), y.size() * sizeof(float), cudaMemcpyHostToDevice));
+      const float two = 2.0f, half = 0.5f;
+      CHECK_CUBLAS(cublasSgemv(handle, tr ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, &two, dA, lda, dx, 3, &half, dy, 2));
+      std::vector<float> got(y.size());
+      CHECK_CUDA(cudaMemcpy(got.data(), dy, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+      for (int i = 0; i < rows; ++i) {
+        double want = 0.5 * y[2 * i];
+        for (int j = 0; j < cols; ++j) want += 2.0 * (tr ? A[i * lda + j] : A[j * lda + i]) * x[3 * j];
+        t.close(tr ? "sgemv_T" : "sgemv_N", i, got[2 * i], want, 0);
+      }
+      for (int i = 0; i < rows; ++i) t.close("sgemv_gaps_untouched", i, got[2 * i + 1], y[2 * i + 1], 0);
+    }
+    // Level 1 on the same buffers: axpy, scal, dot, nrm2, asum, iamax, copy.
+    const float three = 3.0f;
+    CHECK_CUDA(cudaMemcpy(dy, y.data(), y.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK_CUBLAS(cublasSaxpy(handle, m, &three, dx, 3, dy, 2));
+    CHECK_CUBLAS(cublasSscal(handle, m, &three, dy, 2));
+    float dot = 0, nrm = 0, asum = 0;
+    int imax = 0;
+    CHECK_CUBLAS(cublasSdot(handle, m, dx, 3, dy, 2, &dot));
+    CHECK_CUBLAS(cublasSnrm2(handle, m, dx, 3, &nrm));
+    CHECK_CUBLAS(cublasSasum(handle, m, dx, 3, &asum));
+    CHECK_CUBLAS(cublasIsamax(handle, m, dx, 3, &imax));
+    std::vector<float> got(y.size());
+    CHECK_CUDA(cudaMemcpy(got.data(), dy, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    double want_dot = 0, want_nrm = 0, want_asum = 0;
+    int want_imax = 1;
+    for (int i = 0; i < m; ++i) {
+      const double yi = 3.0 * (y[2 * i] + 3.0 * x[3 * i]);
+      t.close("saxpy_sscal", i, got[2 * i], yi, 0);
+      want_dot += x[3 * i] * yi;
+      want_nrm += x[3 * i] * x[3 * i];
+      want_asum += std::fabs(x[3 * i]);
+      if (std::fabs(x[3 * i]) > std::fabs(x[3 * (want_imax - 1)])) want_imax = i + 1;
+    }
+    t.close("sdot", 0, dot, want_dot, 1e-6);
+    t.close("snrm2", 0, nrm, std::sqrt(want_nrm), 1e-6);
+    t.close("sasum", 0, asum, want_asum, 0);
+    t.equal("isamax", 0, imax, want_imax);
+    // Dgemv as UnifiedMemoryStreams calls it: square, contiguous, managed memory, beta 0 (y not read).
+    double *dm, *dv, *dr;
+    const int s = 4;
+    CHECK_CUDA(cudaMallocManaged(&dm, s * s * sizeof(double)));
+    CHECK_CUDA(cudaMallocManaged(&dv, s * sizeof(double)));
+    CHECK_CUDA(cudaMallocManaged(&dr, s * sizeof(double)));
+    for (int i = 0; i < s * s; ++i) dm[i] = 0.25 * i;
+    for (int i = 0; i < s; ++i) dv[i] = 1.0 + i;
+    const double one = 1.0, zero = 0.0;
+    CHECK_CUBLAS(cublasDgemv(handle, CUBLAS_OP_N, s, s, &one, dm, s, dv, 1, &zero, dr, 1));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    for (int i = 0; i < s; ++i) {
+      double want = 0;
+      for (int j = 0; j < s; ++j) want += dm[j * s + i] * dv[j];
+      t.close("dgemv", i, dr[i], want, 0);
+    }
+    CHECK_CUDA(cudaFree(dA));
+    CHECK_CUDA(cudaFree(dx));
+    CHECK_CUDA(cudaFree(dy));
+    CHECK_CUDA(cudaFree(dm));
+    CHECK_CUDA(cudaFree(dv));
+    CHECK_CUDA(cudaFree(dr));
   }
   CHECK_CUBLAS(cublasDestroy(handle));
   CHECK_CUDA(cudaStreamDestroy(stream));
