@@ -49,8 +49,10 @@ const char* kernel_name_of(const void* func);
 
 template <class T>
 void launch_dims(const T& v, unsigned out[3]) {
-    if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
-        // A negative count becomes a huge one and is rejected as an invalid configuration, as by CUDA.
+    if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+        // A count converts to dim3's unsigned as nvcc converts it: a floating-point one (`<<<ceil(n / 256.0), 256>>>`,
+        // the NVTX blog's launches) is truncated. A negative count becomes a huge one and is rejected as an invalid
+        // configuration, as by CUDA.
         out[0] = static_cast<unsigned>(v);
         out[1] = 1;
         out[2] = 1;

@@ -4,7 +4,9 @@
 // the profiler's start and stop, NVTX ranges), and kernels launched from a table of kernel pointers or an object's
 // member (NVIDIA's finite-difference blog code launches `fpDeriv[fp]<<<…>>>`), and dynamic parallelism as the
 // samples' cdpSimplePrint uses it: kernels launching kernels two levels deep, one level into cudaStreamTailLaunch,
-// each child reading what its parent wrote before the launch. Prints PASS when every check holds.
+// each child reading what its parent wrote before the launch; a grid size computed in floating point
+// (`<<<ceil(n / 32.0), 32>>>`) inside an NVTX range pushed with attributes, as the NVTX blog code writes both. Prints
+// PASS when every check holds.
 #include <cooperative_groups.h>
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
@@ -132,6 +134,21 @@ int main() {
     nvtxRangePop();
     expect(cudaDeviceSynchronize() == cudaSuccess, "both launches ran");
     for (int i = 0; i < n; ++i) expect(x[i] == static_cast<float>(i), "the spaced launches scaled by 2, then 0.5");
+
+    nvtxEventAttributes_t attributes = {0};
+    attributes.version = NVTX_VERSION;
+    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attributes.colorType = NVTX_COLOR_ARGB;
+    attributes.color = 0x0000ff00;
+    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attributes.message.ascii = "a grid counted in floating point";
+    nvtxRangePushEx(&attributes);
+    scale<<<ceil(n / 32.0), 32>>>(x, 3.0f, n);  // ceil returns a double: nvcc converts it to dim3's unsigned
+    nvtxRangePop();
+    expect(cudaDeviceSynchronize() == cudaSuccess, "the launch with a double grid size ran");
+    for (int i = 0; i < n; ++i) expect(x[i] == 3.0f * i, "every element scaled once");
+    scale<<<1, n>>>(x, 1.0f / 3.0f, n);
+    for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i);  // exactly back, whatever the rounding above
 
     void (*table[2])(float*, float, int) = {scale, add};
     const Step steps[2] = {{add, 1.0f}, {scale, 3.0f}};
