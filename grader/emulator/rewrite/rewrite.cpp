@@ -72,8 +72,16 @@ class Rewriter {
             if (preprocessed_ && t.kind == Kind::identifier) driver_calls.see(t.text);
             if (is(t, "{")) {
                 braces.push_back(opens_namespace(k));
+                open_braces_ = braces.size();
             } else if (is(t, "}")) {
                 if (!braces.empty()) braces.pop_back();
+                open_braces_ = braces.size();
+                while (!extern_shared_.empty() && extern_shared_.back().second > open_braces_)
+                    extern_shared_.pop_back();
+            } else if (is(t, "&") && extern_shared_address(k)) {
+                // `&smem` of `extern __shared__ T smem[]`: the array's address, not the pointer variable's.
+                replace(k, k + 1, "(::emu::array_address(" + tok(k + 1).text + "))");
+                ++k;
             } else if (is(t, "<<<") || spaced_open(k)) {
                 launches.push_back(k);  // rewritten once every kernel of the file is known (kernels_)
             } else if (preprocessed_ && (is(t, "asm") || is(t, "__asm__") || is(t, "__asm"))) {
@@ -752,7 +760,8 @@ class Rewriter {
             if (!out.empty() && out.back() != ' ') out += ' ';
             if (ns_scope) out += "static ";
             if (is_extern) {
-                // The first array bound of `T name[]` goes: the variable becomes a pointer to its elements.
+                // The first array bound of `T name[]` goes: the variable becomes a pointer to its elements (so that a
+                // lambda may copy it), and `&name` is rewritten where it appears (array_address).
                 std::size_t lb = type.size(), rb = type.size();
                 for (std::size_t j = 0; j < type.size(); ++j) {
                     if (is(tok(type[j]), "[")) {
@@ -768,6 +777,7 @@ class Rewriter {
                     }
                 }
                 out += "auto* const " + name + " = ::emu::dynamic_shared<" + type_text(lb, rb) + ">();";
+                extern_shared_.emplace_back(name, open_braces_);
             } else {
                 out += "auto& " + name + " = ::emu::shared_var<" + type_text(type.size(), type.size()) +
                        ">([]() -> ::emu::SharedSlot* { static ::emu::SharedSlot emu_slot_; return &emu_slot_; }(), \"" +
@@ -803,6 +813,21 @@ class Rewriter {
         return def + "; ";
     }
     std::set<std::size_t> class_tokens_;
+    // The `extern __shared__` arrays in scope (name, the number of braces open at their declaration).
+    std::vector<std::pair<std::string, std::size_t>> extern_shared_;
+    std::size_t open_braces_ = 0;
+    // `& name` naming one of them as a whole (not `&name[i]`, `&name->x`): a binary & cannot take a pointer, so the
+    // & is the address-of operator.
+    bool extern_shared_address(std::size_t k) const {
+        if (k + 1 >= sig_.size() || tok(k + 1).kind != Kind::identifier) return false;
+        if (k + 2 < sig_.size() && (is(tok(k + 2), "[") || is(tok(k + 2), ".") || is(tok(k + 2), "->") ||
+                                    is(tok(k + 2), "(") || is(tok(k + 2), "::")))
+            return false;
+        if (k >= 1 && (is(tok(k - 1), ".") || is(tok(k - 1), "->"))) return false;
+        for (const auto& entry : extern_shared_)
+            if (entry.first == tok(k + 1).text) return true;
+        return false;
+    }
 
     std::size_t match_forward(std::size_t k) const {  // k: significant index of an opening bracket
         int depth = 0;

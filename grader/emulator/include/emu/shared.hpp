@@ -33,5 +33,13 @@ template <class E>
 E* dynamic_shared() {
     return static_cast<E*>(detail::dynamic_shared_base());
 }
+// `&name` of such an array is the array's address in CUDA (GUPS's `(benchtype*)&extern_mem`), the address of its
+// first element; the rewriter writes `&name` as this call, since `name` is a pointer variable here.
+template <class E>
+using unbounded_array_t = E[];
+template <class E>
+unbounded_array_t<E>* array_address(E* const& name) {
+    return reinterpret_cast<unbounded_array_t<E>*>(name);
+}
 
 }  // namespace emu

@@ -113,6 +113,14 @@ TEST_CASE("emu.rewrite: extern and namespace-scope __shared__", "[rewrite]") {
           "void f() { auto* const smem = ::emu::dynamic_shared<float>(); }");
     CHECK(rw("void f() { extern __shared__ __align__(16) unsigned char raw[]; }") ==
           "void f() { auto* const raw = ::emu::dynamic_shared<unsigned char>(); }");
+    // `&smem` is the array's address (GUPS: `(benchtype*)&extern_mem`); `&smem[i]` and a binary & are left alone.
+    CHECK(rw("void f() { extern __shared__ float smem[]; float* p = (float*)&smem; float* q = &smem[2]; }") ==
+          "void f() { auto* const smem = ::emu::dynamic_shared<float>(); float* p = "
+          "(float*)(::emu::array_address(smem)); "
+          "float* q = &smem[2]; }");
+    CHECK(rw("void f() { extern __shared__ float smem[]; } void g(int smem) { int m = 3 & smem; int* a = &smem; }") ==
+          "void f() { auto* const smem = ::emu::dynamic_shared<float>(); } void g(int smem) { int m = 3 & smem; "
+          "int* a = &smem; }");
     CHECK(rw("extern __shared__ float dyn[];\nnamespace a { __shared__ int g[4]; }") ==
           "static auto* const dyn = ::emu::dynamic_shared<float>();\nnamespace a { static auto& g = "
           "::emu::shared_var<int [ 4 ]>" +

@@ -47,7 +47,7 @@ endforeach()
 # warning naming the call, nothing run, as on a GPU. One schedule: nothing here depends on the thread order.
 add_test(NAME emu.programs.driver.implicit_forms COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu_driver_implicit_forms>
-  "-DEXPECT=Warning: kernel add_one was called like a host function, without <<<.*>>>, at [^ ]*implicit_forms\\.cu:45;PASS\n"
+  "-DEXPECT=Warning: kernel add_one was called like a host function, without <<<.*>>>, at [^ ]*implicit_forms\\.cu:58;PASS\n"
   "-DFORBID=Error|add_one was called(.|\n)*add_one was called" -DSTATUS=zero -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.implicit_forms PROPERTIES TIMEOUT 60)
 

@@ -3,6 +3,7 @@
 // .cu file and that header brings in the C library's stdio, stdlib, string and time:
 //   * clock(), CLOCKS_PER_SEC, malloc, memset and printf used without including their headers;
 //   * `__shared__` written after the type (`extern float __shared__ partial[];`, `int __shared__ count;`);
+//   * the address of the dynamic shared array itself, `(T*)&extern_mem` as GUPS writes it, which is its first element;
 //   * a kernel called like a host function through a pointer (as a benchmark helper calls what it is given): on a GPU
 //     that launches nothing, so the emulator warns once, naming the call, and runs nothing either;
 //   * managed memory with placement hints (cudaMemAdvise, cudaMemPrefetchAsync to the device and to cudaCpuDeviceId);
@@ -32,6 +33,18 @@ __global__ void block_sums(const int* in, int* out) {
 }
 
 __global__ void add_one(int* x) { x[threadIdx.x] += 1; }
+
+// Each thread stores through `&words` (the array's address) and reads back through `words` and a neighbour's slot.
+union Word {
+    unsigned long long data;
+};
+__global__ void through_array_address(unsigned long long* out) {
+    extern __shared__ Word words[];
+    Word* t = (Word*)&words;
+    t[threadIdx.x].data = 100 + threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = words[(threadIdx.x + 1) % blockDim.x].data;
+}
 
 // Row y of a pitched image: the byte pitch, not the width, separates rows.
 __global__ void add_row_index(int* image, size_t pitch) {
@@ -131,6 +144,12 @@ int main() {
     ok = ok && prop.canMapHostMemory == 1 && prop.asyncEngineCount == 2 && prop.memoryPoolsSupported == 1 &&
          prop.hostNativeAtomicSupported == 0 && prop.maxTexture2D[0] == 0 && prop.uuid.bytes[0] == 0 &&
          prop.clusterLaunch == 0;
+    unsigned long long* words_out;
+    cudaMallocManaged(&words_out, 64 * sizeof(unsigned long long));
+    through_array_address<<<1, 64, 64 * sizeof(Word)>>>(words_out);
+    ok = ok && cudaDeviceSynchronize() == cudaSuccess;
+    for (int i = 0; i < 64; ++i) ok = ok && words_out[i] == 100u + (i + 1) % 64;
+    cudaFree(words_out);
     // Device management under the old and the multi-GPU names.
     int chosen = -1, can_peer = -1;
     cudaDeviceProp wanted;
