@@ -140,6 +140,7 @@ class Rewriter {
     std::vector<bool> user_;
     // Non-template kernels defined at namespace scope: name and the index of the '}' that ends the definition.
     std::vector<std::pair<std::string, std::size_t>> kernels_;
+    mutable std::map<std::string, bool> function_named_;  // defines_function_named's answers
 
     const Token& tok(std::size_t k) const { return ts_[sig_[k]]; }
     bool tok_is(std::size_t k, std::string_view s) const { return k < sig_.size() && tok(k).text == s; }
@@ -517,18 +518,51 @@ class Rewriter {
     bool defined_once(const std::string& name) const {
         int n = 0;
         for (const auto& kernel : kernels_) n += kernel.first == name;
-        return n == 1;
+        return n == 1 && !defines_function_named(name);
+    }
+
+    // Whether a function that is not a kernel is defined under this name too: a host launcher named as its kernel,
+    // `void gelu_backward1(floatX* dinp, ..., int block_size)` beside `__global__ void gelu_backward1(floatX* dinp,
+    // ...)` (llm.c's dev/cuda), which CUDA overloads. The name alone is then an overload set, which neither the launch's
+    // ByteCall nor the kernel's registration can take; the launch calls it by name, as for overloaded kernels, and
+    // overload resolution picks the kernel from the arguments, as nvcc does.
+    bool defines_function_named(const std::string& name) const {
+        const auto known = function_named_.find(name);
+        if (known != function_named_.end()) return known->second;
+        return function_named_[name] = scan_function_named(name);
+    }
+    bool scan_function_named(const std::string& name) const {
+        static const std::set<std::string> kNotType = {"return", "else",  "do",   "new",       "delete",
+                                                       "case",   "throw", "goto", "co_return", "sizeof"};
+        for (std::size_t k = 1; k + 1 < sig_.size(); ++k) {
+            const Token& t = tok(k);
+            if (t.kind != Kind::identifier || t.text != name || !is(tok(k + 1), "(")) continue;
+            const Token& before = tok(k - 1);
+            const bool after_type =
+                ((before.kind == Kind::identifier || before.kind == Kind::keyword) && !kNotType.count(before.text)) ||
+                is(before, "*") || is(before, "&") || is(before, "&&") || is(before, ">");
+            const std::size_t close = match_forward(k + 1);
+            if (!after_type || close + 1 >= sig_.size() || !is(tok(close + 1), "{")) continue;
+            bool kernel = false;
+            for (std::size_t b = k; b-- > 0;) {
+                const Token& p = tok(b);
+                if (is(p, ";") || is(p, "{") || is(p, "}")) break;
+                if (is(p, "__global__")) kernel = true;
+            }
+            if (!kernel) return true;
+        }
+        return false;
     }
 
     // After each kernel's definition, a registration run at static initialisation, so that
     // cudaLaunchKernel((void*)kernel, …) finds a launcher that knows the parameter types. An overloaded name is left
-    // out (its address alone does not say which kernel): such a kernel must be passed typed.
+    // out (its address alone does not say which kernel, nor which function): such a kernel must be passed typed.
     void register_kernels() {
         std::map<std::string, int> count;
         for (const auto& [name, close] : kernels_) ++count[name];
         int n = 0;
         for (const auto& [name, close] : kernels_) {
-            if (count[name] != 1) continue;
+            if (count[name] != 1 || defines_function_named(name)) continue;
             replace(close, close,
                     "} static const bool emu_kernel_registered_" + std::to_string(n++) +
                         " [[maybe_unused]] = ::emu::detail::register_kernel(" + name + ");");

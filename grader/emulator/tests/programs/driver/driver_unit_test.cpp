@@ -274,6 +274,29 @@ TEST_CASE("emu-nvcc registers each kernel defined once outside a template, on it
     CHECK(std::count(r.text.begin(), r.text.end(), '\n') == std::count(src.begin(), src.end(), '\n'));
 }
 
+TEST_CASE("emu-nvcc launches a kernel overloaded by a host function by name", "[driver]") {
+    const std::string kernel = "# 1 \"main.cu\"\n__global__ void k(int* p) { *p = 1; }\n";
+    // Defined once: called with its parameters' bytes, and registered for cudaLaunchKernel.
+    const auto once = emu::rewrite::rewrite_preprocessed(kernel + "void run(int* p) { k<<<1, 1>>>(p); }\n");
+    INFO(once.text);
+    REQUIRE(once.problems.empty());
+    CHECK(once.text.find("::emu::detail::byte_call(k, ") != std::string::npos);
+    CHECK(once.text.find("register_kernel(k)") != std::string::npos);
+    // A host launcher of the kernel's name (llm.c's dev/cuda) makes `k` an overload set, which only a call resolves.
+    const auto overloaded = emu::rewrite::rewrite_preprocessed(kernel + "void k(int* p, int n) { k<<<1, n>>>(p); }\n");
+    INFO(overloaded.text);
+    REQUIRE(overloaded.problems.empty());
+    CHECK(overloaded.text.find("byte_call") == std::string::npos);
+    CHECK(overloaded.text.find("register_kernel") == std::string::npos);
+    CHECK(overloaded.text.find("::emu::launch(\"k\", [&](auto&&... emu_a_) { k(emu_a_...); }, 1, n)(p);") !=
+          std::string::npos);
+    // Calls and returns of the name are not functions of that name.
+    const auto calls = emu::rewrite::rewrite_preprocessed(
+        kernel + "int f(int* p) { k<<<1, 1>>>(p); if (p) { k(p); } return k(p), 0; }\n");
+    INFO(calls.text);
+    CHECK(calls.text.find("::emu::detail::byte_call(k, ") != std::string::npos);
+}
+
 TEST_CASE("emu-nvcc wraps element arguments of calls in the program's own files only", "[driver]") {
     const std::string src =
         "# 1 \"main.cu\"\n"

@@ -57,6 +57,13 @@ __global__ void add(float* x, float s, int n) {
     if (i < n) x[i] += s;
 }
 
+// A host launcher with its kernel's name, as llm.c's dev/cuda writes them: the launch picks the kernel by its arguments.
+__global__ void subtract(float* x, float s, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] -= s;
+}
+void subtract(float* x, float s, int n, int block) { subtract<<<(n + block - 1) / block, block>>>(x, s, n); }
+
 struct Step {
     void (*kernel)(float*, float, int);
     float value;
@@ -158,6 +165,9 @@ int main() {
     last->kernel<<<(n + 63) / 64, 64>>>(x, last->value, n);                     // * 3
     expect(cudaDeviceSynchronize() == cudaSuccess, "the launches through pointers ran");
     for (int i = 0; i < n; ++i) expect(x[i] == (2.0f * i + 3.0f) * 3.0f, "table[k], steps[0].kernel, last->kernel");
+    subtract(x, 9.0f, n, 32);
+    expect(cudaDeviceSynchronize() == cudaSuccess, "the launch from a host function of the kernel's name ran");
+    for (int i = 0; i < n; ++i) expect(x[i] == 6.0f * i, "a kernel overloaded by its host launcher");
 
     int *tree = nullptr, *bases = nullptr;
     const int parents = 3, width = 8;
