@@ -11,7 +11,8 @@
 // Stamps come from one counter that advances at every block start, every completed barrier and every completed
 // __syncwarp, so one comparison places an earlier access: before this launch (ordered), in an earlier block of this
 // launch (a race if it conflicts), in an earlier barrier interval of this block (ordered), or in the current one
-// (a race unless it is the same thread, or the same warp with a __syncwarp since).
+// (a race unless it is the same thread, or the same warp with a __syncwarp since, or two threads that have both
+// called __threadfence(): see fenced_pair).
 //
 // A byte mask per record keeps neighbouring 2-byte elements (bf16 rows) written by different threads apart. When
 // two threads touch disjoint bytes of one granule, the newer record replaces the older: a race may then be missed,
@@ -56,6 +57,7 @@ struct Clock {
     // Block index of each block start stamp of the running launch, to name the first block of a race.
     std::vector<std::pair<std::uint32_t, rt::Dim3>> blocks;
     bool threadfence = false;
+    std::vector<unsigned char> fenced;  // per thread of the running block: it has called __threadfence()
 };
 Clock g_clock;
 
@@ -106,12 +108,22 @@ struct Me {
     std::uint32_t thread, warp, stamp;  // stamp: this warp's current stamp
 };
 
+// Two threads of a block that have both called __threadfence() may hand data over through a fence and an atomic
+// (a lock taken with atomicCAS and released with atomicExch, CUDA by Example's Lock; a flag), which the stamps do not
+// model: their accesses count as ordered, so a race between them may be missed, never invented. A thread that has not
+// fenced is checked as before.
+inline bool fenced_pair(std::uint32_t thread, const Me& me) {
+    const auto& f = g_clock.fenced;
+    return thread < f.size() && me.thread < f.size() && f[thread] && f[me.thread];
+}
+
 inline Rel relation(std::uint32_t s, std::uint32_t thread, bool others, bool many_warps, const Me& me) {
     if (s < g_clock.launch) return Rel::ordered;
     if (s < g_clock.block) return Rel::cross_block;
     if (s < g_clock.interval) return Rel::ordered;
     if (thread == me.thread && !others) return Rel::ordered;
     if (!many_warps && thread / 32 == me.warp && s < me.stamp) return Rel::ordered;  // a __syncwarp since
+    if (fenced_pair(thread, me)) return Rel::ordered;
     return Rel::in_block;
 }
 
@@ -165,13 +177,16 @@ void global_clock_launch_begin() {
     c.launch = c.block = c.interval = advance();
     c.blocks.clear();
     c.threadfence = false;
-    c.warp.assign((rt::block_dim().x * rt::block_dim().y * rt::block_dim().z + 31) / 32, 0);
+    const unsigned threads = rt::block_dim().x * rt::block_dim().y * rt::block_dim().z;
+    c.warp.assign((threads + 31) / 32, 0);
+    c.fenced.assign(threads, 0);
 }
 
 void global_clock_block_begin() {
     Clock& c = g_clock;
     c.block = c.interval = advance();
     std::fill(c.warp.begin(), c.warp.end(), 0);
+    std::fill(c.fenced.begin(), c.fenced.end(), 0);
     c.blocks.emplace_back(c.block, rt::block_index());
 }
 
@@ -261,6 +276,12 @@ void global_shadow_check(void* shadow, std::uintptr_t begin, std::size_t off, st
 
 namespace emu::detail {
 
-void threadfence() { emu::mc::g_clock.threadfence = true; }
+void threadfence() {
+    emu::mc::Clock& c = emu::mc::g_clock;
+    c.threadfence = true;
+    if (!emu::rt::g_in_kernel) return;
+    const std::uint32_t t = emu::rt::current_thread().linear;
+    if (t < c.fenced.size()) c.fenced[t] = 1;
+}
 
 }  // namespace emu::detail

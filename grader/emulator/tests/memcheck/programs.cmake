@@ -3,7 +3,7 @@ emu_add_executable(emu_memcheck_planted ${CMAKE_CURRENT_SOURCE_DIR}/programs/pla
 foreach(case broadcast broadcast-fixed cross-warp cross-warp-fixed waw waw-fixed uninit uninit-fixed
              oob-global oob-global-fixed oob-shared oob-shared-fixed oob-shared-index oob-shared-index-fixed use-after-free oob-before-first oob-ldg host-read-managed oob-bf16-store oob-bf16-store-fixed
              misaligned-float4 misaligned-float4-fixed misaligned-struct misaligned-struct-fixed correct
-             global-race global-race-fixed inter-block inter-block-war inter-block-total inter-block-atomic same-value different-value
+             global-race global-race-fixed inter-block inter-block-war inter-block-total inter-block-atomic same-value different-value fenced-lock fenced-one-side
              uninit-local uninit-local-fixed)
   add_test(NAME emu.memcheck.${case} COMMAND emu_memcheck_planted ${case})
   set_tests_properties(emu.memcheck.${case} PROPERTIES TIMEOUT 60)

@@ -158,6 +158,30 @@ __global__ void grid_total_kernel(const float* in, float* total, bool atomic) {
     }
 }
 
+// Every thread adds its index to one total behind a lock: taken with atomicCAS and a fence, released with a fence and
+// atomicExch (CUDA by Example's Lock), one lane of a warp at a time as its hash table does. The fences and atomics
+// order the critical sections, which no barrier does. With `one_side`, only thread 0 fences and writes; thread 1
+// reads without any ordering: a race.
+__global__ void fenced_lock_kernel(int* mutex, int* total, int* out, bool one_side) {
+    if (one_side) {
+        if (threadIdx.x == 0) {
+            total[0] = 7;  // @oneside-write
+            __threadfence();
+        }
+        if (threadIdx.x == 1) out[0] = total[0];  // @oneside-read
+        return;
+    }
+    for (int i = 0; i < 32; ++i) {
+        if (threadIdx.x % 32 == i) {
+            while (atomicCAS(mutex, 0, 1) != 0) {}
+            __threadfence();
+            total[0] += threadIdx.x;
+            __threadfence();
+            atomicExch(mutex, 0);
+        }
+    }
+}
+
 // Every lane of warp 0 stores the block's value to one global slot and one shared slot, and every block raises one
 // flag: several threads storing the same value is not a race (compute-sanitizer's racecheck agrees), different values
 // are.
@@ -596,6 +620,21 @@ void same_value(bool same) {
     }
 }
 
+void fenced_lock(bool one_side) {
+    int* mutex = device(std::vector<int>(1, 0));
+    int* total = device(std::vector<int>(1, 0));
+    int* out = device(std::vector<int>(1, 0));
+    fenced_lock_kernel<<<1, 64>>>(mutex, total, out, one_side);
+    expect(finish() == cudaSuccess, "the lock launch completes");
+    if (one_side) {
+        expect_one("race", {"Write access at " + here("oneside-write") + " by thread (0,0,0)",
+                            "and Read access at " + here("oneside-read") + " by thread (1,0,0) in block (0,0,0)"});
+    } else {
+        expect_none();
+        expect(back(total, 1)[0] == 63 * 64 / 2, "every thread added behind the lock");
+    }
+}
+
 // Under any schedule the missing barrier is reported: readers that ran after the write (read after write), or before
 // it (the write then overwrites what they read).
 void global_stage_any_order() {
@@ -682,6 +721,8 @@ int main(int argc, char** argv) {
     else if (c == "inter-block-atomic") grid_total(true);
     else if (c == "same-value") same_value(true);
     else if (c == "different-value") same_value(false);
+    else if (c == "fenced-lock") fenced_lock(false);
+    else if (c == "fenced-one-side") fenced_lock(true);
     else if (c == "uninit-local") local_cache(true);
     else if (c == "uninit-local-fixed") local_cache(false);
     else if (c == "uninit-local-any-order") local_cache(true);
