@@ -70,6 +70,9 @@ class Rewriter {
                 }
             }
             if (preprocessed_ && t.kind == Kind::identifier) driver_calls.see(t.text);
+            if (preprocessed_ && user_[k] && t.kind == Kind::identifier && non_kernel_definition(k) &&
+                std::all_of(braces.begin(), braces.end(), [](bool ns) { return ns; }))
+                host_functions_.insert(t.text);
             if (is(t, "{")) {
                 braces.push_back(opens_namespace(k));
                 open_braces_ = braces.size();
@@ -140,7 +143,7 @@ class Rewriter {
     std::vector<bool> user_;
     // Non-template kernels defined at namespace scope: name and the index of the '}' that ends the definition.
     std::vector<std::pair<std::string, std::size_t>> kernels_;
-    mutable std::map<std::string, bool> function_named_;  // defines_function_named's answers
+    std::set<std::string> host_functions_;  // functions defined at namespace scope in the program's files, not kernels
 
     const Token& tok(std::size_t k) const { return ts_[sig_[k]]; }
     bool tok_is(std::size_t k, std::string_view s) const { return k < sig_.size() && tok(k).text == s; }
@@ -521,37 +524,32 @@ class Rewriter {
         return n == 1 && !defines_function_named(name);
     }
 
-    // Whether a function that is not a kernel is defined under this name too: a host launcher named as its kernel,
-    // `void gelu_backward1(floatX* dinp, ..., int block_size)` beside `__global__ void gelu_backward1(floatX* dinp,
-    // ...)` (llm.c's dev/cuda), which CUDA overloads. The name alone is then an overload set, which neither the launch's
-    // ByteCall nor the kernel's registration can take; the launch calls it by name, as for overloaded kernels, and
-    // overload resolution picks the kernel from the arguments, as nvcc does.
-    bool defines_function_named(const std::string& name) const {
-        const auto known = function_named_.find(name);
-        if (known != function_named_.end()) return known->second;
-        return function_named_[name] = scan_function_named(name);
-    }
-    bool scan_function_named(const std::string& name) const {
+    // Whether the program's own files define a function that is not a kernel under this name, at namespace scope: a
+    // host launcher named as its kernel, `void gelu_backward1(floatX* dinp, ..., int block_size)` beside
+    // `__global__ void gelu_backward1(floatX* dinp, ...)` (llm.c's dev/cuda), which CUDA overloads. The name alone is
+    // then an overload set, which neither the launch's ByteCall nor the kernel's registration can take; the launch
+    // calls it by name, as for overloaded kernels, and overload resolution picks the kernel from the arguments, as
+    // nvcc does. Functions of headers and members of classes do not count: they do not share the kernel's scope.
+    bool defines_function_named(const std::string& name) const { return host_functions_.count(name) != 0; }
+
+    // Whether the identifier at k names a function defined there (`type name(...) {`) that is not a kernel.
+    bool non_kernel_definition(std::size_t k) const {
         static const std::set<std::string> kNotType = {"return", "else",  "do",   "new",       "delete",
                                                        "case",   "throw", "goto", "co_return", "sizeof"};
-        for (std::size_t k = 1; k + 1 < sig_.size(); ++k) {
-            const Token& t = tok(k);
-            if (t.kind != Kind::identifier || t.text != name || !is(tok(k + 1), "(")) continue;
-            const Token& before = tok(k - 1);
-            const bool after_type =
-                ((before.kind == Kind::identifier || before.kind == Kind::keyword) && !kNotType.count(before.text)) ||
-                is(before, "*") || is(before, "&") || is(before, "&&") || is(before, ">");
-            const std::size_t close = match_forward(k + 1);
-            if (!after_type || close + 1 >= sig_.size() || !is(tok(close + 1), "{")) continue;
-            bool kernel = false;
-            for (std::size_t b = k; b-- > 0;) {
-                const Token& p = tok(b);
-                if (is(p, ";") || is(p, "{") || is(p, "}")) break;
-                if (is(p, "__global__")) kernel = true;
-            }
-            if (!kernel) return true;
+        if (k == 0 || k + 1 >= sig_.size() || !is(tok(k + 1), "(")) return false;
+        const Token& before = tok(k - 1);
+        const bool after_type =
+            ((before.kind == Kind::identifier || before.kind == Kind::keyword) && !kNotType.count(before.text)) ||
+            is(before, "*") || is(before, "&") || is(before, "&&") || is(before, ">");
+        if (!after_type) return false;
+        const std::size_t close = match_forward(k + 1);
+        if (close + 1 >= sig_.size() || !is(tok(close + 1), "{")) return false;
+        for (std::size_t b = k; b-- > 0;) {
+            const Token& p = tok(b);
+            if (is(p, ";") || is(p, "{") || is(p, "}")) break;
+            if (is(p, "__global__")) return false;
         }
-        return false;
+        return true;
     }
 
     // After each kernel's definition, a registration run at static initialisation, so that

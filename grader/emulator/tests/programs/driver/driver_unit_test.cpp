@@ -275,7 +275,9 @@ TEST_CASE("emu-nvcc registers each kernel defined once outside a template, on it
 }
 
 TEST_CASE("emu-nvcc launches a kernel overloaded by a host function by name", "[driver]") {
-    const std::string kernel = "# 1 \"main.cu\"\n__global__ void k(int* p) { *p = 1; }\n";
+    // The program's own file, after the prelude's marker header (the program's own code, as emu-nvcc preprocesses it).
+    const std::string kernel =
+        "# 1 \"/opt/emu/include/emu/arg_read.hpp\" 1\n# 1 \"main.cu\"\n__global__ void k(int* p) { *p = 1; }\n";
     // Defined once: called with its parameters' bytes, and registered for cudaLaunchKernel.
     const auto once = emu::rewrite::rewrite_preprocessed(kernel + "void run(int* p) { k<<<1, 1>>>(p); }\n");
     INFO(once.text);
@@ -295,6 +297,12 @@ TEST_CASE("emu-nvcc launches a kernel overloaded by a host function by name", "[
         kernel + "int f(int* p) { k<<<1, 1>>>(p); if (p) { k(p); } return k(p), 0; }\n");
     INFO(calls.text);
     CHECK(calls.text.find("::emu::detail::byte_call(k, ") != std::string::npos);
+    // Nor is a member function of that name, whose scope is its class's.
+    const auto member = emu::rewrite::rewrite_preprocessed(
+        kernel + "struct S { void k(int* p, int n) { n = *p; } };\nvoid run(int* p) { k<<<1, 1>>>(p); }\n");
+    INFO(member.text);
+    CHECK(member.text.find("::emu::detail::byte_call(k, ") != std::string::npos);
+    CHECK(member.text.find("register_kernel(k)") != std::string::npos);
 }
 
 TEST_CASE("emu-nvcc wraps element arguments of calls in the program's own files only", "[driver]") {
