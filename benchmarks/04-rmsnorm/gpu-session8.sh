@@ -51,7 +51,7 @@ BENCH_ARCH=sm_90 timeout "$(left 150)" "$here/bench.sh" --build-only --out $r/b 
 bb=$!
 for f in rmsnorm fused_add_rmsnorm; do
   nvcc "${flags[@]}" -Xptxas -v -DRMSREF_NO_PDL -c "$here/kernels/$f.cu" -o $r/obj-nopdl/kernels_$f.cu.o \
-    > $r/obj-nopdl/$f.ptxas.txt 2>&1 &
+    > $r/ptxas-nopdl-$f.txt 2>&1 &
   # ptxas's registers of the plain build's kernels too (the pair is in every kernel now).
   nvcc "${flags[@]}" -Xptxas -v -c "$here/kernels/$f.cu" -o /dev/null > $r/ptxas-$f.txt 2>&1 &
 done
