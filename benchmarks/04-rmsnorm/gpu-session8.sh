@@ -49,15 +49,18 @@ smi=$!
 flags=(-std=c++17 -O3 -arch=sm_90 -lineinfo)
 BENCH_ARCH=sm_90 timeout "$(left 150)" "$here/bench.sh" --build-only --out $r/b > $r/build.txt 2>&1 &
 bb=$!
+compiles=()
 for f in rmsnorm fused_add_rmsnorm; do
   nvcc "${flags[@]}" -Xptxas -v -DRMSREF_NO_PDL -c "$here/kernels/$f.cu" -o $r/obj-nopdl/kernels_$f.cu.o \
     > $r/ptxas-nopdl-$f.txt 2>&1 &
+  compiles+=($!)
   # ptxas's registers of the plain build's kernels too (the pair is in every kernel now).
   nvcc "${flags[@]}" -Xptxas -v -c "$here/kernels/$f.cu" -o /dev/null > $r/ptxas-$f.txt 2>&1 &
+  compiles+=($!)
 done
 wait $bb
 echo "build rc $? at $(at)" >> $log
-wait
+for p in "${compiles[@]}"; do wait "$p"; done # not the clock sampler, which runs to the end
 ls $r/obj-nopdl/*.o >> $log 2>&1
 # bench.sh's objects (obj/<path with / as _>.o): the lesson's kernels, its driver, the common files, the solutions.
 others=("$r"/b/obj/bench_check.cu.o "$r"/b/obj/common_*.o "$r"/b/obj/solution_*.o)
