@@ -501,15 +501,8 @@ def fifth_plan():
 
 def fifth_time(e, gpu):
     old, new, plan = fifth_plan()
-    pred, meas = plan_times(e, gpu, plan, "2026-12-01-profile5-predictions.txt")
-    shapes = [s for s in FIFTH_SHAPES + FOURTH_ALL if any(k[1] == s for k in pred)]
-    cols = [shapes[:5], shapes[5:11], shapes[11:]]
-    for i, part in enumerate(cols):
-        if not part:
-            continue
-        print_time_table(pred, meas, part, old + new if i == 0 else new, new)
     one_warp = ("warp_per_row", "warp_row_vec4", "bf16_warp_row", "bf16_warp_row16", "warp_row2", "half_warp_row")
-    print_within(pred, meas, [
+    check_time(e, gpu, (old, new, plan), "2026-12-01-profile5-predictions.txt", FIFTH_SHAPES + FOURTH_ALL, (5, 11), [
         ("held out: old variants, new shapes", lambda n, s: n in old and s in FIFTH_SHAPES),
         ("held out: new variants, old shapes", lambda n, s: n in new and s in FOURTH_ALL),
         ("held out: new variants, new shapes", lambda n, s: n in new and s in FIFTH_SHAPES),
@@ -519,6 +512,19 @@ def fifth_time(e, gpu):
         ("held out, at the large shapes (every timed shape: 128 to 512 MiB of fp32 input)",
          lambda n, s: large(s)),
     ])
+
+
+def check_time(e, gpu, planned, predictions, shapes, cuts, groups):
+    """The time half of a held-out check (the fifth on): every point of the plan predicted with the constants
+    committed before its call; a table of the first cuts[0] shapes with every variant, then the new variants alone
+    at the rest, cuts[1] shapes at a time; each group within 20 %, the misses, the ranking per shape."""
+    old, new, plan = planned
+    pred, meas = plan_times(e, gpu, plan, predictions)
+    shapes = [s for s in shapes if any(k[1] == s for k in pred)]
+    for i, part in enumerate((shapes[:cuts[0]], shapes[cuts[0]:cuts[1]], shapes[cuts[1]:])):
+        if part:
+            print_time_table(pred, meas, part, old + new if i == 0 else new, new)
+    print_within(pred, meas, groups)
     misses = sorted((k for k in pred if abs(pct(pred[k], meas[k])) > 20), key=lambda k: -abs(pct(pred[k], meas[k])))
     if misses:
         print("* outside 20 %: " + ", ".join(f"{n} at {s.replace(' ', ' × ')} ({pct(pred[(n, s)], meas[(n, s)]):+.0f} %)"
@@ -592,14 +598,7 @@ def sixth_plan():
 
 def sixth_time(e, gpu):
     old, new, plan = sixth_plan()
-    pred, meas = plan_times(e, gpu, plan, "2026-12-02-profile6-predictions.txt")
-    shapes = [s for s in SIXTH_SHAPES + FIFTH_ALL if any(k[1] == s for k in pred)]
-    cols = [shapes[:5], shapes[5:14], shapes[14:]]
-    for i, part in enumerate(cols):
-        if not part:
-            continue
-        print_time_table(pred, meas, part, old + new if i == 0 else new, new)
-    print_within(pred, meas, [
+    check_time(e, gpu, (old, new, plan), "2026-12-02-profile6-predictions.txt", SIXTH_SHAPES + FIFTH_ALL, (5, 14), [
         ("held out: old variants, new shapes", lambda n, s: n in old and s in SIXTH_SHAPES),
         ("held out: new variants, old shapes", lambda n, s: n in new and s in FIFTH_ALL),
         ("held out: new variants, new shapes", lambda n, s: n in new and s in SIXTH_SHAPES),
@@ -612,11 +611,6 @@ def sixth_time(e, gpu):
         ("held out, at the large shapes (every timed shape: 128 to 512 MiB of fp32 input)",
          lambda n, s: large(s)),
     ])
-    misses = sorted((k for k in pred if abs(pct(pred[k], meas[k])) > 20), key=lambda k: -abs(pct(pred[k], meas[k])))
-    if misses:
-        print("* outside 20 %: " + ", ".join(f"{n} at {s.replace(' ', ' × ')} ({pct(pred[(n, s)], meas[(n, s)]):+.0f} %)"
-                                            for n, s in misses))
-    print_ranking(pred, meas, shapes, old + new)
 
 
 def sixth_counts(e, gpu):
