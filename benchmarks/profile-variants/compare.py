@@ -614,18 +614,22 @@ def sixth_time(e, gpu):
 
 
 def sixth_counts(e, gpu):
-    """Nsight Compute's launches per new variant (256 x 4096, then 57344 x 1024); the emulated launch is 128 rows
-    predicted for the shape's rows: requests and wavefronts are scaled by the blocks."""
+    counts_at(e, gpu, names("heldout5.txt"), "new variant")
+
+
+def counts_at(e, gpu, variants, label):
+    """Nsight Compute's launches per variant (256 x 4096, then 57344 x 1024: gpu-heldout5.sh, gpu-heldout6.sh); the
+    emulated launch is 128 rows predicted for the shape's rows: requests and wavefronts are scaled by the blocks."""
     ratio = lambda a, b: f"{a / b:.2f}" if b else "–"
     cell = lambda a, b: f"{a:.0f} / {b:.0f} ({pct(a, b):+.0f}%)" if b else f"{a:.0f} / –"
     large_rows = []
-    if not any((gpu / f"{n}.ncu.csv").exists() for n in names("heldout5.txt")):
+    if not any((gpu / f"{n}.ncu.csv").exists() for n in variants):
         print("\nNsight Compute did not run in this call (no <name>.ncu.csv): no counts to compare.")
         return
-    print("\n| new variant at 256 × 4096 | ld requests emu / ncu | ld sectors/req | st requests emu / ncu | "
+    print(f"\n| {label} at 256 × 4096 | ld requests emu / ncu | ld sectors/req | st requests emu / ncu | "
           "st sectors/req | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | blocks |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for n in names("heldout5.txt"):
+    for n in variants:
         L = ncu(gpu / f"{n}.ncu.csv")
         em, c = e.get(n, {}).get("256 4096"), L[0] if L else None
         if len(L) > 1:
@@ -642,7 +646,7 @@ def sixth_counts(e, gpu):
               f"{ratio(em['st_sectors'], em['st_requests'])} / {ratio(st_s, st_r)} | "
               f"{cell(em['predicted_l1_hit_sectors'], hit)} | {cell(em['predicted_l2_bytes'] / 32, l2)} | "
               f"{em['predict_blocks']:.0f} |")
-    print("\n| new variant at 57344 × 1024 | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | "
+    print(f"\n| {label} at 57344 × 1024 | L1 hit sectors pred / ncu | sectors asked of L2 pred / ncu | "
           "DRAM MB pred / ncu | minimum MB |")
     print("| --- | --- | --- | --- | --- |")
     for n, em, c in large_rows:
@@ -655,7 +659,41 @@ def sixth_counts(e, gpu):
               f"{cell(em['predicted_dram_bytes'] / 1e6, dram / 1e6)} | {em['min_bytes'] / 1e6:.0f} |")
 
 
+SEVENTH_SHAPES = ("98304 1024", "28672 2048", "18432 3072", "11264 5120", "3584 15360")
+SIXTH_ALL = FIFTH_ALL + SIXTH_SHAPES  # every shape measured before the seventh check
+SERIAL_ROWS = SHUFFLE_TRIPS + ("warp_row4_vec4", "bf16_warp_row4")  # several rows per warp, one after the other
+
+
+def seventh_plan():
+    old = names("variants.txt") + names("heldout.txt") + names("heldout2.txt") + names("heldout3.txt")
+    old += names("heldout4.txt") + names("heldout5.txt")
+    new = names("heldout6.txt")
+    return old, new, [(n, SEVENTH_SHAPES) for n in old] + [(n, SEVENTH_SHAPES + SIXTH_ALL) for n in new]
+
+
+def seventh_time(e, gpu):
+    old, new, plan = seventh_plan()
+    check_time(e, gpu, (old, new, plan), "2026-12-07-profile7-predictions.txt", SEVENTH_SHAPES + SIXTH_ALL, (5, 14), [
+        ("held out: old variants, new shapes", lambda n, s: n in old and s in SEVENTH_SHAPES),
+        ("held out: new variants, old shapes", lambda n, s: n in new and s in SIXTH_ALL),
+        ("held out: new variants, new shapes", lambda n, s: n in new and s in SEVENTH_SHAPES),
+        ("held out, several rows per warp one after another", lambda n, s: n in SERIAL_ROWS),
+        ("held out, partial stores a loop apart (no term)", lambda n, s: n in PARTIAL_STORES),
+        ("held out, all", lambda n, s: True),
+        ("held out, at the large shapes (every timed shape: 128 to 512 MiB of fp32 input)", lambda n, s: large(s)),
+        ("held out, at 256 MiB of fp32 input or more", lambda n, s: int(s.split()[0]) * int(s.split()[1]) >= 1 << 26),
+    ])
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--predict7":
+        plan_predictions(emu(sys.argv[2]), seventh_plan()[2], 16)
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--seventh":
+        e, gpu = emu(sys.argv[2]), Path(sys.argv[3])
+        seventh_time(e, gpu)
+        counts_at(e, gpu, names("heldout5.txt") + names("heldout6.txt"), "variant")
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--predict6":
         plan_predictions(emu(sys.argv[2]), sixth_plan()[2], 16)
         return
