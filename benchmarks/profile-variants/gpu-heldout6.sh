@@ -12,6 +12,10 @@
 # Results: <out>/<name>.{ptxas,time,ncu.csv}, <out>/copy.txt, <out>/env.txt.
 #
 #   benchmarks/profile-variants/gpu-heldout6.sh <repo-root> <out>
+# As one device call (about 4 min 10 s of wall, 4 min 50 s at most; one file comes back):
+#   mkdir -p /tmp/r; LEFT=245 timeout 290 bash benchmarks/profile-variants/gpu-heldout6.sh . /tmp/r \
+#     > /tmp/r/console.txt 2>&1; echo "rc=$? at ${SECONDS}s" >> /tmp/r/console.txt
+#   tar czf $OUT/heldout7.tgz --exclude=bin -C /tmp r
 # The other side: emu-profile.sh (SHAPES of these shapes); the table: compare.py --seventh.
 set -uo pipefail
 root=$1
