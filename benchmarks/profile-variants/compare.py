@@ -45,6 +45,17 @@ all 552 points of the first five checks:
      twenty-three; within 20 % per group (and without the two classes the model has no term for); the ranking;
   2. counts of the new variants against Nsight Compute at 256 x 4096 and 57344 x 1024.
 
+The seventh check (gpu-heldout6.sh), made after a refit on all 783 points of the first six checks (the model's form
+unchanged):
+
+    compare.py --seventh <emu-dir>[,<emu-dir>...] <gpu-dir>
+    compare.py --predict7 <emu-dir>[,<emu-dir>...]    the predictions for that call, written before it is made
+
+  1. time: the 34 variants of the first six checks at the five new shapes, the new variants (heldout6.txt) at all
+     twenty-eight; within 20 % per group; the ranking;
+  2. counts of the seven variants without earlier counters (heldout5.txt, heldout6.txt) against Nsight Compute at
+     256 x 4096 and 57344 x 1024.
+
 The fifth check (gpu-heldout4.sh), made after the traffic clock per warp (L1 and L2 models) and a refit on all 350
 points of the first four checks:
 
