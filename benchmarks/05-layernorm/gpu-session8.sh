@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# h-layernorm8 (session 8, 2026-12-07): lesson 05's 16-bit LayerNorm on the H200, one call of about 4.5 minutes.
+# h-layernorm8 (session 8, 2026-12-07): lesson 05's 16-bit LayerNorm on the H200, one call of about 3 minutes (run 20,
+# on an H100: 168 s).
 # Run from the repository root on the GPU machine (nvcc 13, PyTorch + Triton, ncu, cuobjdump); outputs under $OUT.
 # Predictions, committed before the call: docs/gpu-runs/2026-12-07-layernorm8-predictions.md.
 #  1. `make bench-05` as it is (benchmarks/05-layernorm/bench.sh: build, torch and Triton, every kernel checked and
@@ -10,7 +11,7 @@
 #  3. cuobjdump: registers and spills of every instance of both builds, the SASS of the two bf16 rule kernels;
 #  4. with the time left, the tuning sweep (bench --tune --quick: every launch shape with and without the capped and
 #     streaming options, at the 15 quick shapes of each group), for the rule.
-# Everything in $OUT/results.tgz; also $OUT/console.txt (steps and times), $OUT/bench05-console.txt (the table),
+# Everything in $OUT/results.tgz (no binaries, no SASS but the rule's two kernels: well under 16 MiB); also $OUT/console.txt (steps and times), $OUT/bench05-console.txt (the table),
 # $OUT/bench-05.svg (the figure), $OUT/summary.txt (the lines the write-up needs first).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
@@ -24,6 +25,7 @@ step() { echo "$1 at $(at)" | tee -a "$log"; }
 {
   date -u
   git log --oneline -1 | cut -c1-100
+  git status --short | head -20 # a merge left uncommitted shows here, not in the line above
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
   nvcc --version | tail -1
   python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
@@ -68,14 +70,17 @@ for v in old new; do
   step "ncu $v rc $?"
 done
 
-# 3: registers, spills and SASS of both builds.
+# 3: registers, spills and SASS of both builds. The full SASS dumps (44 and 68 MB in run 20) stay outside the archive,
+# which must come back under 16 MiB: only the rule's two kernels are kept, below.
+sass=/tmp/ln8-sass
+mkdir -p $sass
 for v in old new; do
   [ -x $r/po-$v ] || continue
   cuobjdump -res-usage $r/po-$v > $r/res-usage-$v.txt 2>&1
-  cuobjdump -sass $r/po-$v > $r/sass-all-$v.txt 2>&1
+  cuobjdump -sass $r/po-$v > $sass/sass-all-$v.txt 2>&1
 done
 # The rule's bf16 kernels at 16384 x 4096: old block512x1 weight late ALIGNED, new block256x2 weight late ALIGNED.
-python3 - "$r" > $r/sass-rule-kernels.txt 2>&1 <<'PY'
+python3 - "$sass" > $r/sass-rule-kernels.txt 2>&1 <<'PY'
 import re, sys
 r = sys.argv[1]
 want = {"old": r"layernorm_regs_kernelI13__nv_bfloat16Li0ELi1ELb0ELb0ELb1E",
@@ -112,6 +117,8 @@ fi
   grep -E "REG|STACK|LOCAL" $r/res-usage-new.txt | grep -c . | sed 's/^/res-usage lines (new): /'
 } > "$OUT"/summary.txt 2>&1
 cp "$log" $r/console-copy.txt
-tar czf "$OUT"/results.tgz -C /tmp ln8 2>> "$log"
+# The archive holds no binaries (the two profile_one builds, about 10 MB together) and no full SASS.
+tar czf "$OUT"/results.tgz -C /tmp --exclude='ln8/po-old' --exclude='ln8/po-new' ln8 2>> "$log"
+du -k "$OUT"/results.tgz | tee -a "$log" # KiB: must stay under 16384
 cat "$OUT"/summary.txt
 step "done"
