@@ -11,7 +11,8 @@
 #  3. cuobjdump: registers and spills of every instance of both builds, the SASS of the two bf16 rule kernels;
 #  4. with the time left, the tuning sweep (bench --tune --quick: every launch shape with and without the capped and
 #     streaming options, at the 15 quick shapes of each group), for the rule.
-# Everything in $OUT/results.tgz (no binaries, no SASS but the rule's two kernels: well under 16 MiB); also $OUT/console.txt (steps and times), $OUT/bench05-console.txt (the table),
+# Everything in $OUT/results.tgz (no binaries, no SASS but the rule's two kernels: well under 16 MiB); also
+# $OUT/console.txt (steps and times), $OUT/bench05-console.txt (the table),
 # $OUT/bench-05.svg (the figure), $OUT/summary.txt (the lines the write-up needs first).
 set -uo pipefail
 export PYTHONUNBUFFERED=1
