@@ -13,11 +13,15 @@ namespace lnref {
 // fp32: 4 packs, capped at 32 registers (no spill: 2048 threads of 64 bytes). Short batches of 16-bit rows up to
 // 4096 elements: one pack with weight and bias early (a block of at most 512 threads, four of them a multiprocessor:
 // the 512 rows in one wave, and the parameters' loads off the path from the reductions to the stores).
+// The plain 16-bit norm's 2 packs stream (kOptStream): chosen from run 20's tuning sweep, measured on an H100 80GB
+// HBM3, not an H200 (docs/gpu-runs.md, 2026-12-07): of the 9 quick shapes that take this entry, streaming was as
+// fast or faster at 9 in bf16 and 8 in fp16 (512 x 5120: 0.2 % slower), by up to 3 %; geometric mean of time over
+// the best shape's 1.012 -> 1.002 bf16, 1.016 -> 1.003 fp16. The fused add's was mixed there (faster at 512 rows,
+// 1-2 % slower at 4096 rows and more: 1.009 -> 1.011), so it does not stream.
 inline rmsref::RuleEntry rule_entry(int elem_bytes, bool fused, bool short_batch, int n) {
     if (elem_bytes == 4) return {4, false, rmsref::kOptCap};
     if (short_batch && n <= 4096) return {1, true};
-    (void)fused;
-    return {2, false};
+    return {2, false, fused ? 0 : rmsref::kOptStream};
 }
 
 inline rmsref::LaunchShape choose_shape(int n, int elem_bytes, int m, bool fused) {
