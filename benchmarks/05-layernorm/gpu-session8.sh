@@ -18,7 +18,11 @@ set -uo pipefail
 export PYTHONUNBUFFERED=1
 start=$(date +%s)
 at() { echo "$(($(date +%s) - start)) s"; }
-left() { echo $((${1:-280} - ($(date +%s) - start))); } # seconds left of the call's share
+# Seconds left of the call's share (under 3 minutes), at least 1: `timeout 0` would mean no limit at all.
+left() {
+  local s=$((${1:-178} - ($(date +%s) - start)))
+  echo $((s > 1 ? s : 1))
+}
 r=/tmp/ln8
 mkdir -p $r
 log="$OUT"/console.txt
@@ -46,7 +50,7 @@ bo=$!
 bn=$!
 
 # 1: make bench-05.
-timeout "$(left 200)" benchmarks/05-layernorm/bench.sh > $r/bench05-console.txt 2>&1
+timeout "$(left 150)" benchmarks/05-layernorm/bench.sh > $r/bench05-console.txt 2>&1
 step "bench-05 rc $?"
 for f in bench-05.csv bench-05.svg peers.csv build.log; do [ -f build/bench-05/$f ] && cp build/bench-05/$f $r/; done
 cp $r/bench05-console.txt "$OUT"/ 2>/dev/null
@@ -65,7 +69,7 @@ for v in old new; do
 done
 step "profile_one timings done"
 for v in old new; do
-  [ -x $r/po-$v ] && timeout "$(left 235)" ncu --clock-control none -k regex:layernorm --launch-skip 1 --launch-count 1 \
+  [ -x $r/po-$v ] && timeout "$(left 160)" ncu --clock-control none -k regex:layernorm --launch-skip 1 --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats \
     --section WarpStateStats --section MemoryWorkloadAnalysis $r/po-$v bf16 16384 4096 rule 3 > $r/ncu-$v.txt 2>&1
   step "ncu $v rc $?"
@@ -99,8 +103,8 @@ PY
 step "cuobjdump done"
 
 # 4: the tuning sweep with what is left (its CSV is written after every group).
-if [ "$(left 285)" -gt 40 ]; then
-  timeout "$(left 285)" build/bench-05/bench --tune --quick --replays 10 --csv $r/tune.csv --svg $r/tune.svg \
+if [ "$(left 178)" -gt 15 ]; then
+  timeout "$(left 178)" build/bench-05/bench --tune --quick --replays 10 --csv $r/tune.csv --svg $r/tune.svg \
     > $r/tune-console.txt 2>&1
   step "tune rc $?"
 else
