@@ -147,3 +147,6 @@ for N in (1024, 2048, 2176, 3072):
     print(f"512 x {N}: rule {e['reference']['shape']} {us(e['reference']):.2f} us (bench), Triton "
           f"{us(e['triton one-step']):.2f} (bench); tune's fastest {best} {v[best]:.2f}: Triton / it "
           f"{us(e['triton one-step']) / v[best]:.3f}")
+    base = re.match(r'block\d+x4', e['reference']['shape']).group(0)
+    print('  the rule\'s block, 4 packs: ' + ', '.join(f"{sfx or 'early'} {v[base + sfx]:.2f}" for sfx in
+                                                       ('+w-late+cap', '+w-late', '', '+cap')))
