@@ -6,8 +6,8 @@
 
 namespace lnref {
 
-// Session 8 (2026-12-07), predicted from registers and bytes in flight before the H200 measured it (docs/gpu-runs/
-// 2026-12-07-layernorm8-predictions.md, L1-L6): a multiprocessor keeps about 64 KiB of x in flight only with 2048
+// Session 8 (2026-12-07), predicted from registers and bytes in flight before any GPU measured it (docs/gpu-runs/
+// 2026-12-07-layernorm8-predictions.md, L1-L6; measured since on an H100 only, run 20): a multiprocessor keeps about 64 KiB of x in flight only with 2048
 // threads of 32 bytes (16-bit: 2 packs a thread, 29-32 registers with weight and bias loaded late, one pack at a
 // time) or 1024 threads of 64 bytes; one pack a 16-bit thread (the rule before: 16 bytes) leaves it at 32 KiB.
 // fp32: 4 packs, capped at 32 registers (no spill: 2048 threads of 64 bytes). Short batches of 16-bit rows up to
