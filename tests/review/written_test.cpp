@@ -229,6 +229,9 @@ TEST_CASE("an item's heading retyped at another level still opens its section", 
         CHECK(item(v, "Q1").answer.find("zero row gives no NaN") != std::string::npos);
         CHECK(item(v, "explanation").answer.find("zero row") == std::string::npos);
     }
+    // Old Mac line ends (a carriage return alone) are line ends too.
+    const auto cr = score_answers(rubric(), "# Answers\r\r## Q1\rBecause eps is added, a zero row gives no NaN.\r");
+    CHECK(item(cr, "Q1").answer == "Because eps is added, a zero row gives no NaN.");
     // A sub-heading that names no item stays part of the answer it stands in.
     const auto sub = score_answers(rubric(), "## Q1\nFirst part.\n\n### Details\nSecond part.\n");
     CHECK(item(sub, "Q1").answer.find("Second part.") != std::string::npos);

@@ -81,7 +81,15 @@ nlohmann::json lesson_item(const nlohmann::json& lesson, const std::string& id) 
 std::map<std::string, std::string> markdown_sections(const std::string& markdown,
                                                      const std::vector<std::string>& item_ids) {
     std::map<std::string, std::string> out;
-    std::istringstream in(markdown);
+    // Lines end as an editor may end them: LF, CRLF, or a carriage return alone (a file saved with old Mac line
+    // ends, which was one line with no heading: every item scored 0).
+    std::string text;
+    text.reserve(markdown.size());
+    for (std::size_t i = 0; i < markdown.size(); ++i) {
+        if (markdown[i] == '\r' && i + 1 < markdown.size() && markdown[i + 1] == '\n') continue;
+        text += markdown[i] == '\r' ? '\n' : markdown[i];
+    }
+    std::istringstream in(text);
     std::string line, heading;
     bool in_section = false, in_fence = false;
     // The text of a heading line of any level that names an item, or "".
