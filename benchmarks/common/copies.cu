@@ -28,6 +28,52 @@ __global__ void __launch_bounds__(THREADS)
         if (first + i * THREADS < n) __stcs(dst + first + i * THREADS, v[i]);
 }
 
+// row_copy_rows's kernel: block b copies row b / tensors of tensor b % tensors, `row_words` words a row, WORDS a
+// thread. WAIT: first the programmatic dependent launch pair (copies.h, CopyLaunch), which sm_90 has and the CPU
+// emulator runs as what it is on its serialised stream (the previous grid is complete: nothing to wait for).
+template <int WORDS, bool WAIT>
+__global__ void __launch_bounds__(1024) row_copy_rows_kernel(int4* dst0, const int4* src0, int4* dst1, const int4* src1,
+                                                             size_t n, size_t row_words, int tensors) {
+    if constexpr (WAIT) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        cudaTriggerProgrammaticLaunchCompletion();
+        cudaGridDependencySynchronize();
+#endif
+    }
+    const int t = static_cast<int>(blockIdx.x % unsigned(tensors));
+    const size_t row = blockIdx.x / unsigned(tensors);
+    int4* dst = t ? dst1 : dst0;
+    const int4* src = t ? src1 : src0;
+    const size_t first = row * row_words + threadIdx.x;
+    const size_t end = (row + 1) * row_words < n ? (row + 1) * row_words : n;
+    int4 v[WORDS];
+#pragma unroll
+    for (int i = 0; i < WORDS; ++i)
+        if (first + size_t(i) * blockDim.x < end) v[i] = __ldcs(src + first + size_t(i) * blockDim.x);
+#pragma unroll
+    for (int i = 0; i < WORDS; ++i)
+        if (first + size_t(i) * blockDim.x < end) __stcs(dst + first + size_t(i) * blockDim.x, v[i]);
+}
+
+template <int WORDS, bool WAIT>
+cudaError_t launch_row_copy_rows(bool pdl, unsigned blocks, unsigned threads, cudaStream_t stream, int4* d0,
+                                 const int4* s0, int4* d1, const int4* s1, size_t n, size_t row_words, int tensors) {
+    if (!pdl) {
+        row_copy_rows_kernel<WORDS, WAIT><<<blocks, threads, 0, stream>>>(d0, s0, d1, s1, n, row_words, tensors);
+        return cudaGetLastError();
+    }
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.stream = stream;
+    config.attrs = attr;
+    config.numAttrs = 1;
+    return cudaLaunchKernelEx(&config, row_copy_rows_kernel<WORDS, WAIT>, d0, s0, d1, s1, n, row_words, tensors);
+}
+
 __global__ void count_differences_kernel(const int4* __restrict__ a, const int4* __restrict__ b, size_t n,
                                          unsigned long long* count) {
     unsigned long long mine = 0;
@@ -52,6 +98,31 @@ void row_copy(void* dst, const void* src, size_t bytes, int threads, cudaStream_
     const auto* s = static_cast<const int4*>(src);
     if (threads == 128) row_copy_kernel<128, 1><<<unsigned(rows), 128, 0, stream>>>(d, s, n);
     else row_copy_kernel<64, 2><<<unsigned(rows), 64, 0, stream>>>(d, s, n);
+}
+
+bool row_copy_rows(const CopyTensors& tensors, size_t bytes, size_t row_bytes, int words, CopyLaunch how,
+                   cudaStream_t stream) {
+    if (bytes % 16 || row_bytes % 16 || row_bytes == 0 || tensors.count < 1 || tensors.count > 2) return false;
+    const size_t n = bytes / 16, row_words = row_bytes / 16, rows = (n + row_words - 1) / row_words;
+    const size_t threads = ((row_words + words - 1) / words + 31) / 32 * 32;
+    if (threads > 1024 || rows * tensors.count > 0x7fffffffu) return false;
+    auto* d0 = static_cast<int4*>(tensors.dst[0]);
+    auto* d1 = static_cast<int4*>(tensors.dst[tensors.count - 1]);
+    const auto* s0 = static_cast<const int4*>(tensors.src[0]);
+    const auto* s1 = static_cast<const int4*>(tensors.src[tensors.count - 1]);
+    const unsigned blocks = unsigned(rows * tensors.count), t = unsigned(threads);
+    const bool wait = how != CopyLaunch::plain, pdl = how == CopyLaunch::pdl;
+#define BENCH_ROW_COPY(W)                                                                                     \
+    if (words == (W))                                                                                         \
+        return (wait ? launch_row_copy_rows<W, true>(pdl, blocks, t, stream, d0, s0, d1, s1, n, row_words,    \
+                                                     tensors.count)                                           \
+                     : launch_row_copy_rows<W, false>(false, blocks, t, stream, d0, s0, d1, s1, n, row_words, \
+                                                      tensors.count)) == cudaSuccess;
+    BENCH_ROW_COPY(1)
+    BENCH_ROW_COPY(2)
+    BENCH_ROW_COPY(4)
+#undef BENCH_ROW_COPY
+    return false;
 }
 
 size_t count_differences(const void* a, const void* b, size_t bytes) {

@@ -21,6 +21,30 @@ void copy_kernel(void* dst, const void* src, size_t bytes, cudaStream_t stream);
 // cudaMemcpyAsync is not among the copies: sweep.cu says why.
 void row_copy(void* dst, const void* src, size_t bytes, int threads, cudaStream_t stream);
 
+// How a copy design of row_copy_rows is launched: plainly; plainly, its kernel starting with the programmatic
+// dependent launch pair (griddepcontrol.launch_dependents, then .wait; no-ops without the attribute), to measure what
+// the pair costs a plain launch; or with programmatic stream serialization (PDL: the next launch's blocks are
+// scheduled while this one drains, each waiting before its first load), the labelled launch mode of a kernel's
+// "+pdl" rows, so that they are measured against a copy launched the same way.
+enum class CopyLaunch { plain, wait, pdl };
+
+// The tensors a kernel reads and rewrites, for a copy of the same bytes: `count` (1 or 2) sources copied to as many
+// destinations (a destination may be its own source: the fused add rewrites its residual in place).
+struct CopyTensors {
+    void* dst[2] = {nullptr, nullptr};
+    const void* src[2] = {nullptr, nullptr};
+    int count = 1;
+};
+
+// A copy of `bytes` of each tensor, one block a row of `row_bytes` (the tensors' rows interleaved, block b copying
+// row b / count of tensor b % count, as a fused kernel reads both at once), `words` 16-byte words a thread (threads:
+// the row's words over `words`, rounded up to a warp), every load before the first store, streaming; a short last
+// row is copied as far as it goes. The tables' "best copy of the same bytes" is the fastest of these (at a row of
+// 2 KiB, the roofline's structure, and at the kernel's own row length) and copy_kernel. False, and nothing
+// launched, when a row needs more than 1024 threads or `bytes` or `row_bytes` is not a multiple of 16.
+bool row_copy_rows(const CopyTensors& tensors, size_t bytes, size_t row_bytes, int words, CopyLaunch how,
+                   cudaStream_t stream);
+
 // How many of the `bytes` / 16 16-byte words differ between a and b (synchronous): a copy is checked before it is
 // timed, since a copy that skipped words would be a fast, wrong roofline.
 size_t count_differences(const void* a, const void* b, size_t bytes);

@@ -37,10 +37,19 @@ std::vector<std::string> split_csv(const std::string& line) {
 
 }  // namespace
 
+bool launched_pdl(const Row& r) { return r.shape.find("+pdl") != std::string::npos; }
+
 void derive_ratios(std::vector<Row>& rows, double copy_tbs) {
     std::map<Key, double> shape_copy, reference, best_solution;
+    std::map<std::pair<Key, bool>, double> best_copy;  // (shape, launched with PDL) -> fastest copy's TB/s
+    std::set<Key> designed;  // shapes where the copy designs of the same bytes (copies.h: row_copy_rows) were timed
     for (const Row& r : rows) {
         if (!timed(r)) continue;
+        if (r.source == "copy design") designed.insert(key_of(r));
+        if (r.source == "copy" || r.source == "copy design") {
+            double& best = best_copy[{key_of(r), launched_pdl(r)}];
+            best = std::max(best, r.tbs);
+        }
         if (r.source == "copy") shape_copy[key_of(r)] = r.tbs;
         if (r.source == "reference") reference[key_of(r)] = r.tbs;
         if (r.source == "solution") best_solution[key_of(r)] = std::max(best_solution[key_of(r)], r.tbs);
@@ -52,30 +61,33 @@ void derive_ratios(std::vector<Row>& rows, double copy_tbs) {
         r.of_shape_copy = shape_copy.count(k) ? r.tbs / shape_copy[k] : 0;
         r.of_reference = reference.count(k) ? r.tbs / reference[k] : 0;
         r.of_best_solution = best_solution.count(k) ? r.tbs / best_solution[k] : 0;
+        // Only where copy designs were measured (large shapes); the grid-stride copy alone is not "the best".
+        const auto b = best_copy.find({k, launched_pdl(r)});
+        r.of_best_copy = b != best_copy.end() && designed.count(k) ? r.tbs / b->second : 0;
     }
 }
 
 void write_csv(const std::string& path, const RunInfo& info, const std::vector<Row>& rows) {
     std::ofstream out(path);
     out << "date,device,op,dtype,M,N,kernel,source,shape,status,bytes,median_us,tb_per_s,of_copy,of_shape_copy,"
-           "of_reference,of_best_solution,max_err_over_tol\n";
+           "of_reference,of_best_solution,max_err_over_tol,of_best_copy\n";
     char buf[512];
     const double copy_bytes = 2.0 * (size_t(2) << 30);
     std::vector<CopyFigure> copies = info.copies;
     if (copies.empty()) copies.push_back({info.copy_name, info.copy_tbs});
     for (const CopyFigure& c : copies) {
         const bool roofline = c.name == info.copy_name;
-        std::snprintf(buf, sizeof buf, "%s,%s,copy,-,0,0,%s,%s,,ok,%.0f,%.3f,%.4f,%.4f,0,0,0,0\n", info.date.c_str(),
+        std::snprintf(buf, sizeof buf, "%s,%s,copy,-,0,0,%s,%s,,ok,%.0f,%.3f,%.4f,%.4f,0,0,0,0,0\n", info.date.c_str(),
                       info.device.c_str(), c.name.c_str(), roofline ? "roofline" : "candidate", copy_bytes,
                       c.tbs > 0 ? copy_bytes / (c.tbs * 1e12) * 1e6 : 0, c.tbs,
                       info.copy_tbs > 0 ? c.tbs / info.copy_tbs : 0);
         out << buf;
     }
     for (const Row& r : rows) {
-        std::snprintf(buf, sizeof buf, "%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%.0f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3g\n",
+        std::snprintf(buf, sizeof buf, "%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%.0f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3g,%.4f\n",
                       info.date.c_str(), info.device.c_str(), r.op.c_str(), r.dtype.c_str(), r.M, r.N, r.kernel.c_str(),
                       r.source.c_str(), r.shape.c_str(), r.status.c_str(), r.bytes, r.us, r.tbs, r.of_copy,
-                      r.of_shape_copy, r.of_reference, r.of_best_solution, r.err);
+                      r.of_shape_copy, r.of_reference, r.of_best_solution, r.err, r.of_best_copy);
         out << buf;
     }
 }
@@ -145,8 +157,16 @@ void print_tables(const RunInfo& info, const std::vector<Row>& rows) {
         std::vector<std::string> columns;
         std::vector<std::pair<int, int>> shapes;
         std::map<std::pair<std::pair<int, int>, std::string>, const Row*> cell;
+        // The copy designs of the same bytes (large shapes) are one column each for plain and "+pdl" launches: the
+        // fastest, with its design; every design is in the CSV.
+        std::map<std::pair<std::pair<int, int>, bool>, const Row*> best_design;
         for (const Row& r : rows) {
-            if (r.op != op || r.dtype != dtype || r.source == "tune") continue;
+            if (r.op != op || r.dtype != dtype || r.source != "copy design" || !timed(r)) continue;
+            const Row*& b = best_design[{{r.M, r.N}, launched_pdl(r)}];
+            if (!b || r.tbs > b->tbs) b = &r;
+        }
+        for (const Row& r : rows) {
+            if (r.op != op || r.dtype != dtype || r.source == "tune" || r.source == "copy design") continue;
             const std::string l = label(r);
             if (std::find(columns.begin(), columns.end(), l) == columns.end()) columns.push_back(l);
             if (is_sweep(r, sweep_M)) continue;
@@ -154,19 +174,37 @@ void print_tables(const RunInfo& info, const std::vector<Row>& rows) {
             if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
             cell[{s, l}] = &r;
         }
+        std::vector<bool> design_columns;  // plain, then "+pdl", where measured
+        for (bool pdl : {false, true})
+            for (const auto& [where, row] : best_design)
+                if (where.second == pdl) {
+                    design_columns.push_back(pdl);
+                    break;
+                }
         std::printf("\n### %s, %s\n\n| M x N |", op.c_str(), dtype.c_str());
         for (const auto& c : columns) std::printf(" %s |", c.c_str());
+        for (bool pdl : design_columns) std::printf(" best copy of the same bytes%s |", pdl ? " (+pdl)" : "");
         std::printf("\n| --- |");
-        for (size_t i = 0; i < columns.size(); ++i) std::printf(" --- |");
+        for (size_t i = 0; i < columns.size() + design_columns.size(); ++i) std::printf(" --- |");
         std::printf("\n");
         for (const auto& s : shapes) {
             std::printf("| %d x %d |", s.first, s.second);
             for (const auto& c : columns) {
                 auto it = cell.find({s, c});
                 if (it == cell.end()) std::printf(" |");
+                else if (timed(*it->second) && it->second->of_best_copy > 0)
+                    std::printf(" %.2f (%.1f%%; %.1f%% of best copy) |", it->second->tbs, 100 * it->second->of_copy,
+                                100 * it->second->of_best_copy);
                 else if (timed(*it->second))
                     std::printf(" %.2f (%.0f%%) |", it->second->tbs, 100 * it->second->of_copy);
                 else std::printf(" %s |", it->second->status.c_str());
+            }
+            for (bool pdl : design_columns) {
+                auto it = best_design.find({s, pdl});
+                if (it == best_design.end()) std::printf(" |");
+                else
+                    std::printf(" %.2f (%.1f%%) %s %s |", it->second->tbs, 100 * it->second->of_copy,
+                                it->second->kernel.c_str(), it->second->shape.c_str());
             }
             std::printf("\n");
         }

@@ -20,7 +20,14 @@ struct Row {
     double of_shape_copy = 0;     // of the copy of the same bytes at this shape (plain norm only)
     double of_reference = 0;      // of the reference kernel at this op, dtype and shape (the leaderboard's figure)
     double of_best_solution = 0;  // of the fastest lesson solution at this op, dtype and shape
+    // Of the fastest copy of the same bytes at this shape (source "copy" or "copy design", large shapes), launched
+    // the same way (a row whose shape says "+pdl" against the "+pdl" copies, any other against the plain ones).
+    double of_best_copy = 0;
 };
+
+// A row launched with programmatic dependent launch (its shape names "+pdl"): a launch mode, not a kernel, compared
+// with copies launched the same way.
+bool launched_pdl(const Row& r);
 
 // One large device-to-device copy of the run (sweep.h: time_copies), read + write.
 struct CopyFigure {

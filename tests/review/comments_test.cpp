@@ -5,6 +5,7 @@
 #include "util/errors.hpp"
 #include "lesson/manifest.hpp"
 #include "lesson/markers.hpp"
+#include "review/lookalike.hpp"
 #include "review/static_compile.hpp"
 #include "util/subprocess.hpp"
 
@@ -170,4 +171,19 @@ TEST_CASE("nvcc compiles a kernel and reports its resources, or says it did not 
         CHECK(bad.output.find("bad.cu:2: error") != std::string::npos);
     }
     fs::remove_all(root);
+}
+
+TEST_CASE("a character outside ASCII in the code is named, a comment's is not", "[static_compile]") {
+    using workbook::review::lookalike_note;
+    // A no-break space pasted into `sq_sum / N`: the compiler's error shows it as a blank.
+    const std::string nbsp =
+        "float f(float sq_sum, int N) {\n  // café: comments may hold anything\n  return sq_sum\xc2\xa0/ N;\n}\n";
+    const std::string note = lookalike_note(nbsp, "rmsnorm.cu");
+    CHECK(note.find("rmsnorm.cu:3 holds U+00A0 (a no-break space, which looks like a space)") == 0);
+    CHECK(note.find("retype that character") != std::string::npos);
+    CHECK(lookalike_note("int g(int a) { return a \xe2\x88\x92 1; }", "k.cu")
+              .find("k.cu:1 holds U+2212 (the minus sign") == 0);
+    CHECK(lookalike_note("int h() { return 1; } // \xc3\x97\n", "k.cu").empty());
+    CHECK(lookalike_note("const char* s = \"\xc3\x97\";\n", "k.cu").empty());
+    CHECK(lookalike_note("int \xff x;\n", "k.cu").find("k.cu:1 holds the byte 0xFF") == 0);
 }

@@ -134,6 +134,21 @@ TEST_CASE("fill policy: the grader's and the system's internals are out of reach
     require_refused(check_inv("(fopen(0, 0), 1.f)"), "`fopen`, a file, stream or descriptor operation");
     require_refused(check_inv("(open(0, 0), 1.f)"), "`open`");
     require_refused(check_inv("(getenv(0), 1.f)"), "`getenv`, the process environment");
+    // The C library is not instrumented: a copy through mempcpy, bcopy or strncpy, a sort, a formatted write, a
+    // long double modfl read or write what the emulator's memory checker never sees (a race hidden in a call; until
+    // session 8 hunt_race scored 3.00 / 3.00 with its scale read through mempcpy). None is a device function.
+    require_refused(check_sum("float v; mempcpy(&v, in, sizeof(float) * (N > 0)); sq = v;"),
+                    "`mempcpy`, a C library function that reads or writes memory through a pointer");
+    require_refused(check_sum("float v; bcopy(in, &v, 4); sq = v;"), "`bcopy`, a C library function");
+    require_refused(check_sum("float v; strncpy((char*)&v, (const char*)in, 4); sq = v;"), "`strncpy`");
+    require_refused(check_sum("wmemcpy((wchar_t*)out, (const wchar_t*)in, N); sq = 0.f;"), "`wmemcpy`");
+    require_refused(check_sum("qsort(out, N, 4, 0); sq = 0.f;"), "`qsort`");
+    require_refused(check_sum("sprintf((char*)out, (const char*)in); sq = 0.f;"), "`sprintf`");
+    require_refused(check_sum("long double i; modfl(1.5L, &i); sq = 0.f;"), "`modfl`");
+    // What a kernel may call on a GPU stays allowed (the emulator checks the copies), and so do names that are words.
+    CHECK(check_sum("float v; memcpy(&v, in, 4); sq = v;").ok);
+    CHECK(
+        check_sum("int index = 0, time = 1, select = 2; float c, s; sincosf(0.f, &s, &c); sq = index + time + s;").ok);
     require_refused(check_inv("(sq > 0 ? 1.f : *(float*)\"/proc/self/mem\")"), "string literal (`\"/proc/self/mem\"`)");
     require_refused(check_sum("struct S { __attribute__((constructor)) void f() {} };"), "`__attribute__`");
     require_refused(check_sum("struct S { [[gnu::constructor]] void f() {} };"), "attribute");

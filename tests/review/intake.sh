@@ -94,6 +94,20 @@ grep -qF '"ignored (not part of the submission): evil??[32mPASSED?[0m?.cu"' <<<"
   fail "sanitized names: results.json does not hold the sanitized name"
 echo "ok: sanitized names"
 
+# A file handed in under another name (a browser's "(1)", another case, an added .txt) is named beside the refusal.
+d=$(fresh renamed)
+mv "$d/rmsnorm.cu" "$d/rmsnorm (1).cu"
+mv "$d/block_reduce.cu" "$d/Block_Reduce.cu.txt"
+rm "$d/rmsnorm_vec.cu"
+grade "$d"
+grep -qF 'rmsnorm.cu is missing; the submission holds `rmsnorm (1).cu`, which looks like it under another name: name it rmsnorm.cu.' <<<"$out" ||
+  fail "renamed file: the report does not name rmsnorm (1).cu as rmsnorm.cu renamed"
+grep -qF 'block_reduce.cu is missing; the submission holds `Block_Reduce.cu.txt`' <<<"$out" ||
+  fail "renamed file: the report does not name Block_Reduce.cu.txt as block_reduce.cu renamed"
+grep -qF 'rmsnorm_vec.cu is missing.' <<<"$out" ||
+  fail "renamed file: a missing file with no copy in the submission is not named missing in so many words"
+echo "ok: renamed file"
+
 # Thousands of extra files are named by their first 20 only: an upload cannot fill the report and results.json.
 d=$(fresh many)
 long=$(printf 'x%.0s' {1..100})

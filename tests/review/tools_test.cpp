@@ -2,6 +2,7 @@
 
 #include "fixture.hpp"
 #include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/sync.hpp"
 #include "tools/hint.hpp"
 #include "tools/reset.hpp"
@@ -132,4 +133,37 @@ TEST_CASE("restore brings back the latest backup, or a named one, after saving t
     (void)r1;
     (void)r2;
     fs::remove_all(root);
+}
+
+TEST_CASE("a file saved as UTF-16 or UTF-32 is named so, with how to save it, not called binary", "[tools]") {
+    const fs::path dir = fs::temp_directory_path() / ("wb-encoding-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    const std::string ascii = "// a kernel\n__global__ void k() {}\n";
+    auto widen = [&](bool big_endian, const std::string& bom) {
+        std::string out = bom;
+        for (char c : ascii) out += big_endian ? std::string{'\0', c} : std::string{c, '\0'};
+        return out;
+    };
+    const struct {
+        std::string name, bytes, says;
+    } cases[] = {
+        {"le_bom.cu", widen(false, "\xff\xfe"), "is saved as UTF-16, a text encoding"},
+        {"be_bom.cu", widen(true, "\xfe\xff"), "is saved as UTF-16"},
+        {"le.cu", widen(false, ""), "is saved as UTF-16"},  // PowerShell 5's `>` writes a mark; other tools do not
+        {"utf32.cu", std::string("\xff\xfe\0\0", 4) + "/\0\0\0/\0\0\0", "is saved as UTF-32"},
+        {"binary.cu",
+         std::string("\x7f"
+                     "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0",
+                     20),
+         "is a binary file, not source text"},
+    };
+    for (const auto& c : cases) {
+        fixture::write(dir / c.name, c.bytes);
+        const auto r = workbook::util::read_submitted(dir / c.name, c.name);
+        INFO(c.name << ": " << r.refusal);
+        CHECK(r.refusal.find(c.name + " " + c.says) == 0);
+        if (c.says != "is a binary file, not source text")
+            CHECK(r.refusal.find("save it as UTF-8") != std::string::npos);
+    }
+    fs::remove_all(dir);
 }

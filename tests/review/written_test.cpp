@@ -217,3 +217,22 @@ TEST_CASE("the explanation counts only when the code it explains passes its test
     CHECK(passing.written[0].score == 1);
     CHECK(passing.total_score == 5);
 }
+
+TEST_CASE("an item's heading retyped at another level still opens its section", "[written]") {
+    // The template says "## Q1"; a student typed "### Q1", "#Q1" or "# Q1". Before, the answer ran into the item
+    // above it (or was dropped after "# "), and the item scored 0 with "No \"## Q1\" section was found".
+    for (const std::string heading : {"### Q1", "#Q1", "# Q1", "###### Q1:"}) {
+        INFO(heading);
+        const auto v = score_answers(rubric(), "# Answers\n\n## Explanation\nMy kernel.\n\n" + heading +
+                                                   "\nBecause eps is added, a zero row gives no NaN.\n");
+        CHECK(item(v, "Q1").feedback.find("No \"## Q1\" section") == std::string::npos);
+        CHECK(item(v, "Q1").answer.find("zero row gives no NaN") != std::string::npos);
+        CHECK(item(v, "explanation").answer.find("zero row") == std::string::npos);
+    }
+    // Old Mac line ends (a carriage return alone) are line ends too.
+    const auto cr = score_answers(rubric(), "# Answers\r\r## Q1\rBecause eps is added, a zero row gives no NaN.\r");
+    CHECK(item(cr, "Q1").answer == "Because eps is added, a zero row gives no NaN.");
+    // A sub-heading that names no item stays part of the answer it stands in.
+    const auto sub = score_answers(rubric(), "## Q1\nFirst part.\n\n### Details\nSecond part.\n");
+    CHECK(item(sub, "Q1").answer.find("Second part.") != std::string::npos);
+}

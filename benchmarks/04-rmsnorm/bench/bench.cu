@@ -6,8 +6,10 @@
 //
 //   bench --csv out.csv --svg out.svg [--peers peers.csv] [--tune] [--quick] [--replays N]
 //         [--exclude NAME]... [--not-built NAME]... [--crash-file F] [--date YYYY-MM-DD] [--only OP:DTYPE]...
+//         [--large-only]
 //         (--only: measure only these groups, e.g. --only rmsnorm:bf16, so that a tuning call on the GPU spends its
-//         time where the question is; the edge checks run in full regardless)
+//         time where the question is; the edge checks run in full regardless; --large-only: the five large shapes,
+//         not the 512 x N sweep)
 //   bench --merge run.csv [--merge peers.csv]... --csv out.csv --svg out.svg [--rule-from-tune]
 //         (no GPU needed: reports earlier runs; with --rule-from-tune, each reference row is replaced by the row of
 //         the same run's tuning sweep whose launch shape the current rule (kernels/launch_shape.h) picks, so that a
@@ -47,6 +49,7 @@ struct Merge {
     bool rule_from_tune = false;     // the reference rows become the tuning rows of the current rule
     bool copy_from_shapes = false;   // the roofline is the fastest per-shape copy of the run
     std::vector<std::string> only;   // "op:dtype" groups to measure (all when empty)
+    bool large_only = false;         // the large shapes only, not the 512 x N sweep
 };
 
 struct Buffers {
@@ -90,6 +93,7 @@ void release(Buffers& b) {
 double bytes_moved(const Kernel& k, Shape s) {
     const double one = double(s.M) * s.N * dtype_bytes(k.dtype), w = double(s.N) * dtype_bytes(k.dtype);
     if (k.source == "copy") return 2 * one;
+    if (k.source == "copy design") return (k.op == Op::fused_add ? 4 : 2) * one;  // x (and the residual), once each way
     return k.op == Op::fused_add ? 4 * one + w : 2 * one + w;
 }
 
@@ -113,7 +117,14 @@ Row measure(const Kernel& k, Shape s, const Buffers& b, const RunOptions& opt) {
         return row;
     }
     after_launch(row, opt, kMe);
-    if (k.source != "copy") {
+    if (k.source == "copy design") {
+        // A copy that skipped words would be a fast, wrong bound: y must equal x (the residual, rewritten in place,
+        // is the emulator test's to check: benchmarks/common/tests/roofline_copies_emu.cu).
+        if (count_differences(b.y, b.x, b.elems * b.elem_bytes)) {
+            row.status = "wrong";
+            return row;
+        }
+    } else if (k.source != "copy") {
         const CheckResult c = check_output(k.op, k.dtype, b.x, b.residual_before, b.residual, b.w, b.y, s.M, s.N);
         row.err = c.worst;
         if (c.bad) {
@@ -218,6 +229,7 @@ int main(int argc, char** argv) {
             else if (a == "--rule-from-tune") merge.rule_from_tune = true;
             else if (a == "--copy-from-shapes") merge.copy_from_shapes = true;
             else if (a == "--only") merge.only.push_back(value());
+            else if (a == "--large-only") merge.large_only = true;
             else return false;
             return true;
         });
@@ -267,6 +279,7 @@ int main(int argc, char** argv) {
         const std::string group = std::string(op_name(g.op)) + ":" + dtype_name(g.dtype);
         if (!merge.only.empty() && std::find(merge.only.begin(), merge.only.end(), group) == merge.only.end()) continue;
         for (Shape s : shapes(opt.quick)) {
+            if (merge.large_only && s.M == kSweepM) continue;
             Buffers b = allocate(g.op, g.dtype, s, seed += 10, l2);
             for (const Kernel& k : kernels_for(g.op, g.dtype, s.M, s.N, opt.tune)) {
                 if (add_if_excluded(rows, opt, op_name(k.op), dtype_name(k.dtype), k.name, k.source, s.M, s.N))

@@ -150,6 +150,54 @@ Launch reference_launch(Op op, Dtype dtype, const rmsref::LaunchShape* shape) {
     return nullptr;  // no fp16 fused add
 }
 
+// The reference's rule shape under programmatic dependent launch (the "+pdl" launch mode). Its check launch, on the
+// legacy default stream after a synchronisation, has no grid to overlap and is launched plainly (the same instance:
+// the griddepcontrol pair is in every kernel); the timed launches, captured on a stream of their own, carry the
+// attribute.
+Launch reference_pdl_launch(Op op, Dtype dtype, rmsref::LaunchShape shape) {
+    return [=](const Args& a, cudaStream_t st) {
+        rmsref::LaunchShape s = shape;
+        s.pdl = st != nullptr;
+        return reference_launch(op, dtype, &s)(a, st);
+    };
+}
+
+// The copies of the same bytes at a large shape (copies.h, row_copy_rows): rows of 2 KiB (the roofline's structure)
+// and, where it differs, of the kernel's own row, 1, 2 or 4 words a thread, each launched plainly, plainly with the
+// kernel's griddepcontrol pair (what the pair costs), and under programmatic dependent launch (its check launch
+// plainly, as reference_pdl_launch's). The norm copies x to y; the fused add also rewrites its residual in place.
+void add_copy_designs(std::vector<Kernel>& list, Op op, Dtype dtype, int N) {
+    const size_t row = size_t(N) * dtype_bytes(dtype);
+    std::vector<size_t> rows_of = {2048};
+    if (row != 2048) rows_of.push_back(row);
+    for (size_t row_bytes : rows_of) {
+        for (int words : {1, 2, 4}) {
+            const size_t threads = ((row_bytes / 16 + words - 1) / words + 31) / 32 * 32;
+            if (threads > 1024 || row_bytes % 16) continue;
+            for (CopyLaunch how : {CopyLaunch::plain, CopyLaunch::wait, CopyLaunch::pdl}) {
+                const std::string shape = (row_bytes == 2048 ? std::string("2KiB-rows") : "rows") + "/block" +
+                                          std::to_string(threads) + "x" + std::to_string(words) +
+                                          (how == CopyLaunch::wait  ? "+wait"
+                                           : how == CopyLaunch::pdl ? "+pdl"
+                                                                    : "");
+                list.push_back({"row copy", "copy design", shape, op, dtype, [=](const Args& a, cudaStream_t st) {
+                                    CopyTensors t;
+                                    t.dst[0] = a.y;
+                                    t.src[0] = a.x;
+                                    if (op == Op::fused_add) {
+                                        t.count = 2;
+                                        t.dst[1] = a.residual;
+                                        t.src[1] = a.residual;
+                                    }
+                                    const CopyLaunch mode = how == CopyLaunch::pdl && !st ? CopyLaunch::wait : how;
+                                    return row_copy_rows(t, size_t(a.M) * a.N * dtype_bytes(dtype), row_bytes, words,
+                                                         mode, st);
+                                }});
+            }
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune) {
@@ -170,6 +218,14 @@ std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune) {
                                 reference_launch(op, dtype, &s)});
             }
         }
+    }
+    // Long batches (the large shapes): the rule's shape under programmatic dependent launch beside the plain launch,
+    // and the copy designs of the same bytes, plain and under the same launch mode.
+    if (M > rmsref::kShortBatchRows && reference_launch(op, dtype, nullptr)) {
+        rmsref::LaunchShape s = rmsref::choose_shape(N, dtype_bytes(dtype), M, op == Op::fused_add);
+        s.pdl = true;
+        list.push_back({"reference+pdl", "pdl", rmsref::shape_name(s), op, dtype, reference_pdl_launch(op, dtype, s)});
+        add_copy_designs(list, op, dtype, N);
     }
     if (op == Op::rmsnorm) {
         // The practical ceiling at this very shape: x copied to y, the same bytes read and written as the norm.

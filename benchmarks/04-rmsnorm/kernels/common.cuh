@@ -1,6 +1,7 @@
 // Helpers shared by the reference kernels of lesson 04 (rmsnorm.cu, fused_add_rmsnorm.cu in this folder): element
-// conversions, the 16-byte pack, alignment arithmetic and the row reductions. Device code only, header-only, so that
-// each kernel file stays self-contained apart from this one include.
+// conversions, the 16-byte pack, alignment arithmetic, the row reductions, and the start of a kernel under
+// programmatic dependent launch with the host helper that launches one. Header-only, so that each kernel file stays
+// self-contained apart from this one include.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -265,6 +266,48 @@ __device__ __forceinline__ RowSplit split_row(const T* row, int n) {
 // Host side: whether a pointer, and every row after it at `stride_bytes`, starts on a 16-byte boundary.
 inline bool rows_aligned(const void* p, long long stride_bytes) {
     return (reinterpret_cast<std::uintptr_t>(p) % kPackBytes) == 0 && stride_bytes % kPackBytes == 0;
+}
+
+// --- programmatic dependent launch -----------------------------------------------------------------------------
+
+// The first statement of every kernel here: lets the next launch in the stream be scheduled once every block of this
+// one has started, then waits until the previous grid has completed and its writes are visible, before anything is
+// read or written. For a launch without programmatic stream serialization (every launch of the rule) the stream has
+// already ordered the grids and both return at once; with it (LaunchShape::pdl) the next grid's blocks sit resident
+// and waiting while this one's last blocks drain. griddepcontrol is sm_90's; compiled out for older targets.
+// -DRMSREF_NO_PDL builds the kernels without the pair and without the "+pdl" launch mode (launch_shape refuses it):
+// the build against which gpu-session8.sh measures what the pair costs the plain launches.
+#ifdef RMSREF_NO_PDL
+constexpr bool kPdlBuilt = false;
+#else
+constexpr bool kPdlBuilt = true;
+#endif
+__device__ __forceinline__ void start_after_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(RMSREF_NO_PDL)
+    cudaTriggerProgrammaticLaunchCompletion();
+    cudaGridDependencySynchronize();
+#endif
+}
+
+// Host side, the launchers' one way to launch an instance: `kernel<<<grid, threads, smem, stream>>>(args...)`, or,
+// with `pdl`, the same through cudaLaunchKernelEx with programmatic stream serialization allowed.
+template <typename... P, typename... A>
+void launch_kernel(bool pdl, void (*kernel)(P...), int grid, int threads, int smem, cudaStream_t stream, A... args) {
+    if (!pdl) {
+        kernel<<<grid, threads, smem, stream>>>(args...);
+        return;
+    }
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(grid);
+    config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = attr;
+    config.numAttrs = 1;
+    cudaLaunchKernelEx(&config, kernel, args...);
 }
 
 // --- reductions ----------------------------------------------------------------------------------------------------

@@ -173,6 +173,7 @@ template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, boo
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     fused_add_rmsnorm_regs_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
                                   float eps, float inv_n) {
+    start_after_previous_grid();
     __shared__ float warp_partials[32];
     extern __shared__ int4 h_shared[];
     fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST, SHARED>(
@@ -182,6 +183,7 @@ template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, boo
 __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
     fused_add_rmsnorm_capped_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int M, int N,
                                     float eps, float inv_n) {
+    start_after_previous_grid();
     __shared__ float warp_partials[32];
     extern __shared__ int4 h_shared[];
     fused_add_rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST, SHARED>(
@@ -205,6 +207,7 @@ template <typename T>
 __global__ void __launch_bounds__(kMaxThreads)
     fused_add_rmsnorm_two_pass_kernel(const T* input, T* residual, const T* __restrict__ weight, T* output, int N,
                                       float eps) {
+    start_after_previous_grid();
     constexpr int kN = Pack<T>::kN;
     const long long offset = static_cast<long long>(blockIdx.x) * N;
     const T* x = input + offset;
@@ -247,8 +250,10 @@ template <typename T>
 bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* weight, T* output, int M, int N,
                   float eps, cudaStream_t stream) {
     if (M <= 0 || N <= 0) return true;
+    if (s.pdl && !kPdlBuilt) return false;  // built without the griddepcontrol pair (common.cuh)
     if (s.lanes < 0) {
-        fused_add_rmsnorm_two_pass_kernel<T><<<M, s.threads, 0, stream>>>(input, residual, weight, output, N, eps);
+        launch_kernel(s.pdl, fused_add_rmsnorm_two_pass_kernel<T>, M, s.threads, 0, stream, input, residual, weight,
+                      output, N, eps);
         return true;
     }
     const int lanes = s.lanes > 0 ? s.lanes : s.threads;
@@ -270,28 +275,28 @@ bool launch_shape(const LaunchShape& s, const T* input, T* residual, const T* we
 #define RMSREF_FUSED_KERNEL(KIND, L, P, EARLY, ALIGNED, OPT)                                                         \
     fused_add_rmsnorm_##KIND##_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0, \
                                       ((OPT)&kOptSharedH) != 0>
-#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                   \
-    do {                                                                                                           \
-        const int bytes = ((OPT)&kOptSharedH) != 0 ? shared_h_bytes(s.threads, P) : 0;                             \
-        if constexpr (((OPT)&kOptCap) != 0) {                                                                      \
-            if constexpr (((OPT)&kOptSharedH) != 0) {                                                              \
-                static const bool allowed =                                                                        \
-                    (allow_shared_h(RMSREF_FUSED_KERNEL(capped, L, P, EARLY, ALIGNED, OPT), P, max_threads(L, P)), \
-                     true);                                                                                        \
-                (void)allowed;                                                                                     \
-            }                                                                                                      \
-            RMSREF_FUSED_KERNEL(capped, L, P, EARLY, ALIGNED, OPT)<<<grid, s.threads, bytes, stream>>>(            \
-                input, residual, weight, output, M, N, eps, inv_n);                                                \
-        } else {                                                                                                   \
-            if constexpr (((OPT)&kOptSharedH) != 0) {                                                              \
-                static const bool allowed =                                                                        \
-                    (allow_shared_h(RMSREF_FUSED_KERNEL(regs, L, P, EARLY, ALIGNED, OPT), P, max_threads(L, P)),   \
-                     true);                                                                                        \
-                (void)allowed;                                                                                     \
-            }                                                                                                      \
-            RMSREF_FUSED_KERNEL(regs, L, P, EARLY, ALIGNED, OPT)<<<grid, s.threads, bytes, stream>>>(              \
-                input, residual, weight, output, M, N, eps, inv_n);                                                \
-        }                                                                                                          \
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                       \
+    do {                                                                                                               \
+        const int bytes = ((OPT)&kOptSharedH) != 0 ? shared_h_bytes(s.threads, P) : 0;                                 \
+        if constexpr (((OPT)&kOptCap) != 0) {                                                                          \
+            if constexpr (((OPT)&kOptSharedH) != 0) {                                                                  \
+                static const bool allowed =                                                                            \
+                    (allow_shared_h(RMSREF_FUSED_KERNEL(capped, L, P, EARLY, ALIGNED, OPT), P, max_threads(L, P)),     \
+                     true);                                                                                            \
+                (void)allowed;                                                                                         \
+            }                                                                                                          \
+            launch_kernel(s.pdl, RMSREF_FUSED_KERNEL(capped, L, P, EARLY, ALIGNED, OPT), grid, s.threads, bytes,       \
+                          stream, input, residual, weight, output, M, N, eps, inv_n);                                  \
+        } else {                                                                                                       \
+            if constexpr (((OPT)&kOptSharedH) != 0) {                                                                  \
+                static const bool allowed =                                                                            \
+                    (allow_shared_h(RMSREF_FUSED_KERNEL(regs, L, P, EARLY, ALIGNED, OPT), P, max_threads(L, P)),       \
+                     true);                                                                                            \
+                (void)allowed;                                                                                         \
+            }                                                                                                          \
+            launch_kernel(s.pdl, RMSREF_FUSED_KERNEL(regs, L, P, EARLY, ALIGNED, OPT), grid, s.threads, bytes, stream, \
+                          input, residual, weight, output, M, N, eps, inv_n);                                          \
+        }                                                                                                              \
     } while (0)
     RMSREF_DISPATCH_SHAPES()
 #undef RMSREF_LAUNCH

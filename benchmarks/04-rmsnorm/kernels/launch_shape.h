@@ -25,6 +25,12 @@ struct LaunchShape {
     // a thread have instances for, and only rows whose operands are all 16-byte aligned use (a misaligned row runs
     // the plain instance).
     int opt = 0;
+    // Launched with programmatic stream serialization (programmatic dependent launch): the next launch's blocks are
+    // scheduled while this one's last blocks drain, and each waits for the previous grid before its first load (every
+    // kernel here starts so: common.cuh, start_after_previous_grid). A launch mode, not a kernel: the rule never
+    // picks it; the benchmark measures it beside the plain launch, labelled "+pdl", against copies launched the same
+    // way.
+    bool pdl = false;
 };
 
 // The options (bit flags of LaunchShape::opt and of the kernels' OPT parameter).
@@ -180,11 +186,11 @@ inline std::vector<LaunchShape> candidate_shapes(int n, int elem_bytes, bool opt
 }
 
 inline std::string shape_name(const LaunchShape& s) {
-    if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads);
+    if (s.lanes < 0) return "two-pass/" + std::to_string(s.threads) + (s.pdl ? "+pdl" : "");
     // No comma: the name is a CSV field.
     const std::string w = std::string(s.weight_early ? "" : "+w-late") + (s.opt & kOptCap ? "+cap" : "") +
                           (s.opt & kOptStream ? "+cs" : "") + (s.opt & kOptLoadsFirst ? "+first" : "") +
-                          (s.opt & kOptSharedH ? "+smem" : "");
+                          (s.opt & kOptSharedH ? "+smem" : "") + (s.pdl ? "+pdl" : "");
     if (s.lanes == 0) return "block" + std::to_string(s.threads) + "x" + std::to_string(s.packs) + w;
     return "lanes" + std::to_string(s.lanes) + "x" + std::to_string(s.packs) + "/" + std::to_string(s.threads) + w;
 }

@@ -150,6 +150,7 @@ template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, boo
 __global__ void __launch_bounds__(max_threads(LANES, PACKS))
     rmsnorm_regs_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
                         long long out_stride, int M, int N, float eps, float inv_n) {
+    start_after_previous_grid();
     __shared__ float warp_partials[32];
     rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, in_stride, weight, output, out_stride, M,
                                                                        N, eps, inv_n, warp_partials);
@@ -158,6 +159,7 @@ template <typename T, int LANES, int PACKS, bool WEIGHT_EARLY, bool ALIGNED, boo
 __global__ void __launch_bounds__(max_threads(LANES, PACKS), 2048 / max_threads(LANES, PACKS))
     rmsnorm_capped_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
                           long long out_stride, int M, int N, float eps, float inv_n) {
+    start_after_previous_grid();
     __shared__ float warp_partials[32];
     rmsnorm_row<T, LANES, PACKS, WEIGHT_EARLY, ALIGNED, STREAM, FIRST>(input, in_stride, weight, output, out_stride, M,
                                                                        N, eps, inv_n, warp_partials);
@@ -168,6 +170,7 @@ template <typename T>
 __global__ void __launch_bounds__(kMaxThreads)
     rmsnorm_two_pass_kernel(const T* input, long long in_stride, const T* __restrict__ weight, T* output,
                             long long out_stride, int N, float eps) {
+    start_after_previous_grid();
     constexpr int kN = Pack<T>::kN;
     const T* x = input + static_cast<long long>(blockIdx.x) * in_stride;
     T* y = output + static_cast<long long>(blockIdx.x) * out_stride;
@@ -204,8 +207,10 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
     if (M <= 0 || N <= 0) return true;
     // The norm has no instance that keeps the row in shared memory (only the fused add's new residual is kept so).
     if (s.opt & kOptSharedH) return false;
+    if (s.pdl && !kPdlBuilt) return false;  // built without the griddepcontrol pair (common.cuh)
     if (s.lanes < 0) {
-        rmsnorm_two_pass_kernel<T><<<M, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, N, eps);
+        launch_kernel(s.pdl, rmsnorm_two_pass_kernel<T>, M, s.threads, 0, stream, input, in_stride, weight, output,
+                      out_stride, N, eps);
         return true;
     }
     // The registers must hold the whole row; a shape that does not fit is refused, never run short.
@@ -223,14 +228,18 @@ bool launch_shape(const LaunchShape& s, const T* input, long long in_stride, con
                          rows_aligned(weight, 0) && N % Pack<T>::kN == 0;
     // The options are hints for the ALIGNED whole-block instances; a misaligned row runs the plain instance.
     const int opt = aligned ? s.opt : 0;
-#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                  \
-    do {                                                                                                          \
-        if constexpr (((OPT)&kOptCap) != 0)                                                                       \
-            rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0>  \
-                <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
-        else                                                                                                      \
-            rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0>    \
-                <<<grid, s.threads, 0, stream>>>(input, in_stride, weight, output, out_stride, M, N, eps, inv_n); \
+#define RMSREF_LAUNCH(L, P, EARLY, ALIGNED, OPT)                                                                      \
+    do {                                                                                                              \
+        if constexpr (((OPT)&kOptCap) != 0)                                                                           \
+            launch_kernel(                                                                                            \
+                s.pdl,                                                                                                \
+                rmsnorm_capped_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0>, \
+                grid, s.threads, 0, stream, input, in_stride, weight, output, out_stride, M, N, eps, inv_n);          \
+        else                                                                                                          \
+            launch_kernel(                                                                                            \
+                s.pdl,                                                                                                \
+                rmsnorm_regs_kernel<T, L, P, EARLY, ALIGNED, ((OPT)&kOptStream) != 0, ((OPT)&kOptLoadsFirst) != 0>,   \
+                grid, s.threads, 0, stream, input, in_stride, weight, output, out_stride, M, N, eps, inv_n);          \
     } while (0)
     RMSREF_DISPATCH_SHAPES()
 #undef RMSREF_LAUNCH

@@ -1,5 +1,6 @@
 // The reference kernels of ../kernels on the CPU emulator (ctest `bench04.reference_kernels.emu`): every launch shape
-// they have, with the weight loaded early and late, and the shape their rule picks, on odd sizes, rows that start off
+// they have, with the weight loaded early and late, and the shape their rule picks (also under programmatic dependent
+// launch, the benchmark's "+pdl" mode), on odd sizes, rows that start off
 // a 16-byte boundary, a weight and an output misaligned differently from the input, and a row too long for registers,
 // against an fp64 reference computed here on the host. What `bench` checks on a GPU before it times, without one,
 // and under the emulator's memory checker (out-of-bounds, uninitialised reads, races).
@@ -62,26 +63,38 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
     EMU_CHECK(cudaMemcpy(wo, hw.data(), N * sizeof(T), cudaMemcpyHostToDevice));
 
     std::vector<rmsref::LaunchShape> shapes = rmsref::candidate_shapes(N, sizeof(T), true, true, fused);
+    // The benchmark's "+pdl" launch mode (programmatic stream serialization, on a stream of its own, as it is timed)
+    // of the rule's shapes for short and long batches: the emulator runs each grid to completion, so the kernels'
+    // griddepcontrol pair returns at once, and what is checked is that the cudaLaunchKernelEx path launches the same
+    // instance with the same arguments.
+    for (int batch : {M, rmsref::kShortBatchRows + 1}) {
+        rmsref::LaunchShape pdl = rmsref::choose_shape(N, sizeof(T), batch, fused);
+        pdl.pdl = true;
+        shapes.push_back(pdl);
+    }
     shapes.push_back(rmsref::choose_shape(N, sizeof(T), M, fused));
+    cudaStream_t pdl_stream = nullptr;
+    EMU_CHECK(cudaStreamCreateWithFlags(&pdl_stream, cudaStreamNonBlocking));
     for (size_t s = 0; s < shapes.size(); ++s) {
         const bool chosen = s + 1 == shapes.size();
         EMU_CHECK(cudaMemset(y, 0xff, (n + pad) * sizeof(T)));  // NaN: an element never written fails
         EMU_CHECK(cudaMemcpy(res, hr.data(), n * sizeof(T), cudaMemcpyHostToDevice));
         bool launched = true;
+        cudaStream_t stream = shapes[s].pdl ? pdl_stream : nullptr;
         if constexpr (std::is_same<T, __half>::value) {
             if (fused) continue;  // no fp16 fused add
-            launched = ref_rmsnorm_fp16_shape(shapes[s], xo, N, wo, yo, N, M, N, kEps, nullptr);
+            launched = ref_rmsnorm_fp16_shape(shapes[s], xo, N, wo, yo, N, M, N, kEps, stream);
         } else if constexpr (std::is_same<T, float>::value) {
-            launched = fused ? ref_fused_add_rmsnorm_fp32_shape(shapes[s], xo, res, wo, yo, M, N, kEps, nullptr)
-                             : ref_rmsnorm_fp32_shape(shapes[s], xo, N, wo, yo, N, M, N, kEps, nullptr);
+            launched = fused ? ref_fused_add_rmsnorm_fp32_shape(shapes[s], xo, res, wo, yo, M, N, kEps, stream)
+                             : ref_rmsnorm_fp32_shape(shapes[s], xo, N, wo, yo, N, M, N, kEps, stream);
         } else {
-            launched = fused ? ref_fused_add_rmsnorm_bf16_shape(shapes[s], xo, res, wo, yo, M, N, kEps, nullptr)
-                             : ref_rmsnorm_bf16_shape(shapes[s], xo, N, wo, yo, N, M, N, kEps, nullptr);
+            launched = fused ? ref_fused_add_rmsnorm_bf16_shape(shapes[s], xo, res, wo, yo, M, N, kEps, stream)
+                             : ref_rmsnorm_bf16_shape(shapes[s], xo, N, wo, yo, N, M, N, kEps, stream);
         }
         if (!launched) {
             std::printf("FAIL %s %s N=%d: the rule's shape %s cannot run\n", fused ? "fused" : "norm",
                         sizeof(T) == 4 ? "fp32" : "16-bit", N, rmsref::shape_name(shapes[s]).c_str());
-            if (chosen) ++g_failures;
+            if (chosen || shapes[s].pdl) ++g_failures;
             continue;
         }
         EMU_CHECK(cudaGetLastError());
@@ -97,6 +110,7 @@ void check_case(bool fused, int M, int N, int off, std::mt19937& rng) {
                         N, off, rmsref::shape_name(shapes[s]).c_str(), bad);
         }
     }
+    EMU_CHECK(cudaStreamDestroy(pdl_stream));
     for (T* p : {x, y, w, res}) EMU_CHECK(cudaFree(p));
 }
 

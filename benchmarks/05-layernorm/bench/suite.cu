@@ -150,8 +150,10 @@ std::vector<Kernel> kernels_for(Op op, Dtype dtype, int M, int N, bool tune) {
     const rmsref::LaunchShape rule = lnref::choose_shape(N, dtype_bytes(dtype), M, fused);
     if (Launch l = rule_launch(op, dtype))
         ks.push_back({"reference", "reference", rmsref::shape_name(rule), op, dtype, std::move(l)});
+    // The tuning sweep: every shape, the whole-block ones of at most 4 packs also capped and streaming (the LayerNorm
+    // kernels have those two options of lesson 04's; their loads always come first, no row in shared memory).
     if (tune)
-        for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, dtype_bytes(dtype), false))
+        for (const rmsref::LaunchShape& s : rmsref::candidate_shapes(N, dtype_bytes(dtype), true))
             ks.push_back({"ref:" + rmsref::shape_name(s), "tune", rmsref::shape_name(s), op, dtype,
                           shaped_launch(dtype, s, fused)});
     // The roofline at this shape: a copy of the input's bytes (plain norm only, as in lesson 04's benchmark).

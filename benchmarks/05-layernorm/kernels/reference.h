@@ -10,7 +10,8 @@
 #include "launch_rule.h"
 
 // LayerNorm of M contiguous rows of N elements, statistics in fp32 (mean, then the mean of squared distances from
-// it: the two-pass statistics of the lesson, both passes over registers):
+// it: the two-pass statistics of the lesson, both passes over registers; each mean as a sum times 1/N, the
+// reciprocal rounded to fp32 once on the host, within an ulp of sum / N):
 //   fp32:         y = (x - mean) * rstd * w + b
 //   bf16 / fp16:  y = T( (float(x) - mean) * rstd * float(w) + float(b) )   (one rounding, at the store)
 // Runs on `stream`, returns without waiting.
@@ -27,7 +28,8 @@ void ref_fused_add_layernorm_bf16(const __nv_bfloat16* input, __nv_bfloat16* res
                                   cudaStream_t stream);
 
 // The same with a given launch shape (the tuning sweep); false, and nothing launched, when the kernels have no
-// instance of that shape or its registers cannot hold a row of N. `residual` is ignored (null) for the plain norm.
+// instance of that shape (options other than kOptCap and kOptStream; a residual, the fused add, in fp32 or fp16) or
+// its registers cannot hold a row of N. A null `residual`: the plain norm; otherwise the fused add (bf16 only).
 bool ref_layernorm_shape_fp32(const rmsref::LaunchShape& shape, const float* input, float* residual,
                               const float* weight, const float* bias, float* output, int M, int N, float eps,
                               cudaStream_t stream);

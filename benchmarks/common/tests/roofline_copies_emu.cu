@@ -2,8 +2,9 @@
 // copy_kernel) on the CPU emulator, under its memory checker, before they are timed on a GPU: byte for byte at sizes
 // that take each path (one word, a row less one word, whole rows, rows and a partial one), with the words around the
 // destination poisoned so that a write past the end shows; count_differences, the check before a copy is timed; and
-// fastest_copy, which picks the fastest whatever the order. A copy that misses or overruns a word would make the roofline of a wrong kernel. Prints
-// "PASS <n> launches" or the first failures.
+// fastest_copy, which picks the fastest whatever the order; row_copy_rows (the tables' copies of the same bytes) at
+// rows of 2 KiB and of another length, one tensor and two, in each launch mode. A copy that misses or overruns a
+// word would make the roofline of a wrong kernel. Prints "PASS <n> launches" or the first failures.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -59,6 +60,63 @@ int main() {
             }
         }
     }
+    // row_copy_rows, the tables' copies of the same bytes: rows of 2 KiB and of a kernel's own length (here 80 words:
+    // threads not a multiple of the row), 1, 2 and 4 words a thread, every launch mode; one tensor, and two with the
+    // second rewritten in place (the fused add's residual), their rows interleaved.
+    std::vector<unsigned char> before(max_bytes + kGuard);
+    for (size_t row_words : {size_t(128), size_t(80)}) {
+        for (int words : {1, 2, 4}) {
+            for (bench::CopyLaunch how : {bench::CopyLaunch::plain, bench::CopyLaunch::wait, bench::CopyLaunch::pdl}) {
+                for (int count : {1, 2}) {
+                    for (size_t w : kWords) {
+                        const size_t bytes = 16 * w, half = max_bytes / 2;
+                        std::memset(dst, 0xa5, max_bytes + kGuard);
+                        // The second tensor: the upper half of dst, filled from the source, copied onto itself.
+                        if (count == 2 && bytes <= half) std::memcpy(dst + half, src + 16, bytes);
+                        if (count == 2 && bytes > half) continue;
+                        std::memcpy(before.data(), dst, max_bytes + kGuard);
+                        bench::CopyTensors t;
+                        t.count = count;
+                        t.dst[0] = dst;
+                        t.src[0] = src;
+                        t.dst[1] = dst + half;
+                        t.src[1] = dst + half;
+                        cudaStream_t stream = nullptr;
+                        cudaStreamCreate(&stream);
+                        const bool ran = bench::row_copy_rows(t, bytes, 16 * row_words, words, how, stream);
+                        const cudaError_t err = cudaStreamSynchronize(stream);
+                        cudaStreamDestroy(stream);
+                        ++launches;
+                        size_t bad = 0;
+                        for (size_t i = 0; i < bytes; ++i) bad += dst[i] != src[i];
+                        const size_t end = count == 2 ? half : bytes + kGuard;
+                        for (size_t i = bytes; i < end; ++i) bad += dst[i] != 0xa5;
+                        if (count == 2)
+                            for (size_t i = half; i < max_bytes + kGuard; ++i) bad += dst[i] != before[i];
+                        if (!ran || err != cudaSuccess || bad) {
+                            ++failures;
+                            std::printf(
+                                "FAIL row_copy_rows row %zu words, %d a thread, mode %d, %d tensors, %zu bytes: "
+                                "%s, %zu bytes wrong (%s)\n",
+                                row_words, words, int(how), count, bytes, ran ? "ran" : "refused", bad,
+                                cudaGetErrorString(err));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Refused, nothing launched: a row of more than 1024 threads, sizes that are not whole words.
+    bench::CopyTensors one;
+    one.dst[0] = dst;
+    one.src[0] = src;
+    if (bench::row_copy_rows(one, 16 * 2048, 16 * 2048, 1, bench::CopyLaunch::plain, nullptr) ||
+        bench::row_copy_rows(one, 24, 16, 1, bench::CopyLaunch::plain, nullptr) ||
+        bench::row_copy_rows(one, 32, 24, 1, bench::CopyLaunch::plain, nullptr)) {
+        ++failures;
+        std::printf("FAIL row_copy_rows ran a copy it should refuse\n");
+    }
+
     // The check that precedes the timing counts differing words, one per word whatever its bytes.
     std::memcpy(dst, src, max_bytes);
     const size_t same = bench::count_differences(src, dst, max_bytes);

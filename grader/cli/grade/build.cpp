@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "landlock.hpp"
+#include "review/lookalike.hpp"
 #include "util/process.hpp"
 #include "util/util.hpp"
 
@@ -281,6 +282,9 @@ BuildResult build_one(const util::Context& ctx, const lesson::Lesson& lesson, co
     }
     if (!ok) {
         r.message = trim_compiler_output(shown_output(), show_base) + (limit_hit ? kCompilerLimitsNote : "");
+        // The compiler quotes a pasted no-break space or minus sign as it is: invisible, or like its ASCII twin.
+        if (const std::string note = review::lookalike_note(*source, job.source.filename().string()); !note.empty())
+            r.message += "\n" + note;
         fs::remove_all(src, ec);
         util::write_file_atomic(tmp / "compile-errors.txt", r.message);
         fs::create_directories(base, ec);

@@ -145,6 +145,17 @@ class Pipeline {
                                 (d.symlink_status(ec).type() == fs::file_type::directory ? "/" : ""));
             }
             std::sort(extra.begin(), extra.end());
+            // A missing file handed in under another name (`rmsnorm (1).cu` from a browser's download, `RMSNorm.cu`,
+            // `rmsnorm.cu.txt`) is named beside the refusal, with the name it needs.
+            for (auto& [file, why] : unusable) {
+                if (why != file + " is missing.") continue;
+                std::vector<std::string> like;
+                for (const auto& name : extra)
+                    if (looks_renamed(name, file)) like.push_back("`" + name + "`");
+                if (!like.empty())
+                    why = file + " is missing; the submission holds " + util::join(like, ", ") +
+                          ", which looks like it under another name: name it " + file + ".";
+            }
             // The first names only: a hand-in of 20000 files made a note of 3 MB, twice in results.json (6.5 MB,
             // beyond what a gradebook or Gradescope shows), which a student's upload must not be able to do.
             constexpr std::size_t kNamed = 20;

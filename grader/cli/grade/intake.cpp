@@ -1,6 +1,7 @@
 #include "intake.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "util/util.hpp"
 
@@ -41,6 +42,30 @@ std::string invalid_utf8_warning(const std::string& file, const std::vector<int>
            (lines.size() > 5 ? ", …" : "") + (lines.size() == 1 ? " holds" : " hold") +
            " bytes that are not UTF-8 text (a file saved in another encoding?). It was graded anyway; save it as "
            "UTF-8.";
+}
+
+namespace {
+
+// `name` folded for that comparison: lower case, a trailing ".txt" dropped, then the stem (before the first '.')
+// without a copy's mark and without anything but letters and digits, and the rest (the extension) as it is.
+std::string folded(std::string name) {
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") == 0) name.resize(name.size() - 4);
+    const std::size_t dot = name.find('.');
+    std::string stem = name.substr(0, dot), ext = dot == std::string::npos ? "" : name.substr(dot);
+    for (const char* mark : {"copy", "kopie", "副本"})
+        if (auto at = stem.rfind(mark); at != std::string::npos && at > 0) stem.erase(at);
+    std::string kept;
+    for (char c : stem)
+        if (std::isalnum(static_cast<unsigned char>(c))) kept += c;
+    while (!kept.empty() && std::isdigit(static_cast<unsigned char>(kept.back()))) kept.pop_back();
+    return kept + ext;
+}
+
+}  // namespace
+
+bool looks_renamed(const std::string& name, const std::string& file) {
+    return name != file && folded(name) == folded(file);
 }
 
 }  // namespace workbook::grade

@@ -19,4 +19,8 @@ std::string replace_invalid_utf8(const std::string& text, std::vector<int>* line
 // The warning for a file with such bytes at `lines`.
 std::string invalid_utf8_warning(const std::string& file, const std::vector<int>& lines);
 
+// Whether `name`, a file of the submission the lesson does not know, looks like `file` renamed on its way: another
+// case (`RMSNorm.cu`), a copy's mark (`rmsnorm (1).cu`, `rmsnorm copy.cu`, `rmsnorm-2.cu`), an added `.txt`.
+bool looks_renamed(const std::string& name, const std::string& file);
+
 }  // namespace workbook::grade

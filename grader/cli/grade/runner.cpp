@@ -280,10 +280,23 @@ std::vector<TestOutcome> run_tests(const std::vector<TestJob>& jobs, std::uint64
                  std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/tmp",
                                           "EMU_WATCHDOG_SECONDS=" + wd, "EMU_WATCHDOG_LAUNCH_SECONDS=" + launch_wd})
                 spec.argv.insert(spec.argv.end(), {"--wb-worker-env", kv});
-            // What the program needs to load and to find its device, and the emulator's schedule choice; no more.
-            for (const char* pass : {"EMU_SCHEDULE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
+            // What the program needs to load and to find its device; no more.
+            for (const char* pass : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
                 if (const char* v = std::getenv(pass); v && *v)
                     spec.argv.insert(spec.argv.end(), {"--wb-worker-env", std::string(pass) + "=" + v});
+            // The emulator runs a block's threads one after the other between barriers, and a launch's blocks one
+            // after the other. In the default orders (thread 0 first, block 0 first) a kernel whose result depends on
+            // the order has the right values, and its race goes unreported where the checker cannot judge it: atomics
+            // on both sides, a launch that calls __threadfence(). Random orders from the run's seed (the block order
+            // never the index order) turn such a dependence into wrong values, and SEED=n replays them
+            // (emulator/runtime/block_order.cpp, scheduler.cpp). EMU_SCHEDULE and EMU_BLOCK_ORDER in the grader's
+            // environment override them.
+            for (const char* order : {"EMU_SCHEDULE", "EMU_BLOCK_ORDER"}) {
+                const char* v = std::getenv(order);
+                spec.argv.insert(spec.argv.end(), {"--wb-worker-env",
+                                                   std::string(order) + "=" +
+                                                       (v && *v ? std::string(v) : "random:" + std::to_string(seed))});
+            }
             std::error_code ec;
             fs::create_directories(r.dir / "cwd", ec);
             spec.cwd = r.dir / "cwd";

@@ -5,6 +5,8 @@
 
 #include <cxxlex/cxxlex.hpp>
 
+#include "review/c_library.hpp"
+
 namespace workbook::review {
 namespace {
 
@@ -290,6 +292,9 @@ const char* denied_class(std::string_view n) {
     if (in(n, {"thread", "jthread", "async", "pthread_create", "pthread_kill", "pthread_exit", "pthread_cancel"}) ||
         starts_with(n, "pthread_"))
         return "a thread operation";
+    if (c_library_pointer_function(n))
+        return "a C library function that reads or writes memory through a pointer: no device function on a GPU, "
+               "and out of the sight of the emulator's memory checker";
     return nullptr;
 }
 

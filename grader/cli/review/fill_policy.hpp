@@ -12,7 +12,9 @@
 //   identifiers             allowed, except a deny-list by class (the grader's namespaces and macros; process
 //                           control; dynamic loading; environment; files, streams and descriptors; raw system calls,
 //                           memory mapping and allocation; signals and threads; the CUDA runtime API `cuda*`, host
-//                           code), and except names reserved to the
+//                           code; the C library's functions that read or write through a pointer and have no device
+//                           version, out of the emulator's checker's sight: review/c_library.hpp), and except names
+//                           reserved to the
 //                           implementation (`__x`, `_X`: `__CUDA_ARCH__`, `__tsan_*`, `__attribute__`, `__asm__`,
 //                           `_Pragma`) other than CUDA's documented device functions and types; names the starter
 //                           itself uses are always allowed

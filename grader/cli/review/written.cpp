@@ -78,13 +78,37 @@ nlohmann::json lesson_item(const nlohmann::json& lesson, const std::string& id) 
 
 }  // namespace
 
-std::map<std::string, std::string> markdown_sections(const std::string& markdown) {
+std::map<std::string, std::string> markdown_sections(const std::string& markdown,
+                                                     const std::vector<std::string>& item_ids) {
     std::map<std::string, std::string> out;
-    std::istringstream in(markdown);
+    // Lines end as an editor may end them: LF, CRLF, or a carriage return alone (a file saved with old Mac line
+    // ends, which was one line with no heading: every item scored 0).
+    std::string text;
+    text.reserve(markdown.size());
+    for (std::size_t i = 0; i < markdown.size(); ++i) {
+        if (markdown[i] == '\r' && i + 1 < markdown.size() && markdown[i + 1] == '\n') continue;
+        text += markdown[i] == '\r' ? '\n' : markdown[i];
+    }
+    std::istringstream in(text);
     std::string line, heading;
     bool in_section = false, in_fence = false;
+    // The text of a heading line of any level that names an item, or "".
+    auto item_heading = [&](const std::string& l) {
+        const std::size_t hashes = l.find_first_not_of('#');
+        if (hashes == 0 || hashes > 6 || hashes == std::string::npos) return std::string();
+        const std::string text = util::trim(l.substr(hashes));
+        for (const auto& id : item_ids)
+            if (!text.empty() && heading_is(text, id)) return text;
+        return std::string();
+    };
     while (std::getline(in, line)) {
         if (util::trim(line).rfind("```", 0) == 0) in_fence = !in_fence;
+        if (const std::string text = in_fence ? std::string() : item_heading(line); !text.empty()) {
+            heading = text;
+            in_section = true;
+            out[heading];
+            continue;
+        }
         if (!in_fence && line.rfind("## ", 0) == 0) {
             heading = util::trim(line.substr(3));
             // A repeated heading continues the first one rather than silently replacing the answer.
@@ -147,7 +171,9 @@ void validate_rubric(const nlohmann::json& rubric, const std::string& label) { p
 std::vector<WrittenScore> score_answers(const nlohmann::json& rubric_json, const std::string& answers_markdown,
                                         const nlohmann::json& lesson_json) {
     const written::Rubric rubric = parsed(rubric_json, "written-answer rubric");
-    const auto sections = markdown_sections(answers_markdown);
+    std::vector<std::string> ids;
+    for (const auto& item : rubric.items) ids.push_back(item.id);
+    const auto sections = markdown_sections(answers_markdown, ids);
     std::vector<std::string> rubric_placeholders;
     for (const auto& p : rubric_json.value("placeholders", nlohmann::json::array())) rubric_placeholders.push_back(p);
     const std::string core = core_exercise(lesson_json);

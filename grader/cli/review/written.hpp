@@ -28,8 +28,11 @@ struct WrittenScore {
     std::string answer;                // the answer text that was scored
 };
 
-// answers.md split by "## " headings: heading text -> body (verbatim).
-std::map<std::string, std::string> markdown_sections(const std::string& markdown);
+// answers.md split by "## " headings: heading text -> body (verbatim). A heading of another level that names one of
+// `item_ids` ("### Q3", "# Q3", "##Q3": the template's heading retyped) opens that item's section too; any other
+// heading of level 3 or more stays part of the answer it stands in.
+std::map<std::string, std::string> markdown_sections(const std::string& markdown,
+                                                     const std::vector<std::string>& item_ids = {});
 
 // What of a section counts as the student's answer: no HTML comments, no quoted (`>`) question text, no
 // placeholder lines; whitespace collapsed.

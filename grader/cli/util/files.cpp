@@ -34,6 +34,24 @@ const char* not_a_file(mode_t mode) {
     return " is not a regular file; it was not opened.";
 }
 
+// "UTF-16" or "UTF-32" when `text` looks like text in one of those encodings (a byte order mark, or a 0 byte beside
+// every ASCII character of its start), else "". Windows editors ("Unicode") and Windows PowerShell's `>` save so; the
+// file is text to its author, not the "binary file" its 0 bytes would otherwise make it.
+const char* wide_encoding(const std::string& text) {
+    auto starts = [&](const char* bom, std::size_t n) { return text.compare(0, n, bom, n) == 0; };
+    if (starts("\xff\xfe\0\0", 4) || starts("\0\0\xfe\xff", 4)) return "UTF-32";
+    if (starts("\xff\xfe", 2) || starts("\xfe\xff", 2)) return "UTF-16";
+    const std::size_t n = std::min<std::size_t>(text.size(), 200) & ~std::size_t{1};
+    if (n < 8) return "";
+    std::size_t low_ascii = 0, high_ascii = 0;  // little-endian: ASCII then 0; big-endian: 0 then ASCII
+    for (std::size_t i = 0; i < n; i += 2) {
+        const auto a = static_cast<unsigned char>(text[i]), b = static_cast<unsigned char>(text[i + 1]);
+        low_ascii += a != 0 && a < 0x80 && b == 0;
+        high_ascii += a == 0 && b != 0 && b < 0x80;
+    }
+    return 10 * std::max(low_ascii, high_ascii) >= 9 * (n / 2) ? "UTF-16" : "";
+}
+
 }  // namespace
 
 Submitted read_submitted(const fs::path& file, const std::string& label) {
@@ -93,6 +111,13 @@ Submitted read_submitted(const fs::path& file, const std::string& label) {
         }
     }
     ::close(fd);
+    if (const char* encoding = wide_encoding(text); *encoding) {
+        r.refusal = label + " is saved as " + encoding +
+                    ", a text encoding the compilers do not read (a 0 byte beside each character); save it as UTF-8 "
+                    "(the editor's \"Save with Encoding\"; in Windows PowerShell, `> file` writes UTF-16) and grade "
+                    "again.";
+        return r;
+    }
     if (text.find('\0') != std::string::npos) {
         r.refusal = label + " is a binary file, not source text.";
         return r;

@@ -30,8 +30,8 @@
 // The p-norm: the resources overlap, but not perfectly. p = 1 would be no overlap at all, p -> infinity the
 // roofline's max (the slowest resource alone); fitted, p sits in between.
 // Fitted constants (t_fixed, t_wave, t_trip, W, B_l2, c_l1, p): least squares on log(predicted / measured) over
-// every point the first five H200 checks measured (benchmarks/profile-variants/fit_model.py; docs/emulator.md,
-// Profiler: the time model). The sixth check (heldout5.txt, gpu-heldout5.sh) was measured after these constants
+// every point the first six H200 checks measured (benchmarks/profile-variants/fit_model.py; docs/emulator.md,
+// Profiler: the time model). The seventh check (heldout6.txt, gpu-heldout6.sh) is measured after these constants
 // were committed.
 #include <algorithm>
 #include <cmath>
@@ -44,13 +44,13 @@ namespace {
 
 constexpr double kClockHz = 1.98e9;
 constexpr double kDramBps = 4.21e12;  // measured (copy), not fitted
-// fit_model.py on every point of the first five checks, 552 measurements (556 points: four measured with two
-// versions of a solution count once per version), with round trips counted at a warp's shuffles and votes as well as
-// at barriers, and the few-block L1 fix (its output, pasted; docs/gpu-runs/2026-12-02-profile6-fit.txt):
-// fitted on 556 points: fixed_us = 0.6812, wave_us = 1.111, round_trip_us = 0.8951, streaming_warps = 19.12,
-// l2_bps = 1.147e+13, l1_clocks = 1.068, overlap_p = 2.01 (501 of the 556 within 20 %, rms log error 0.121)
-constexpr double kFixedUs = 0.6812, kWaveUs = 1.111, kRoundTripUs = 0.8951, kStreamingWarps = 19.12, kL2Bps = 1.147e13,
-                 kL1Clocks = 1.068, kOverlapP = 2.01;
+// fit_model.py on every point of the first six checks, 779 measurements (783 points: four measured with two
+// versions of a solution count once per version), the sixth check's 227 held-out points included (its output,
+// pasted; docs/gpu-runs/2026-12-07-profile7-fit.txt):
+// fitted on 783 points: fixed_us = 0.61, wave_us = 0.9526, round_trip_us = 1.046, streaming_warps = 21.72,
+// l2_bps = 1.091e+13, l1_clocks = 1.033, overlap_p = 1.998 (700 of the 783 within 20 %, rms log error 0.124)
+constexpr double kFixedUs = 0.61, kWaveUs = 0.9526, kRoundTripUs = 1.046, kStreamingWarps = 21.72, kL2Bps = 1.091e13,
+                 kL1Clocks = 1.033, kOverlapP = 1.998;
 constexpr unsigned kWarpsPerSM = 64, kBlocksPerSM = 32, kRegsPerSM = 65536, kRegGranule = 256;
 constexpr std::size_t kSharedPerSM = 228 * 1024, kSharedReservedPerBlock = 1024;
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "block_order.hpp"
 #include "engine.hpp"
 
 namespace emu::rt {
@@ -436,12 +437,11 @@ int execute_launch(const char* name, emu::detail::KernelThunk thunk, void* body,
     if (cooperative) {
         run_cooperative_grid(e);  // blocks wait for each other at grid.sync() (grid_barrier.cpp)
     } else {
-        for (unsigned z = 0; z < grid.z && !e.aborted; ++z)
-            for (unsigned y = 0; y < grid.y && !e.aborted; ++y)
-                for (unsigned x = 0; x < grid.x && !e.aborted; ++x) {
-                    start_block(e, Dim3{x, y, z});
-                    drive_block(e);  // grid.sync() fails the launch outside a cooperative one: never at_grid_sync here
-                }
+        const BlockOrder order(grid);  // index order unless EMU_BLOCK_ORDER says otherwise (block_order.cpp)
+        for (std::uint64_t k = 0; k < order.count() && !e.aborted; ++k) {
+            start_block(e, order.at(k));
+            drive_block(e);  // grid.sync() fails the launch outside a cooperative one: never at_grid_sync here
+        }
     }
     on_launch_end();
     watchdog_launch_end();

@@ -5,6 +5,9 @@
 // Atomics simply perform the operation (one OS thread runs all fibers, so any order is sequentially consistent).
 //
 // This file itself must not be instrumented (it is part of emu_runtime, built without -fsanitize=thread).
+#include <math.h>
+#include <string.h>
+
 #include "memcheck.hpp"
 
 using emu::mc::kAtomic;
@@ -68,6 +71,73 @@ void emu_arg_read(const void* p, unsigned long n, const void* pc, int maybe) {
 }
 void __tsan_read_range(void* p, unsigned long n) { hook(p, n, 0, __builtin_return_address(0)); }
 void __tsan_write_range(void* p, unsigned long n) { hook(p, n, kWrite, __builtin_return_address(0)); }
+
+// ---- C library functions device code calls (include/emu/checked_libc.hpp) -----------------------------------
+// The student's calls of memcpy, memset, modff, … land here under their checked names: the bytes they read and
+// write go to the checker as the caller's accesses (at its line), then the C library does the work. No alignment
+// is assumed for the copies (memcpy takes any address); the second results of the math functions are the
+// naturally aligned objects the caller passed.
+void* emu_checked_memcpy(void* d, const void* s, unsigned long n) {
+    if (n) {
+        hook(s, n, 0, __builtin_return_address(0));
+        hook(d, n, kWrite, __builtin_return_address(0));
+    }
+    return memcpy(d, s, n);
+}
+void* emu_checked_memmove(void* d, const void* s, unsigned long n) {
+    if (n) {
+        hook(s, n, 0, __builtin_return_address(0));
+        hook(d, n, kWrite, __builtin_return_address(0));
+    }
+    return memmove(d, s, n);
+}
+void* emu_checked_memset(void* d, int c, unsigned long n) {
+    if (n) hook(d, n, kWrite, __builtin_return_address(0));
+    return memset(d, c, n);
+}
+int emu_checked_memcmp(const void* a, const void* b, unsigned long n) {
+    if (n) {
+        hook(a, n, 0, __builtin_return_address(0));
+        hook(b, n, 0, __builtin_return_address(0));
+    }
+    return memcmp(a, b, n);
+}
+#define EMU_STORES(p) hook(p, sizeof *(p), kNaturalAlign | kWrite, __builtin_return_address(0))
+float emu_checked_modff(float x, float* i) {
+    EMU_STORES(i);
+    return modff(x, i);
+}
+double emu_checked_modf(double x, double* i) {
+    EMU_STORES(i);
+    return modf(x, i);
+}
+float emu_checked_frexpf(float x, int* e) {
+    EMU_STORES(e);
+    return frexpf(x, e);
+}
+double emu_checked_frexp(double x, int* e) {
+    EMU_STORES(e);
+    return frexp(x, e);
+}
+void emu_checked_sincosf(float x, float* s, float* c) {
+    EMU_STORES(s);
+    EMU_STORES(c);
+    sincosf(x, s, c);
+}
+void emu_checked_sincos(double x, double* s, double* c) {
+    EMU_STORES(s);
+    EMU_STORES(c);
+    sincos(x, s, c);
+}
+float emu_checked_remquof(float x, float y, int* q) {
+    EMU_STORES(q);
+    return remquof(x, y, q);
+}
+double emu_checked_remquo(double x, double y, int* q) {
+    EMU_STORES(q);
+    return remquo(x, y, q);
+}
+#undef EMU_STORES
 
 // ---- atomics ------------------------------------------------------------------------------------------------
 typedef char a8;

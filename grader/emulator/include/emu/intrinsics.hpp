@@ -155,6 +155,14 @@ inline void __threadfence() { emu::detail::threadfence(); }
 inline void __threadfence_block() {}
 inline void __threadfence_system() { emu::detail::threadfence(); }
 
+// Programmatic dependent launch (a kernel launched with cudaLaunchAttributeProgrammaticStreamSerialization may start
+// while the previous grid of its stream drains): the trigger lets the next grid be scheduled, the wait blocks until
+// the previous grid has completed and its writes are visible. Launches run here one after another to completion, so
+// when a block runs the previous grid is complete: both are no-ops, as on a GPU for a kernel launched without the
+// attribute. (launch_ex.hpp accepts the attribute.)
+inline void cudaTriggerProgrammaticLaunchCompletion() {}
+inline void cudaGridDependencySynchronize() {}
+
 // Cache-hinted loads and stores (read-only cache, streaming, L2 only, write-back, write-through, …): one cache here,
 // so each is an ordinary access, checked like one. Macros rather than functions, so that the access is compiled in
 // the caller's line and the memory checker names that line (a function would be reported at this header).

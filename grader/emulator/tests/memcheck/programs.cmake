@@ -1,7 +1,7 @@
 # Planted bugs under the real engine (included from CMakeLists.txt when emu_runtime exists).
 emu_add_executable(emu_memcheck_planted ${CMAKE_CURRENT_SOURCE_DIR}/programs/planted.cu)
 foreach(case broadcast broadcast-fixed cross-warp cross-warp-fixed waw waw-fixed uninit uninit-fixed
-             oob-global oob-global-fixed oob-shared oob-shared-fixed oob-shared-index oob-shared-index-fixed use-after-free oob-before-first oob-ldg host-read-managed oob-bf16-store oob-bf16-store-fixed
+             oob-global oob-global-fixed oob-shared oob-shared-fixed oob-shared-index oob-shared-index-fixed use-after-free oob-before-first oob-ldg oob-memcpy host-read-managed oob-bf16-store oob-bf16-store-fixed
              misaligned-float4 misaligned-float4-fixed misaligned-struct misaligned-struct-fixed correct
              global-race global-race-fixed inter-block inter-block-war inter-block-total inter-block-atomic same-value different-value fenced-lock fenced-one-side
              uninit-local uninit-local-fixed)

@@ -62,6 +62,13 @@ __global__ void ldg_copy_kernel(const float* in, float* out, int n) {
     if (i <= n) out[i] = __ldg(&in[i]);  // @ldg
 }
 
+// The copy through the C library with a size g++ cannot inline (a call): checked since session 8
+// (include/emu/checked_libc.hpp); before, thread n read past `in` unseen.
+__global__ void memcpy_copy_kernel(const float* in, float* out, int n, int count) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n) memcpy(&out[i], &in[i], sizeof(float) * count);  // @memcpy
+}
+
 __global__ void shared_stage_kernel(float* out, unsigned limit) {
     __shared__ float stage[32];
     float* p = stage;
@@ -414,6 +421,16 @@ void oob_through_ldg() {
     cudaDeviceReset();
 }
 
+void oob_through_memcpy() {
+    float* in = device(std::vector<float>(64, 2.f));
+    float* out = device(std::vector<float>(65, 0.f));
+    memcpy_copy_kernel<<<1, 65>>>(in, out, 64, 1);
+    expect(finish() == cudaErrorIllegalAddress, "cudaErrorIllegalAddress");
+    expect_one("out-of-bounds",
+               {"Invalid __global__ read of size 4 bytes", "at " + here("memcpy"), "by thread (64,0,0)"});
+    cudaDeviceReset();
+}
+
 // Host code may read managed memory, but not cudaMalloc memory: that ends the program (exit status and message are
 // checked by CTest).
 void host_read(bool managed) {
@@ -701,6 +718,7 @@ int main(int argc, char** argv) {
     else if (c == "use-after-free") use_after_free();
     else if (c == "oob-before-first") oob_before_first();
     else if (c == "oob-ldg") oob_through_ldg();
+    else if (c == "oob-memcpy") oob_through_memcpy();
     else if (c == "host-read") host_read(false);
     else if (c == "host-read-managed") host_read(true);
     else if (c == "oob-shared-index") oob_shared_index(true);

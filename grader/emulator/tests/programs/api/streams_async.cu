@@ -12,6 +12,15 @@ __global__ void saxpy_chunk(const float* x, float* y, float a, int n) {
   if (i < n) y[i] = a * x[i] + y[i];
 }
 
+// Programmatic dependent launch as CUDA 12 programs write it: the consumer, launched with programmatic stream
+// serialization, lets its own successor start early and waits for the producer's grid before it reads.
+__global__ void pdl_consumer(const float* x, float* y, int n) {
+  cudaTriggerProgrammaticLaunchCompletion();
+  cudaGridDependencySynchronize();
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 2.0f * x[i];
+}
+
 void CUDART_CB count_chunk(void* counter) { ++*static_cast<int*>(counter); }
 void CUDART_CB check_status(cudaStream_t, cudaError_t status, void* flag) {
   *static_cast<int*>(flag) = status == cudaSuccess ? 1 : -1;
@@ -90,6 +99,22 @@ int main() {
   CHECK_CUDA(cudaMemPoolGetAttribute(own, cudaMemPoolAttrUsedMemCurrent, &used));
   t.equal("pool_used_after_free", 0, static_cast<long long>(used), 0);
   CHECK_CUDA(cudaMemPoolDestroy(own));
+
+  // Producer (a plain launch writes dy), then the consumer under programmatic stream serialization reads it.
+  saxpy_chunk<<<(chunk + 255) / 256, 256, 0, streams[1]>>>(dx, dy, 1.0f, chunk);
+  cudaLaunchAttribute pdl[1];
+  pdl[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  pdl[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3((chunk + 255) / 256);
+  config.blockDim = dim3(256);
+  config.stream = streams[1];
+  config.attrs = pdl;
+  config.numAttrs = 1;
+  CHECK_CUDA(cudaLaunchKernelEx(&config, pdl_consumer, static_cast<const float*>(dy), dx, chunk));
+  CHECK_CUDA(cudaMemcpyAsync(hy, dx, chunk * sizeof(float), cudaMemcpyDeviceToHost, streams[1]));
+  CHECK_CUDA(cudaStreamSynchronize(streams[1]));
+  for (int i = 0; i < chunk; ++i) t.close("pdl_consumer", i, hy[i], 2.0 * (2.0 * (i % 97) + (i % 13) + (i % 97)), 0);
 
   int least = 1, greatest = 1;
   CHECK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));

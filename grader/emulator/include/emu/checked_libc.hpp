@@ -1,0 +1,28 @@
+// The C library functions device code may call that read or write memory through a pointer: memcpy, memmove,
+// memset, memcmp and the math functions that store a second result (modf, frexp, sincos, remquo). The C library is
+// not instrumented, so without this the memory checker never saw what they touch: a kernel that read a
+// shared-memory value through memcpy (with a size the compiler cannot inline) raced with its writer unseen, and a
+// memcpy past a buffer was no out-of-bounds access. Each declaration gives the function the assembler name of a
+// checked version in the runtime (runtime/tsan_hooks.cpp), which hands the bytes to the checker as reads and writes
+// at the caller's line and then calls the C library. Calls the compiler makes itself follow the name too
+// (__builtin_memcpy, std::copy's memmove, std::modf's modff). Included by every .cu file emu-nvcc compiles, after the
+// C headers (emu/rewritten.hpp); the emulator's own runtime is compiled without it.
+#pragma once
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+extern "C" {
+void* memcpy(void*, const void*, size_t) noexcept __asm__("emu_checked_memcpy");
+void* memmove(void*, const void*, size_t) noexcept __asm__("emu_checked_memmove");
+void* memset(void*, int, size_t) noexcept __asm__("emu_checked_memset");
+int memcmp(const void*, const void*, size_t) noexcept __asm__("emu_checked_memcmp");
+float modff(float, float*) noexcept __asm__("emu_checked_modff");
+double modf(double, double*) noexcept __asm__("emu_checked_modf");
+float frexpf(float, int*) noexcept __asm__("emu_checked_frexpf");
+double frexp(double, int*) noexcept __asm__("emu_checked_frexp");
+void sincosf(float, float*, float*) noexcept __asm__("emu_checked_sincosf");
+void sincos(double, double*, double*) noexcept __asm__("emu_checked_sincos");
+float remquof(float, float, int*) noexcept __asm__("emu_checked_remquof");
+double remquo(double, double, int*) noexcept __asm__("emu_checked_remquo");
+}
