@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "cuda_check.h"
+#include "pdl_launch.cuh"
 
 namespace bench {
 namespace {
@@ -58,20 +59,8 @@ __global__ void __launch_bounds__(1024) row_copy_rows_kernel(int4* dst0, const i
 template <int WORDS, bool WAIT>
 cudaError_t launch_row_copy_rows(bool pdl, unsigned blocks, unsigned threads, cudaStream_t stream, int4* d0,
                                  const int4* s0, int4* d1, const int4* s1, size_t n, size_t row_words, int tensors) {
-    if (!pdl) {
-        row_copy_rows_kernel<WORDS, WAIT><<<blocks, threads, 0, stream>>>(d0, s0, d1, s1, n, row_words, tensors);
-        return cudaGetLastError();
-    }
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(threads);
-    config.stream = stream;
-    config.attrs = attr;
-    config.numAttrs = 1;
-    return cudaLaunchKernelEx(&config, row_copy_rows_kernel<WORDS, WAIT>, d0, s0, d1, s1, n, row_words, tensors);
+    return launch_maybe_pdl(pdl, row_copy_rows_kernel<WORDS, WAIT>, blocks, threads, 0, stream, d0, s0, d1, s1, n,
+                            row_words, tensors);
 }
 
 __global__ void count_differences_kernel(const int4* __restrict__ a, const int4* __restrict__ b, size_t n,

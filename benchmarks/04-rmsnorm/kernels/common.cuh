@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "../../common/pdl_launch.cuh"
+
 namespace rmsref {
 
 // --- elements ----------------------------------------------------------------------------------------------------
@@ -289,25 +291,11 @@ __device__ __forceinline__ void start_after_previous_grid() {
 #endif
 }
 
-// Host side, the launchers' one way to launch an instance: `kernel<<<grid, threads, smem, stream>>>(args...)`, or,
-// with `pdl`, the same through cudaLaunchKernelEx with programmatic stream serialization allowed.
+// Host side, the launchers' one way to launch an instance, with `pdl` under programmatic dependent launch: the
+// benchmarks' shared launcher (../../common/pdl_launch.cuh), which the roofline's copies use too.
 template <typename... P, typename... A>
 void launch_kernel(bool pdl, void (*kernel)(P...), int grid, int threads, int smem, cudaStream_t stream, A... args) {
-    if (!pdl) {
-        kernel<<<grid, threads, smem, stream>>>(args...);
-        return;
-    }
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(grid);
-    config.blockDim = dim3(threads);
-    config.dynamicSmemBytes = smem;
-    config.stream = stream;
-    config.attrs = attr;
-    config.numAttrs = 1;
-    cudaLaunchKernelEx(&config, kernel, args...);
+    bench::launch_maybe_pdl(pdl, kernel, grid, threads, smem, stream, args...);
 }
 
 // --- reductions ----------------------------------------------------------------------------------------------------
