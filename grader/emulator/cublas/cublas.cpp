@@ -226,28 +226,30 @@ cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t tran
 // ---- matrix-vector: y = alpha * op(A) x + beta * y as the GEMM y^T = alpha * x^T op(A)^T + beta * y^T ----------
 // x and y are 1 x k and 1 x n matrices whose leading dimension is their increment, so strided vectors need no copy
 // and every element goes through the GEMM's checks (each vector and A inside one device allocation).
-cublasStatus_t cublasSgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float* alpha,
-                           const float* A, int lda, const float* x, int incx, const float* beta, float* y, int incy) {
+namespace {
+template <typename T>
+cublasStatus_t gemv(const char* name, cudaDataType type, cublasComputeType_t compute, cublasHandle_t handle,
+                    cublasOperation_t trans, int m, int n, const T* alpha, const T* A, int lda, const T* x, int incx,
+                    const T* beta, T* y, int incy) {
     if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
     if (!valid_op(trans) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx <= 0 || incy <= 0)
-        return incx < 0 || incy < 0 ? emu::blas::not_supported("cublasSgemv", "negative increments")
+        return incx < 0 || incy < 0 ? emu::blas::not_supported(name, "negative increments")
                                     : CUBLAS_STATUS_INVALID_VALUE;
     const int rows = transposed(trans) ? n : m, cols = transposed(trans) ? m : n;
-    return gemm_ex("cublasSgemv", handle, CUBLAS_OP_N, transposed(trans) ? CUBLAS_OP_N : CUBLAS_OP_T, 1, rows, cols,
-                   alpha, x, CUDA_R_32F, incx, 0, A, CUDA_R_32F, lda, 0, beta, y, CUDA_R_32F, incy, 0, 1,
-                   CUBLAS_COMPUTE_32F);
+    return gemm_ex(name, handle, CUBLAS_OP_N, transposed(trans) ? CUBLAS_OP_N : CUBLAS_OP_T, 1, rows, cols, alpha, x,
+                   type, incx, 0, A, type, lda, 0, beta, y, type, incy, 0, 1, compute);
+}
+}  // namespace
+cublasStatus_t cublasSgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float* alpha,
+                           const float* A, int lda, const float* x, int incx, const float* beta, float* y, int incy) {
+    return gemv("cublasSgemv", CUDA_R_32F, CUBLAS_COMPUTE_32F, handle, trans, m, n, alpha, A, lda, x, incx, beta, y,
+                incy);
 }
 cublasStatus_t cublasDgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double* alpha,
                            const double* A, int lda, const double* x, int incx, const double* beta, double* y,
                            int incy) {
-    if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!valid_op(trans) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx <= 0 || incy <= 0)
-        return incx < 0 || incy < 0 ? emu::blas::not_supported("cublasDgemv", "negative increments")
-                                    : CUBLAS_STATUS_INVALID_VALUE;
-    const int rows = transposed(trans) ? n : m, cols = transposed(trans) ? m : n;
-    return gemm_ex("cublasDgemv", handle, CUBLAS_OP_N, transposed(trans) ? CUBLAS_OP_N : CUBLAS_OP_T, 1, rows, cols,
-                   alpha, x, CUDA_R_64F, incx, 0, A, CUDA_R_64F, lda, 0, beta, y, CUDA_R_64F, incy, 0, 1,
-                   CUBLAS_COMPUTE_64F);
+    return gemv("cublasDgemv", CUDA_R_64F, CUBLAS_COMPUTE_64F, handle, trans, m, n, alpha, A, lda, x, incx, beta, y,
+                incy);
 }
 
 // ---- not emulated ----------------------------------------------------------------------------------------------
