@@ -268,9 +268,8 @@ def eighth(emu_dir, table_path, gpu):
         if len(f) >= 5 and f[3] != "–":
             committed[(f[0], f"{f[1]} {f[2]}")] = (float(f[3]), float(f[4]))
     new, old, plan = eighth_plan()
-    meas = {}
+    meas, t = {}, F.measured(str(gpu))
     for n, shapes in plan:
-        t = F.measured(str(gpu))
         for s in shapes:
             if (n, s) in t and (n, s) in committed:
                 meas[(n, s)] = t[(n, s)]
@@ -300,6 +299,28 @@ def eighth(emu_dir, table_path, gpu):
                 print(f"| {a} / {b} at {s.replace(' ', ' × ')} | {meas[(a, s)]:.1f} / {meas[(b, s)]:.1f} | "
                       f"{meas[(a, s)] / meas[(b, s)]:.2f} | {committed[(a, s)][0] / committed[(b, s)][0]:.2f} | "
                       f"{committed[(a, s)][1] / committed[(b, s)][1]:.2f} |")
+    bank_conflicts8(emu_dir, gpu)
+
+
+def bank_conflicts8(emu_dir, gpu):
+    """Nsight Compute's shared-memory wavefronts and bank conflicts (asked for from this call on) against the
+    emulator's, at both counted launches; the requests and sectors as compare.py tables them for the seventh check."""
+    import compare as C
+    e = C.emu(f"{RUNS}/2026-12-02-profile6-emu,{RUNS}/2026-12-07-profile7-emu,{emu_dir}")
+    variants = ["smem_unpadded", "smem_padded", "smem_pad2"] + names("heldout7.txt")
+    print("\n| variant at shape | shared wavefronts emu / ncu | bank conflicts emu / ncu |")
+    print("| --- | --- | --- |")
+    for n in variants:
+        for s, c in zip(("256 4096", "57344 1024"), C.ncu(gpu / f"{n}.ncu.csv")):
+            em = e.get(n, {}).get(s)
+            if not em:
+                continue
+            k = em["predict_blocks"] / em["blocks"]
+            w = sum(C.g(c, f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{o}.sum") or 0 for o in ("ld", "st"))
+            bc = sum(C.g(c, f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{o}.sum") or 0 for o in ("ld", "st"))
+            print(f"| {n} at {s.replace(' ', ' × ')} | {em['sh_wavefronts'] * k:.0f} / {w:.0f} | "
+                  f"{em['sh_bank_conflicts'] * k:.0f} / {bc:.0f} |")
+    C.seventh_counts_all(e, gpu, variants)
 
 
 def main():
