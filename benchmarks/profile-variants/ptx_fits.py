@@ -150,7 +150,7 @@ CANDIDATES = {
     "littles_rate (PTX)": (littles_rate, [4000.0], 0.4),
     "flight_term (PTX, W kept)": (flight_term, [0.6], None),
     "loop_iterations (PTX)": (loop_iterations, [0.3], None),
-    "two norms (chunk4, no PTX)": (two_norms, [3.0], None),
+    "two_norms (no PTX)": (two_norms, [3.0], None),
     "loop_iterations + bytes (PTX)": (loop_iterations, [0.3, 2200.0], None),
 }
 
