@@ -6,16 +6,17 @@
 #   1. builds every entry of variants.txt, heldout.txt ... heldout7.txt with nvcc (-Xptxas -v), ~20 s;
 #   2. the copy bandwidth; the four NEW variants of heldout7.txt (unroll-controlled contrasts: the same trace as a
 #      variant the fit has seen, another number of loads in flight per warp) at five NEW shapes and the 28 shapes of
-#      the earlier checks (132 points, ~130 s);
-#   3. their partners (warp_row4, warp_row2, rows2, and the several-rows-per-warp variants) at the five new shapes;
+#      the earlier checks (132 points, ~110 s at the seventh call's 0.8 s a point);
+#   3. their partners (warp_row4, warp_row2, rows2, and the several-rows-per-warp variants) at the five new shapes
+#      (35 points, ~30 s);
 #   4. Nsight Compute, with the shared-memory bank-conflict counters (heldout-lib.sh), on smem_unpadded, smem_padded,
-#      smem_pad2 and the four new variants at 256 x 4096 and 57344 x 1024 (~40 s);
-#   5. the other old entries at the five new shapes, until LEFT.
+#      smem_pad2 and the four new variants at 256 x 4096 and 57344 x 1024 (~25 s);
+#   5. the other 30 old entries at the five new shapes (150 points, ~120 s), until LEFT.
 # No step starts after LEFT seconds (default 330) of the script; what finished is kept.
 # Results: <out>/<name>.{ptxas,time,ncu.csv}, <out>/copy.txt, <out>/env.txt.
 #
 #   benchmarks/profile-variants/gpu-heldout7.sh <repo-root> <out>
-# As one device call (about 6 min of wall, 6 min 40 s at most; one file comes back):
+# As one device call (about 5 min of wall, all steps done near 300 s; 6 min 20 s at most; one file comes back):
 #   mkdir -p /tmp/r; LEFT=330 timeout 380 bash benchmarks/profile-variants/gpu-heldout7.sh . /tmp/r \
 #     > /tmp/r/console.txt 2>&1; echo "rc=$? at ${SECONDS}s" >> /tmp/r/console.txt
 #   tar czf $OUT/heldout8.tgz --exclude=bin -C /tmp r
