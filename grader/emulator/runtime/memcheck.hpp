@@ -24,10 +24,32 @@ enum : unsigned {
                         // initializes the object)
 };
 
-// Address ranges that hooks check; everything else (fiber stacks, host heap, globals) is ignored.
-// Written once at start-up (the regions are reserved whole, so the bounds never move).
-extern std::uintptr_t g_heap_lo, g_heap_hi;    // device allocations
-extern std::uintptr_t g_arena_lo, g_arena_hi;  // __shared__ arena
+// The two regions hooks check in detail: device allocations and the __shared__ arena. Written once at start-up (the
+// regions are reserved whole, so the bounds never move), through set_heap_bounds / set_arena_bounds, on a page of
+// their own that is read-only otherwise: a forged pointer in student code (host code included, which no hook
+// refuses) cannot empty the ranges and so switch the checker off (docs/security.md, "a forged pointer switches the
+// memory checker off").
+struct alignas(4096) Bounds {
+    std::uintptr_t heap_lo, heap_hi;    // device allocations
+    std::uintptr_t arena_lo, arena_hi;  // __shared__ arena
+};
+extern Bounds g_bounds;
+inline const std::uintptr_t& g_heap_lo = g_bounds.heap_lo;
+inline const std::uintptr_t& g_heap_hi = g_bounds.heap_hi;
+inline const std::uintptr_t& g_arena_lo = g_bounds.arena_lo;
+inline const std::uintptr_t& g_arena_hi = g_bounds.arena_hi;
+void set_heap_bounds(std::uintptr_t lo, std::uintptr_t hi);
+void set_arena_bounds(std::uintptr_t lo, std::uintptr_t hi);
+
+// The running CUDA thread's own fiber stack (its locals): set at every switch to a thread (kernel_reach.cpp).
+extern std::uintptr_t g_stack_lo, g_stack_hi;
+void enter_thread_stack(unsigned stack_index);
+// An access inside a kernel to none of the above: allowed only where a GPU kernel could reach (the launch's
+// parameters, the built-in variables, __device__ variables, read-only data, registered host memory), else an
+// illegal address that ends the launch (kernel_reach.cpp).
+void outside_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
+// The launch's parameter buffer (the body closure that holds the copies of the arguments): readable by the kernel.
+void set_launch_params(const void* body, std::size_t bytes);
 
 void global_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
 void shared_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
@@ -47,6 +69,7 @@ inline void access(const void* p, std::size_t size, unsigned flags, const void* 
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
     else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
+    else if (a - g_stack_lo >= g_stack_hi - g_stack_lo || size > g_stack_hi - a) outside_access(a, size, flags, pc);
 }
 
 // Host code touching device memory that is not host-accessible: reported, then the program aborts.

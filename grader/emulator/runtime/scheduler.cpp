@@ -13,6 +13,7 @@
 
 #include "block_order.hpp"
 #include "engine.hpp"
+#include "memcheck.hpp"
 
 namespace emu::rt {
 
@@ -51,6 +52,7 @@ void run_thread(Engine& e, Thread& t) {
     e.cur = &t;
     t.started = true;
     emu_builtin_thread_idx = uint3{t.info.thread.x, t.info.thread.y, t.info.thread.z};
+    mc::enter_thread_stack(t.info.linear);
     g_in_kernel = true;
     fiber_switch(e.sched_ctx, t.ctx);
     g_in_kernel = false;
@@ -377,6 +379,7 @@ void switch_away(Thread& t) {
             e.cur = &next;
             next.started = true;
             emu_builtin_thread_idx = uint3{next.info.thread.x, next.info.thread.y, next.info.thread.z};
+            mc::enter_thread_stack(next.info.linear);
             fiber_switch(t.ctx, next.ctx);
             return;
         }
