@@ -672,13 +672,32 @@ class Rewriter {
         std::string callee = compact(first, open - 1);
         // A kernel defined once in this file, launched by its plain name, is called with its parameters' bytes
         // (emu/launch.hpp, ByteCall); any other callee through a lambda, as the name or expression resolves there.
-        const std::string by_name = "[&](auto&&... emu_a_) { " + callee + "(emu_a_...); }";
+        // The lambda runs in every CUDA thread, which may read the launch's copies but not the host's memory
+        // (runtime/kernel_reach.cpp): it captures by copy, and a callee that is an expression rather than a name
+        // (`table[k]`, `last->kernel`, read on the host's stack) is evaluated once, on the host, at the launch.
+        const std::string by_name =
+            plain_name(first, open - 1)
+                ? "[=](auto&&... emu_a_) { " + callee + "(emu_a_...); }"
+                : "[emu_k_ = " + callee + "](auto&&... emu_a_) { emu_k_(emu_a_...); }";
         const std::string call = first == open - 1 && defined_once(callee)
                                      ? "::emu::detail::byte_call(" + callee + ", " + by_name + ")"
                                      : by_name;
         replace(first, open - 1, "::emu::launch(\"" + escape(callee) + "\", " + call + ", ");
         replace(open, open_end, "");
         replace(close, close_end, ")");
+    }
+
+    // Whether tokens [from, to] name a function, as `k`, `ns::k` or `k<256, float>` do (anything inside a template's
+    // argument list), rather than compute one, as `table[k]` or `last->kernel` do.
+    bool plain_name(std::size_t from, std::size_t to) const {
+        int angle = 0;
+        for (std::size_t j = from; j <= to; ++j) {
+            const Token& t = tok(j);
+            if (is(t, "<")) ++angle;
+            else if (is(t, ">") || is(t, ">>")) angle -= static_cast<int>(t.text.size());
+            else if (angle == 0 && t.kind != Kind::identifier && !is(t, "::") && !is(t, "template")) return false;
+        }
+        return angle == 0;
     }
 
     // Rewrites the declaration around the __shared__ at k; returns the index of its closing ';' (or k).

@@ -7,7 +7,7 @@
 //   - the running thread's own fiber stack (its locals);
 //   - the launch's parameter buffer (reads: the closure holding the copies of the arguments, emu/launch.hpp);
 //   - the built-in variables threadIdx, blockIdx, blockDim, gridDim (reads), warpSize (read-only data);
-//   - __device__, __constant__ and __managed__ variables (emu-nvcc places them in the section emu_device_vars);
+//   - __device__, __constant__ and __managed__ variables (emu-nvcc registers each definition);
 //   - read-only data of the program and its libraries (reads: string literals, constant tables);
 //   - host memory registered with cudaHostRegister, and ranges registered with emu::register_device_range;
 // and everything else is an illegal address that ends the launch, as on a GPU. The emulator's own header code that
@@ -28,14 +28,9 @@
 #include <emu/api.h>
 
 #include "api_state.hpp"
-#include "fiber.hpp"
 #include "memcheck.hpp"
 
-// Bounds of the section emu-nvcc puts the program's __device__ variables in (the linker defines them when the section
-// exists; null without one).
-extern "C" char __start_emu_device_vars[] __attribute__((weak, visibility("hidden")));
-extern "C" char __stop_emu_device_vars[] __attribute__((weak, visibility("hidden")));
-// The built-in variables (builtins.cpp), in a section of their own.
+// The built-in variables (builtins.cpp), in a section of their own (the linker defines its bounds).
 extern "C" char __start_emu_builtins[] __attribute__((weak, visibility("hidden")));
 extern "C" char __stop_emu_builtins[] __attribute__((weak, visibility("hidden")));
 
@@ -130,31 +125,10 @@ const char* what_is_at(std::uintptr_t a) {
            "nothing mapped";
 }
 
-}  // namespace
-
-void set_heap_bounds(std::uintptr_t lo, std::uintptr_t hi) { write_bounds(&Bounds::heap_lo, &Bounds::heap_hi, lo, hi); }
-void set_arena_bounds(std::uintptr_t lo, std::uintptr_t hi) {
-    write_bounds(&Bounds::arena_lo, &Bounds::arena_hi, lo, hi);
-}
-
-void enter_thread_stack(unsigned stack_index) {
-    const rt::FiberStack st = rt::fiber_stack(stack_index);
-    g_stack_lo = reinterpret_cast<std::uintptr_t>(st.base);
-    g_stack_hi = g_stack_lo + st.size;
-}
-
-void set_launch_params(const void* body, std::size_t bytes) {
-    g_params_lo = reinterpret_cast<std::uintptr_t>(body);
-    g_params_hi = g_params_lo + bytes;
-}
-
-void outside_access(std::uintptr_t a, std::size_t size, unsigned flags, const void* pc) {
-    const bool read = !(flags & (kWrite | kAtomic));
-    if (read && reach_inside(__start_emu_builtins, __stop_emu_builtins, a, size)) return;
-    if (read && a >= g_params_lo && a < g_params_hi && size <= g_params_hi - a) return;
-    if (reach_inside(__start_emu_device_vars, __stop_emu_device_vars, a, size)) return;
-    if (read && reach_inside(loaded_segments().read_only, a, size)) return;
-    if (in_registered(a, size) || rt::host_registered(reinterpret_cast<const void*>(a), size)) return;
+// The report, out of line: the allowed accesses (every read of threadIdx among them) stay a few comparisons on a
+// small frame, deep in the CUDA thread's stack.
+[[noreturn]] __attribute__((noinline, cold)) void refuse(std::uintptr_t a, std::size_t size, unsigned flags,
+                                                         const void* pc) {
     const rt::ThreadInfo& t = rt::current_thread();
     fatal("illegal-address",
           std::string("Invalid __global__ ") +
@@ -170,6 +144,27 @@ void outside_access(std::uintptr_t a, std::size_t size, unsigned flags, const vo
               "host pointer passed to a kernel faults on a GPU (cudaErrorIllegalAddress): copy the data into device "
               "memory with cudaMemcpy and pass the device pointer",
           700 /* cudaErrorIllegalAddress */);
+}
+
+}  // namespace
+
+void set_heap_bounds(std::uintptr_t lo, std::uintptr_t hi) { write_bounds(&Bounds::heap_lo, &Bounds::heap_hi, lo, hi); }
+void set_arena_bounds(std::uintptr_t lo, std::uintptr_t hi) {
+    write_bounds(&Bounds::arena_lo, &Bounds::arena_hi, lo, hi);
+}
+
+void set_launch_params(const void* body, std::size_t bytes) {
+    g_params_lo = reinterpret_cast<std::uintptr_t>(body);
+    g_params_hi = g_params_lo + bytes;
+}
+
+void outside_access(std::uintptr_t a, std::size_t size, unsigned flags, const void* pc) {
+    const bool read = !(flags & (kWrite | kAtomic));
+    if (read && reach_inside(__start_emu_builtins, __stop_emu_builtins, a, size)) return;
+    if (read && a >= g_params_lo && a < g_params_hi && size <= g_params_hi - a) return;
+    if (read && reach_inside(loaded_segments().read_only, a, size)) return;
+    if (in_registered(a, size) || rt::host_registered(reinterpret_cast<const void*>(a), size)) return;
+    refuse(a, size, flags, pc);
 }
 
 }  // namespace emu::mc

@@ -48,6 +48,21 @@ const char* barrier_name(int op) {
     }
 }
 
+}  // namespace
+}  // namespace emu::rt
+
+namespace emu::mc {
+// The stacks belong to the engine (fiber.cpp); the memory checker lets a CUDA thread reach its own (memcheck.hpp).
+void enter_thread_stack(unsigned stack_index) {
+    const rt::FiberStack st = rt::fiber_stack(stack_index);
+    g_stack_lo = reinterpret_cast<std::uintptr_t>(st.base);
+    g_stack_hi = g_stack_lo + st.size;
+}
+}  // namespace emu::mc
+
+namespace emu::rt {
+namespace {
+
 void run_thread(Engine& e, Thread& t) {
     e.cur = &t;
     t.started = true;

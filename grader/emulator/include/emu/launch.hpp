@@ -1,5 +1,5 @@
 // Kernel launches. The rewriter turns `K<<<grid, block, smem, stream>>>(args)` into
-//   ::emu::launch("K", [&](auto&&... a) { K(a...); }, grid, block, smem, stream)(args)
+//   ::emu::launch("K", [=](auto&&... a) { K(a...); }, grid, block, smem, stream)(args)
 // The arguments are copied once (as CUDA copies them into the launch's parameter buffer); each CUDA thread then
 // calls the kernel with that copy, so every thread gets its own by-value parameters.
 #pragma once
