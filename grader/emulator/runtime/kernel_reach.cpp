@@ -53,11 +53,9 @@ std::uintptr_t g_params_lo = 0, g_params_hi = 0;
 
 void write_bounds(std::uintptr_t Bounds::*lo_field, std::uintptr_t Bounds::*hi_field, std::uintptr_t lo,
                   std::uintptr_t hi) {
-    static_assert(sizeof(Bounds) == 4096, "the bounds fill one page, which holds nothing else");
-    mprotect(&g_bounds, sizeof g_bounds, PROT_READ | PROT_WRITE);
+    BoundsWriter w;
     g_bounds.*lo_field = lo;
     g_bounds.*hi_field = hi;
-    mprotect(&g_bounds, sizeof g_bounds, PROT_READ);
 }
 
 // The loaded objects' segments, read once (the program and its libraries are all loaded before a kernel runs).
@@ -147,6 +145,11 @@ const char* what_is_at(std::uintptr_t a) {
 }
 
 }  // namespace
+
+static_assert(sizeof(Bounds) == 4096, "the bounds fill one page, which holds nothing else");
+// Not nested: the runtime writes one field at a time, on the one thread that sets things up.
+BoundsWriter::BoundsWriter() { mprotect(&g_bounds, sizeof g_bounds, PROT_READ | PROT_WRITE); }
+BoundsWriter::~BoundsWriter() { mprotect(&g_bounds, sizeof g_bounds, PROT_READ); }
 
 void set_heap_bounds(std::uintptr_t lo, std::uintptr_t hi) { write_bounds(&Bounds::heap_lo, &Bounds::heap_hi, lo, hi); }
 void set_arena_bounds(std::uintptr_t lo, std::uintptr_t hi) {

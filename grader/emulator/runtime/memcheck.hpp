@@ -29,11 +29,26 @@ enum : unsigned {
 // their own that is read-only otherwise: a forged pointer in student code (host code included, which no hook
 // refuses) cannot empty the ranges and so switch the checker off (docs/security.md, "a forged pointer switches the
 // memory checker off").
+// The same page holds the orders the runtime chose for threads and blocks (a program that set them back to the index
+// order would make a race whose values depend on the order pass again: docs/security.md, session 8).
 struct alignas(4096) Bounds {
     std::uintptr_t heap_lo, heap_hi;    // device allocations
     std::uintptr_t arena_lo, arena_hi;  // __shared__ arena
+    int schedule;                       // emu::Schedule of the threads of a block (scheduler.cpp)
+    std::uint64_t schedule_seed;
+    int block_order;  // the blocks' order from EMU_BLOCK_ORDER (block_order.cpp): index, reverse, random
+    std::uint64_t block_order_seed;
 };
 extern Bounds g_bounds;
+// Opens the page for writing while it lives; the runtime's only way to change what it holds.
+class BoundsWriter {
+ public:
+    BoundsWriter();
+    ~BoundsWriter();
+    BoundsWriter(const BoundsWriter&) = delete;
+    BoundsWriter& operator=(const BoundsWriter&) = delete;
+    Bounds* operator->() { return &g_bounds; }
+};
 inline const std::uintptr_t& g_heap_lo = g_bounds.heap_lo;
 inline const std::uintptr_t& g_heap_hi = g_bounds.heap_hi;
 inline const std::uintptr_t& g_arena_lo = g_bounds.arena_lo;
