@@ -519,8 +519,8 @@ class Rewriter {
                 s == "__shared__")
                 return;
         }
-        static const std::set<std::string> kParenthesized = {"decltype", "sizeof",  "alignof",
-                                                              "alignas",  "__align__", "__attribute__"};
+        static const std::set<std::string> kParenthesized = {"decltype", "sizeof",    "alignof",
+                                                             "alignas",  "__align__", "__attribute__"};
         std::vector<std::string> names;
         std::string last_identifier;
         bool in_init = false, named = false;
@@ -564,8 +564,7 @@ class Rewriter {
         std::string text = ";";
         for (const std::string& n : names) {
             text += " static const bool emu_device_variable_" + std::to_string(device_variables_++) +
-                    "_ = ::emu::detail::register_device_variable(__builtin_addressof(" + n + "), sizeof(" + n +
-                    "));";
+                    "_ = ::emu::detail::register_device_variable(__builtin_addressof(" + n + "), sizeof(" + n + "));";
         }
         replace(end, end, text);
     }
@@ -675,10 +674,9 @@ class Rewriter {
         // The lambda runs in every CUDA thread, which may read the launch's copies but not the host's memory
         // (runtime/kernel_reach.cpp): it captures by copy, and a callee that is an expression rather than a name
         // (`table[k]`, `last->kernel`, read on the host's stack) is evaluated once, on the host, at the launch.
-        const std::string by_name =
-            plain_name(first, open - 1)
-                ? "[=](auto&&... emu_a_) { " + callee + "(emu_a_...); }"
-                : "[emu_k_ = " + callee + "](auto&&... emu_a_) { emu_k_(emu_a_...); }";
+        const std::string by_name = plain_name(first, open - 1)
+                                        ? "[=](auto&&... emu_a_) { " + callee + "(emu_a_...); }"
+                                        : "[emu_k_ = " + callee + "](auto&&... emu_a_) { emu_k_(emu_a_...); }";
         const std::string call = first == open - 1 && defined_once(callee)
                                      ? "::emu::detail::byte_call(" + callee + ", " + by_name + ")"
                                      : by_name;

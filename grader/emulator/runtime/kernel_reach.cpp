@@ -116,9 +116,11 @@ std::string address_hex(std::uintptr_t v) {
 }
 
 const char* what_is_at(std::uintptr_t a) {
-    if (reach_inside(loaded_segments().writable, a, 1)) return "a host variable (the program's static data), not device memory";
+    if (reach_inside(loaded_segments().writable, a, 1))
+        return "a host variable (the program's static data), not device memory";
     if (a >= g_params_lo && a < g_params_hi) return "the launch's parameters, which a kernel cannot write";
-    if (reach_inside(loaded_segments().read_only, a, 1)) return "the program's read-only data, which a kernel cannot write";
+    if (reach_inside(loaded_segments().read_only, a, 1))
+        return "the program's read-only data, which a kernel cannot write";
     return "host memory (the heap: malloc, new, std::vector; a host thread's or another CUDA thread's stack), or "
            "nothing mapped";
 }
