@@ -100,11 +100,11 @@ _drv_planted(header_shared_overrun EXPECT
 # device function's constant table, a by-value struct, locals) is used by the fixed version without a report. One
 # schedule: the verdicts do not depend on the thread order.
 add_test(NAME emu.programs.driver.host_pointer COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer>
-  "-DEXPECT========== Error: Invalid __global__ read of size 4 bytes\n=========     at [^\n]*host_pointer\\.cu:33 in kernel add_offsets\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     Address [^\n]* is an illegal address for a kernel: it is host memory;a host pointer passed to a kernel faults on a GPU;launch: cudaErrorIllegalAddress\nREPORTED"
+  "-DEXPECT========== Error: Invalid __global__ read of size 4 bytes\n=========     at [^\n]*host_pointer\\.cu:34 in kernel add_offsets\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     Address [^\n]* is an illegal address for a kernel: it is host memory;a host pointer passed to a kernel faults on a GPU;launch: cudaErrorIllegalAddress\nREPORTED"
   -DFORBID=FAIL -P ${_drv_expect})
 add_test(NAME emu.programs.driver.host_pointer.forged COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer> -DARGS=forged
-  "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*host_pointer\\.cu:40 in kernel forge[^\n]*\n[^\n]*\n=========     Address [^\n]* is an illegal address for a kernel: it is a host variable;launch: cudaErrorIllegalAddress\nREPORTED"
+  "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*host_pointer\\.cu:49 in kernel forge[^\n]*\n[^\n]*\n=========     Address [^\n]* is an illegal address for a kernel: it is a host variable;launch: cudaErrorIllegalAddress\nREPORTED"
   -DFORBID=FAIL -P ${_drv_expect})
 add_test(NAME emu.programs.driver.host_pointer.fixed COMMAND emu_driver_host_pointer fixed)
 set_tests_properties(emu.programs.driver.host_pointer emu.programs.driver.host_pointer.forged

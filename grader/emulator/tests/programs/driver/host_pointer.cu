@@ -3,7 +3,8 @@
 // must say so instead of reading the host's memory. "fixed" copies the data to the device first and also uses every
 // memory a kernel may legitimately reach outside cudaMalloc: a __device__ variable (written and read), a __constant__
 // table, a __managed__ counter, memory registered with cudaHostRegister, a string literal, a constant table of a
-// device function, a by-value struct parameter and its own locals; none may be refused. "forged" writes through a
+// device function, a by-value struct parameter, its own locals and a block of the device heap (malloc in a kernel);
+// none may be refused. "forged" writes through a
 // pointer to a host variable made from an integer (docs/security.md: the memory checker's own state lies in host
 // memory too): an illegal address.
 #include <cstdio>
@@ -35,6 +36,14 @@ __global__ void add_offsets(const float* in, float* out, int n, Scale s, unsigne
         atomicAdd(registered, 1u);
     }
     if (threadIdx.x == 0) atomicAdd(&m_blocks, 1);
+}
+
+// CUDA's device heap: malloc and free inside a kernel.
+__global__ void scratch_sum(float* out) {
+    float* scratch = static_cast<float*>(malloc(4 * sizeof(float)));
+    for (int i = 0; i < 4; ++i) scratch[i] = static_cast<float>(i + threadIdx.x);
+    out[threadIdx.x] = scratch[0] + scratch[1] + scratch[2] + scratch[3];
+    free(scratch);
 }
 
 __global__ void forge(unsigned long address) { *reinterpret_cast<unsigned long*>(address) = 1; }
@@ -77,6 +86,11 @@ int main(int argc, char** argv) {
     }
     if (total != expect || m_blocks != 2 || *counter != static_cast<unsigned>(n))
         return std::printf("FAIL: total %g (want %g), blocks %d, counter %u\n", total, expect, m_blocks, *counter), 1;
+    scratch_sum<<<1, 8>>>(d_out);
+    if (cudaDeviceSynchronize() != cudaSuccess) return std::puts("FAIL: the device heap's launch failed"), 1;
+    cudaMemcpy(out.data(), d_out, 8 * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int t = 0; t < 8; ++t)
+        if (out[t] != static_cast<float>(6 + 4 * t)) return std::printf("FAIL: scratch sum %d = %g\n", t, out[t]), 1;
     std::puts("PASS");
     return 0;
 }
