@@ -30,10 +30,6 @@
 #include "api_state.hpp"
 #include "memcheck.hpp"
 
-// The built-in variables (builtins.cpp), in a section of their own (the linker defines its bounds).
-extern "C" char __start_emu_builtins[] __attribute__((weak, visibility("hidden")));
-extern "C" char __stop_emu_builtins[] __attribute__((weak, visibility("hidden")));
-
 namespace emu::rt {
 bool host_registered(const void* p, std::size_t bytes);  // host_register.cpp
 }

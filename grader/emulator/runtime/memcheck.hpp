@@ -77,6 +77,13 @@ extern bool g_waw_pending;
 extern std::uint32_t g_waw_thread;  // linear id of the thread whose store the hazard waits for
 void settle_waw();
 
+}  // namespace emu::mc
+// The built-in variables (runtime/builtins.cpp) in their own section, whose bounds the linker defines: a kernel's
+// read of threadIdx (several per thread at -O0) is decided inline.
+extern "C" char __start_emu_builtins[] __attribute__((weak, visibility("hidden")));
+extern "C" char __stop_emu_builtins[] __attribute__((weak, visibility("hidden")));
+namespace emu::mc {
+
 inline void access(const void* p, std::size_t size, unsigned flags, const void* pc) {
     if (__builtin_expect(g_waw_pending, 0) && ((flags & kWrite) || rt::current_thread().linear != g_waw_thread))
         settle_waw();
@@ -84,7 +91,12 @@ inline void access(const void* p, std::size_t size, unsigned flags, const void* 
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
     else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
-    else if (a - g_stack_lo >= g_stack_hi - g_stack_lo || size > g_stack_hi - a) outside_access(a, size, flags, pc);
+    else if (a - g_stack_lo < g_stack_hi - g_stack_lo && size <= g_stack_hi - a) return;  // the thread's own locals
+    else if (!(flags & (kWrite | kAtomic)) && a - reinterpret_cast<std::uintptr_t>(__start_emu_builtins) <
+                                                  reinterpret_cast<std::uintptr_t>(__stop_emu_builtins) -
+                                                      reinterpret_cast<std::uintptr_t>(__start_emu_builtins))
+        return;  // threadIdx, blockIdx, blockDim, gridDim
+    else outside_access(a, size, flags, pc);
 }
 
 // Host code touching device memory that is not host-accessible: reported, then the program aborts.
