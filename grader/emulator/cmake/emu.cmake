@@ -28,7 +28,10 @@ set(EMU_CXXFLAGS_LIST
     -UNDEBUG  # device assert() stays on, whatever the build type adds before these flags
     -I${EMU_INCLUDE_DIR}
     CACHE INTERNAL "Compile flags of emulated CUDA sources (list)")
-set(EMU_LDFLAGS_LIST -fsanitize=undefined -pthread -ldl CACHE INTERNAL "Link flags of emulated programs (list)")
+# -z now: the program's table of library addresses is read-only once it runs (full RELRO), so a forged pointer in host
+# code (two fix regions of lesson 04 are host code, which no hook checks) cannot redirect a call of the runtime's.
+set(EMU_LDFLAGS_LIST -fsanitize=undefined -pthread -ldl -Wl,-z,relro,-z,now CACHE INTERNAL
+    "Link flags of emulated programs (list)")
 string(JOIN " " _emu_cxxflags ${EMU_CXXFLAGS_LIST})
 string(JOIN " " _emu_ldflags ${EMU_LDFLAGS_LIST})
 set(EMU_CXXFLAGS "${_emu_cxxflags}" CACHE INTERNAL "Compile flags of emulated CUDA sources")

@@ -101,11 +101,13 @@ class Rewriter {
                 // libstdc++ headers spell `__attribute__((__noinline__))` or `[[__gnu__::__noinline__]]` (left alone
                 // here: inside an attribute list); standing alone, it is spelled as the attribute.
                 replace(k, k, "__attribute__((noinline))");
-            } else if (preprocessed_ && (is(t, "__global__") || is(t, "__device__") || is(t, "__host__"))) {
+            } else if (preprocessed_ && (is(t, "__global__") || is(t, "__device__") || is(t, "__host__") ||
+                                         is(t, "__constant__") || is(t, "__managed__"))) {
                 // Kept through preprocessing so that emu-nvcc could tell device code from host code; g++ needs them gone.
                 replace(k, k, "");
                 bool ns_scope = true;
                 for (bool b : braces) ns_scope = ns_scope && b;
+                if (ns_scope && !is(t, "__global__") && !is(t, "__host__")) register_device_variable(k);
                 if (is(t, "__global__") && ns_scope) note_kernel(k);
                 if (is(t, "__global__")) guard_kernel_body(k);
             } else if (preprocessed_ && is(t, "(") && k > 0 && user_[k] && call_like(k - 1)) {
@@ -504,6 +506,70 @@ class Rewriter {
                     "\", __builtin_return_address(0))) return;");
     }
 
+    // A variable in device memory at namespace scope (`__device__ float g[4];`, `__constant__ int c;`, `__managed__
+    // …`): kernels may read and write it, and only memory the runtime knows as device memory (runtime/kernel_reach.cpp),
+    // so its definition is followed by a registration of its address and size, made at static initialization. The
+    // qualifier at k; a function, a declaration that defines nothing (`extern`), a template or a __shared__ variable
+    // registers nothing.
+    void register_device_variable(std::size_t k) {
+        for (std::size_t j = k; j-- > 0;) {
+            const std::string& s = tok(j).text;
+            if (s == ";" || s == "{" || s == "}") break;
+            if (s == "extern" || s == "template" || s == "typedef" || s == "using" || s == "friend" || s == ">" ||
+                s == "__shared__")
+                return;
+        }
+        static const std::set<std::string> kParenthesized = {"decltype", "sizeof",    "alignof",
+                                                             "alignas",  "__align__", "__attribute__"};
+        std::vector<std::string> names;
+        std::string last_identifier;
+        bool in_init = false, named = false;
+        int paren = 0, angle = 0;
+        std::size_t end = k + 1;
+        for (; end < sig_.size(); ++end) {
+            const Token& x = tok(end);
+            const std::string& s = x.text;
+            if (paren == 0 && !in_init) {
+                if (s == "__shared__" || s == "operator" || s == "extern") return;
+                if (s == "(" && end > 0 && kParenthesized.count(tok(end - 1).text)) {
+                    end = match_forward(end);
+                    if (end >= sig_.size()) return;
+                    continue;
+                }
+                if (s == "(" && !named) return;  // a function (or a declarator this registration does not read)
+                if (s == "<") ++angle;
+                if (s == ">" || s == ">>") angle = std::max(0, angle - static_cast<int>(s.size()));
+                if (angle > 0) continue;
+                if (x.kind == Kind::identifier) {  // `S::x` stays qualified: the registration names it from outside
+                    const bool qualified = end > k + 1 && is(tok(end - 1), "::") && !last_identifier.empty();
+                    last_identifier = qualified ? last_identifier + "::" + s : s;
+                }
+                if (s == "[" || s == "=" || s == "{" || s == "(" || s == "," || s == ";") {
+                    if (!named && !last_identifier.empty()) names.push_back(last_identifier);
+                    named = true;
+                    if (s == "=" || s == "{" || s == "(") in_init = true;
+                }
+            }
+            if (s == "(" || s == "[" || s == "{") ++paren;
+            else if (s == ")" || s == "]" || s == "}") --paren;
+            if (paren < 0) return;
+            if (paren == 0 && s == ",") {
+                in_init = false;
+                named = false;
+                last_identifier.clear();
+            }
+            if (paren == 0 && s == ";") break;
+        }
+        if (end >= sig_.size() || names.empty() || edits_.count(sig_[end])) return;
+        std::string text = ";";
+        for (const std::string& n : names) {
+            text += " static const bool emu_device_variable_" + std::to_string(device_variables_++) +
+                    "_ = ::emu::detail::register_device_variable(__builtin_addressof(" + n + "), sizeof(" + n + "));";
+        }
+        replace(end, end, text);
+    }
+    int device_variables_ = 0;
+
     void note_kernel(std::size_t k) {
         static const std::set<std::string> kBefore = {"static",   "inline",     "__forceinline__", "extern",
                                                       "__host__", "__device__", "__noinline__"};
@@ -605,13 +671,31 @@ class Rewriter {
         std::string callee = compact(first, open - 1);
         // A kernel defined once in this file, launched by its plain name, is called with its parameters' bytes
         // (emu/launch.hpp, ByteCall); any other callee through a lambda, as the name or expression resolves there.
-        const std::string by_name = "[&](auto&&... emu_a_) { " + callee + "(emu_a_...); }";
+        // The lambda runs in every CUDA thread, which may read the launch's copies but not the host's memory
+        // (runtime/kernel_reach.cpp): it captures by copy, and a callee that is an expression rather than a name
+        // (`table[k]`, `last->kernel`, read on the host's stack) is evaluated once, on the host, at the launch.
+        const std::string by_name = plain_name(first, open - 1)
+                                        ? "[=](auto&&... emu_a_) { " + callee + "(emu_a_...); }"
+                                        : "[emu_k_ = " + callee + "](auto&&... emu_a_) { emu_k_(emu_a_...); }";
         const std::string call = first == open - 1 && defined_once(callee)
                                      ? "::emu::detail::byte_call(" + callee + ", " + by_name + ")"
                                      : by_name;
         replace(first, open - 1, "::emu::launch(\"" + escape(callee) + "\", " + call + ", ");
         replace(open, open_end, "");
         replace(close, close_end, ")");
+    }
+
+    // Whether tokens [from, to] name a function, as `k`, `ns::k` or `k<256, float>` do (anything inside a template's
+    // argument list), rather than compute one, as `table[k]` or `last->kernel` do.
+    bool plain_name(std::size_t from, std::size_t to) const {
+        int angle = 0;
+        for (std::size_t j = from; j <= to; ++j) {
+            const Token& t = tok(j);
+            if (is(t, "<")) ++angle;
+            else if (is(t, ">") || is(t, ">>")) angle -= static_cast<int>(t.text.size());
+            else if (angle == 0 && t.kind != Kind::identifier && !is(t, "::") && !is(t, "template")) return false;
+        }
+        return angle == 0;
     }
 
     // Rewrites the declaration around the __shared__ at k; returns the index of its closing ';' (or k).

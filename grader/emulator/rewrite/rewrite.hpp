@@ -1,6 +1,6 @@
 // Source-to-source rewrite of a CUDA .cu file into C++ the host compiler accepts, for the emulator.
 //
-//   k<<<cfg>>>(args)        → ::emu::launch("k", [&](auto&&... emu_a_) { k(emu_a_...); }, cfg)(args)
+//   k<<<cfg>>>(args)        → ::emu::launch("k", [=](auto&&... emu_a_) { k(emu_a_...); }, cfg)(args)
 //   __shared__ T x[A][B];   → auto& x = ::emu::shared_var<T[A][B]>(<key per declaration>, "x");
 //   extern __shared__ T s[];→ auto* const s = ::emu::dynamic_shared<T>();
 //

@@ -16,6 +16,8 @@
 #include <cstring>
 #include <numeric>
 
+#include "memcheck.hpp"
+
 namespace emu::rt {
 namespace {
 
@@ -56,8 +58,18 @@ BlockOrder::BlockOrder(Dim3 grid) : BlockOrder(grid, nullptr, ++g_launches) {}
 
 BlockOrder::BlockOrder(Dim3 grid, const char* spec, std::uint64_t draw)
     : grid_(grid), total_(std::uint64_t{grid.x} * grid.y * grid.z) {
-    static const Choice from_env = parse(std::getenv("EMU_BLOCK_ORDER"));
-    const Choice c = spec ? parse(spec) : from_env;
+    // The environment's choice is kept on the memory checker's read-only page (memcheck.hpp), where code of the
+    // program cannot set it back to the index order.
+    static const bool loaded = [] {
+        const Choice env = parse(std::getenv("EMU_BLOCK_ORDER"));
+        mc::BoundsWriter w;
+        w->block_order = static_cast<int>(env.kind);
+        w->block_order_seed = env.seed;
+        return true;
+    }();
+    (void)loaded;
+    const Choice c =
+        spec ? parse(spec) : Choice{static_cast<Kind>(mc::g_bounds.block_order), mc::g_bounds.block_order_seed};
     if (total_ < 2 || c.kind == Kind::index) return;
     if (c.kind == Kind::reverse) {
         mul_ = total_ - 1;  // -1 mod total

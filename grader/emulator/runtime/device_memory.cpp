@@ -19,8 +19,6 @@
 
 namespace emu::mc {
 
-std::uintptr_t g_heap_lo = 0, g_heap_hi = 0;
-
 namespace {
 
 constexpr std::size_t kGuard = 256;  // also cudaMalloc's alignment
@@ -66,8 +64,7 @@ Heap& heap() {
             munmap(static_cast<char*>(p) + size / 2, size - size / 2);
             size /= 2;
         }
-        g_heap_lo = reinterpret_cast<std::uintptr_t>(p);
-        g_heap_hi = g_heap_lo + size;
+        set_heap_bounds(reinterpret_cast<std::uintptr_t>(p), reinterpret_cast<std::uintptr_t>(p) + size);
         // The first allocation starts a lead gap into the reserve, never at its start: the addresses just below
         // a buffer are then still inside the checked range (and unmapped), so a negative index is reported as out of
         // bounds. Without the gap, x[-300] on the first buffer landed in whatever the process had mapped below the

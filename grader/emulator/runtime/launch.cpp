@@ -7,6 +7,7 @@
 
 #include "api_state.hpp"
 #include "engine.hpp"
+#include "memcheck.hpp"
 
 namespace emu::rt {
 namespace {
@@ -162,6 +163,7 @@ struct DeferredLaunch {
     KernelThunk thunk;
     void* body;
     void (*destroy)(void*);
+    std::size_t bytes;
     LaunchConfig cfg;
 };
 std::deque<DeferredLaunch>& deferred_launches() {
@@ -194,8 +196,9 @@ cudaError_t check_config(const char* name, const LaunchConfig& cfg) {
     return cudaSuccess;
 }
 
-void run_grid(const char* name, KernelThunk thunk, void* body, const LaunchConfig& cfg) {
+void run_grid(const char* name, KernelThunk thunk, void* body, std::size_t body_bytes, const LaunchConfig& cfg) {
     using namespace emu::rt;
+    emu::mc::set_launch_params(body, body_bytes);
     const unsigned* g = cfg.grid;
     const unsigned* b = cfg.block;
     const int err = execute_launch(name, thunk, body, Dim3{g[0], g[1], g[2]}, Dim3{b[0], b[1], b[2]}, cfg.shared_bytes,
@@ -212,19 +215,19 @@ int run_launch(const char* name, KernelThunk thunk, void* body, const LaunchConf
         if (cfg.cooperative) return record_error(cudaErrorNotSupported);
         const cudaError_t bad = check_config(name, cfg);
         if (bad) return record_error(bad);
-        deferred_launches().push_back(DeferredLaunch{name, thunk, copy.clone(body), copy.destroy, cfg});
+        deferred_launches().push_back(DeferredLaunch{name, thunk, copy.clone(body), copy.destroy, copy.bytes, cfg});
         return cudaSuccess;
     }
     if (sticky_error()) return record_error(sticky_error());
     if (const cudaError_t bad = check_config(name, cfg)) return record_error(bad);
-    run_grid(name, thunk, body, cfg);
+    run_grid(name, thunk, body, copy.bytes, cfg);
     // The child grids its blocks launched, and theirs, in launch order; after a fault they are dropped, as the
     // GPU's context is lost.
     auto& q = deferred_launches();
     while (!q.empty()) {
         const DeferredLaunch child = q.front();
         q.pop_front();
-        if (!sticky_error()) run_grid(child.name, child.thunk, child.body, child.cfg);
+        if (!sticky_error()) run_grid(child.name, child.thunk, child.body, child.bytes, child.cfg);
         child.destroy(child.body);
     }
     return cudaSuccess;

@@ -24,10 +24,47 @@ enum : unsigned {
                         // initializes the object)
 };
 
-// Address ranges that hooks check; everything else (fiber stacks, host heap, globals) is ignored.
-// Written once at start-up (the regions are reserved whole, so the bounds never move).
-extern std::uintptr_t g_heap_lo, g_heap_hi;    // device allocations
-extern std::uintptr_t g_arena_lo, g_arena_hi;  // __shared__ arena
+// The two regions hooks check in detail: device allocations and the __shared__ arena. Written once at start-up (the
+// regions are reserved whole, so the bounds never move), through set_heap_bounds / set_arena_bounds, on a page of
+// their own that is read-only otherwise: a forged pointer in student code (host code included, which no hook
+// refuses) cannot empty the ranges and so switch the checker off (docs/security.md, "a forged pointer switches the
+// memory checker off").
+// The same page holds the orders the runtime chose for threads and blocks (a program that set them back to the index
+// order would make a race whose values depend on the order pass again: docs/security.md, session 8).
+struct alignas(4096) Bounds {
+    std::uintptr_t heap_lo, heap_hi;    // device allocations
+    std::uintptr_t arena_lo, arena_hi;  // __shared__ arena
+    int schedule;                       // emu::Schedule of the threads of a block (scheduler.cpp)
+    std::uint64_t schedule_seed;
+    int block_order;  // the blocks' order from EMU_BLOCK_ORDER (block_order.cpp): index, reverse, random
+    std::uint64_t block_order_seed;
+};
+extern Bounds g_bounds;
+// Opens the page for writing while it lives; the runtime's only way to change what it holds.
+class BoundsWriter {
+ public:
+    BoundsWriter();
+    ~BoundsWriter();
+    BoundsWriter(const BoundsWriter&) = delete;
+    BoundsWriter& operator=(const BoundsWriter&) = delete;
+    Bounds* operator->() { return &g_bounds; }
+};
+inline const std::uintptr_t& g_heap_lo = g_bounds.heap_lo;
+inline const std::uintptr_t& g_heap_hi = g_bounds.heap_hi;
+inline const std::uintptr_t& g_arena_lo = g_bounds.arena_lo;
+inline const std::uintptr_t& g_arena_hi = g_bounds.arena_hi;
+void set_heap_bounds(std::uintptr_t lo, std::uintptr_t hi);
+void set_arena_bounds(std::uintptr_t lo, std::uintptr_t hi);
+
+// The running CUDA thread's own fiber stack (its locals): set at every switch to a thread (kernel_reach.cpp).
+extern std::uintptr_t g_stack_lo, g_stack_hi;
+void enter_thread_stack(unsigned stack_index);
+// An access inside a kernel to none of the above: allowed only where a GPU kernel could reach (the launch's
+// parameters, the built-in variables, __device__ variables, read-only data, registered host memory), else an
+// illegal address that ends the launch (kernel_reach.cpp).
+void outside_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
+// The launch's parameter buffer (the body closure that holds the copies of the arguments): readable by the kernel.
+void set_launch_params(const void* body, std::size_t bytes);
 
 void global_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
 void shared_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
@@ -40,6 +77,13 @@ extern bool g_waw_pending;
 extern std::uint32_t g_waw_thread;  // linear id of the thread whose store the hazard waits for
 void settle_waw();
 
+}  // namespace emu::mc
+// The built-in variables (runtime/builtins.cpp) in their own section, whose bounds the linker defines: a kernel's
+// read of threadIdx (several per thread at -O0) is decided inline.
+extern "C" char __start_emu_builtins[] __attribute__((weak, visibility("hidden")));
+extern "C" char __stop_emu_builtins[] __attribute__((weak, visibility("hidden")));
+namespace emu::mc {
+
 inline void access(const void* p, std::size_t size, unsigned flags, const void* pc) {
     if (__builtin_expect(g_waw_pending, 0) && ((flags & kWrite) || rt::current_thread().linear != g_waw_thread))
         settle_waw();
@@ -47,6 +91,12 @@ inline void access(const void* p, std::size_t size, unsigned flags, const void* 
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
     else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
+    else if (a - g_stack_lo < g_stack_hi - g_stack_lo && size <= g_stack_hi - a) return;  // the thread's own locals
+    else if (!(flags & (kWrite | kAtomic)) && a - reinterpret_cast<std::uintptr_t>(__start_emu_builtins) <
+                                                  reinterpret_cast<std::uintptr_t>(__stop_emu_builtins) -
+                                                      reinterpret_cast<std::uintptr_t>(__start_emu_builtins))
+        return;  // threadIdx, blockIdx, blockDim, gridDim
+    else outside_access(a, size, flags, pc);
 }
 
 // Host code touching device memory that is not host-accessible: reported, then the program aborts.

@@ -13,6 +13,7 @@
 
 #include "block_order.hpp"
 #include "engine.hpp"
+#include "memcheck.hpp"
 
 namespace emu::rt {
 
@@ -21,9 +22,15 @@ Engine g_engine;
 
 namespace {
 
-Schedule g_schedule = Schedule::forward;
-std::uint64_t g_seed = 0;
+// The order lives on the memory checker's read-only page (memcheck.hpp): set through set_order below only.
+const Schedule& g_schedule = reinterpret_cast<const Schedule&>(mc::g_bounds.schedule);
+const std::uint64_t& g_seed = mc::g_bounds.schedule_seed;
 bool g_schedule_set_by_api = false;
+void set_thread_order(Schedule s, std::uint64_t seed) {
+    mc::BoundsWriter w;
+    w->schedule = static_cast<int>(s);
+    w->schedule_seed = seed;
+}
 std::uint64_t g_block_serial_counter = 0;
 
 std::uint64_t splitmix(std::uint64_t& s) {
@@ -47,10 +54,26 @@ const char* barrier_name(int op) {
     }
 }
 
+}  // namespace
+}  // namespace emu::rt
+
+namespace emu::mc {
+// The stacks belong to the engine (fiber.cpp); the memory checker lets a CUDA thread reach its own (memcheck.hpp).
+void enter_thread_stack(unsigned stack_index) {
+    const rt::FiberStack st = rt::fiber_stack(stack_index);
+    g_stack_lo = reinterpret_cast<std::uintptr_t>(st.base);
+    g_stack_hi = g_stack_lo + st.size;
+}
+}  // namespace emu::mc
+
+namespace emu::rt {
+namespace {
+
 void run_thread(Engine& e, Thread& t) {
     e.cur = &t;
     t.started = true;
     emu_builtin_thread_idx = uint3{t.info.thread.x, t.info.thread.y, t.info.thread.z};
+    mc::enter_thread_stack(t.info.linear);
     g_in_kernel = true;
     fiber_switch(e.sched_ctx, t.ctx);
     g_in_kernel = false;
@@ -348,10 +371,9 @@ void load_schedule_from_env() {
     const char* v = std::getenv("EMU_SCHEDULE");
     if (!v || !*v || std::strcmp(v, "forward") == 0) return;
     if (std::strcmp(v, "reverse") == 0) {
-        g_schedule = Schedule::reverse;
+        set_thread_order(Schedule::reverse, 0);
     } else if (std::strncmp(v, "random", 6) == 0) {
-        g_schedule = Schedule::random;
-        g_seed = v[6] == ':' ? std::strtoull(v + 7, nullptr, 0) : 0;
+        set_thread_order(Schedule::random, v[6] == ':' ? std::strtoull(v + 7, nullptr, 0) : 0);
     } else {
         std::fprintf(stderr, "emu: EMU_SCHEDULE=%s not understood (forward, reverse or random:<seed>); using forward\n",
                      v);
@@ -377,6 +399,7 @@ void switch_away(Thread& t) {
             e.cur = &next;
             next.started = true;
             emu_builtin_thread_idx = uint3{next.info.thread.x, next.info.thread.y, next.info.thread.z};
+            mc::enter_thread_stack(next.info.linear);
             fiber_switch(t.ctx, next.ctx);
             return;
         }
@@ -541,8 +564,7 @@ std::string wait_site(const Thread& t) {
 namespace emu {
 
 void set_schedule(Schedule s, std::uint64_t seed) {
-    rt::g_schedule = s;
-    rt::g_seed = seed;
+    rt::set_thread_order(s, seed);
     rt::g_schedule_set_by_api = true;
 }
 

@@ -26,7 +26,6 @@ char* g_shared_arena = nullptr;
 
 namespace emu::mc {
 
-std::uintptr_t g_arena_lo = 0, g_arena_hi = 0;
 unsigned char* g_shared_addressable = nullptr;
 
 namespace {
@@ -66,8 +65,7 @@ Arena& arena() {
         arena->addressable = static_cast<unsigned char*>(std::calloc(kArenaSize, 1));
         g_shared_addressable = arena->addressable;
         detail::g_shared_arena = static_cast<char*>(p);
-        g_arena_lo = reinterpret_cast<std::uintptr_t>(p);
-        g_arena_hi = g_arena_lo + kArenaSize;
+        set_arena_bounds(reinterpret_cast<std::uintptr_t>(p), reinterpret_cast<std::uintptr_t>(p) + kArenaSize);
         return arena;
     }();
     return *a;

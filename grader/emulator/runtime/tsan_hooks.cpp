@@ -6,7 +6,10 @@
 //
 // This file itself must not be instrumented (it is part of emu_runtime, built without -fsanitize=thread).
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <emu/api.h>
 
 #include "memcheck.hpp"
 
@@ -138,6 +141,17 @@ double emu_checked_remquo(double x, double y, int* q) {
     return remquo(x, y, q);
 }
 #undef EMU_STORES
+// malloc and free in a .cu file: a block allocated inside a kernel is CUDA's device heap, which every kernel may use
+// until it is freed; the emulator's blocks come from the C library and are registered as device memory.
+void* emu_checked_malloc(unsigned long n) {
+    void* p = malloc(n);
+    if (p && emu::rt::g_in_kernel) emu::register_device_range(p, n ? n : 1);
+    return p;
+}
+void emu_checked_free(void* p) {
+    if (p) emu::unregister_device_range(p);
+    free(p);
+}
 
 // ---- atomics ------------------------------------------------------------------------------------------------
 typedef char a8;

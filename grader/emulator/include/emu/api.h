@@ -1,5 +1,6 @@
 // Public API of the emulator beyond the CUDA runtime: used by the hidden-test harness and the emulator's tests.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,5 +14,12 @@ std::vector<std::string> take_diagnostics();
 // block and per barrier interval. Also set by the environment variable EMU_SCHEDULE=forward|reverse|random:<seed>.
 enum class Schedule { forward, reverse, random };
 void set_schedule(Schedule s, std::uint64_t seed = 0);
+
+// Memory that kernels may read and write although it is no cudaMalloc-family allocation: the one entry point for a
+// library of the emulator that hands kernels memory of its own (device containers that do not allocate with
+// cudaMalloc). Inside a kernel, any other address outside device memory, the __shared__ arena, the thread's own
+// locals, __device__ variables and registered host memory is an illegal address (runtime/kernel_reach.cpp).
+void register_device_range(const void* p, std::size_t bytes);
+void unregister_device_range(const void* p);  // `p` as registered
 
 }  // namespace emu

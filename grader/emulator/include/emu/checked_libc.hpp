@@ -10,6 +10,7 @@
 #pragma once
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern "C" {
@@ -25,4 +26,8 @@ void sincosf(float, float*, float*) noexcept __asm__("emu_checked_sincosf");
 void sincos(double, double*, double*) noexcept __asm__("emu_checked_sincos");
 float remquof(float, float, int*) noexcept __asm__("emu_checked_remquof");
 double remquo(double, double, int*) noexcept __asm__("emu_checked_remquo");
+// Device-side malloc and free (CUDA's device heap): a block a kernel allocates is memory kernels may use (a kernel
+// reaches only what a GPU kernel can: runtime/kernel_reach.cpp), until it is freed.
+void* malloc(size_t) noexcept __asm__("emu_checked_malloc");
+void free(void*) noexcept __asm__("emu_checked_free");
 }

@@ -9,6 +9,8 @@
 #define __global__
 #define __device__
 #define __host__
+#define __constant__
+#define __managed__
 #endif
 // nvcc's __forceinline__ also implies inline linkage; always_inline is left out because g++ refuses to build a call
 // it cannot inline, which would turn a hint into a compile error that nvcc does not give.
@@ -27,8 +29,6 @@
               "block's shared memory lives at the same addresses here, so blocks of a cluster cannot " \
               "see each other's; run this kernel on a GPU")))
 #define __align__(n) alignas(n)
-#define __constant__
-#define __managed__
 #define __grid_constant__
 #define __device_builtin__
 // g++ knows __restrict__ already.

@@ -1,5 +1,5 @@
 // Kernel launches. The rewriter turns `K<<<grid, block, smem, stream>>>(args)` into
-//   ::emu::launch("K", [&](auto&&... a) { K(a...); }, grid, block, smem, stream)(args)
+//   ::emu::launch("K", [=](auto&&... a) { K(a...); }, grid, block, smem, stream)(args)
 // The arguments are copied once (as CUDA copies them into the launch's parameter buffer); each CUDA thread then
 // calls the kernel with that copy, so every thread gets its own by-value parameters.
 #pragma once
@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <cuda_runtime_api.h>
+#include <emu/unchecked.hpp>
 #include <emu/vector_types_compat.hpp>
 
 namespace emu::detail {
@@ -25,20 +26,23 @@ struct LaunchConfig {
 using KernelThunk = void (*)(void* body);
 // A launch's body is a closure holding its own copy of the kernel call and the arguments. A launch made by device code
 // (dynamic parallelism) runs after the grid that made it, so the runtime keeps a copy of its body on the heap.
+// `bytes` is the closure's size: the launch's parameter buffer, which the kernel may read (runtime/kernel_reach.cpp).
 struct BodyCopy {
     void* (*clone)(const void* body);
     void (*destroy)(void* body);
+    std::size_t bytes;
 };
+// Emulator code that runs inside the launching kernel and writes the host heap: not checked (emu/unchecked.hpp).
 template <class Body>
-void* clone_body(const void* body) {
+EMU_UNCHECKED void* clone_body(const void* body) {
     return new Body(*static_cast<const Body*>(body));
 }
 template <class Body>
-void destroy_body(void* body) {
+EMU_UNCHECKED void destroy_body(void* body) {
     delete static_cast<Body*>(body);
 }
 template <class Body>
-inline constexpr BodyCopy kBodyCopy{&clone_body<Body>, &destroy_body<Body>};
+inline constexpr BodyCopy kBodyCopy{&clone_body<Body>, &destroy_body<Body>, sizeof(Body)};
 
 // Validates the configuration (errors as the CUDA runtime reports them), then runs every block. Defined in
 // runtime/launch.cpp.

@@ -7,3 +7,9 @@
 #include <emu/checked_libc.hpp>
 #include <emu/shared.hpp>
 #include <emu/arg_read.hpp>
+
+namespace emu::detail {
+// A __device__, __constant__ or __managed__ variable of the program: kernels may read and write it (emu-nvcc writes a
+// call after each definition; runtime/kernel_reach.cpp). Returns true.
+bool register_device_variable(const void* p, unsigned long bytes);
+}  // namespace emu::detail

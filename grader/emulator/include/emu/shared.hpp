@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <emu/unchecked.hpp>
+
 namespace emu {
 
 struct SharedSlot {
@@ -22,8 +24,10 @@ void* shared_lookup(SharedSlot* slot, const char* name, std::size_t size, std::s
 void* dynamic_shared_base();
 }  // namespace detail
 
+// Reads the emulator's own state (the slot, the arena's address) inside kernels: not checked (emu/unchecked.hpp);
+// the reference it returns is checked where the program uses it.
 template <class T>
-T& shared_var(SharedSlot* slot, const char* name, std::size_t align = 0) {
+EMU_UNCHECKED T& shared_var(SharedSlot* slot, const char* name, std::size_t align = 0) {
     if (slot->launch == detail::g_shared_launch) return *reinterpret_cast<T*>(detail::g_shared_arena + slot->offset);
     return *static_cast<T*>(detail::shared_lookup(slot, name, sizeof(T), align > alignof(T) ? align : alignof(T)));
 }

@@ -1,5 +1,7 @@
 #include "fake_engine.hpp"
 
+#include "memcheck.hpp"
+
 #include <dlfcn.h>
 
 #include <setjmp.h>
@@ -33,6 +35,9 @@ const char* kernel_name() { return g_name; }
 bool launch_is_cooperative() { return false; }
 
 [[noreturn]] void abort_launch(int cuda_error) { siglongjmp(g_abort_point, cuda_error); }
+
+// No host memory is registered here (runtime/host_register.cpp is not linked).
+bool host_registered(const void*, std::size_t) { return false; }
 
 // file:line through addr2line (the real engine keeps a helper process; a test can afford one per address).
 std::string symbolize(const void* pc) {
@@ -82,6 +87,10 @@ int run(const Launch& l, const std::vector<Phase>& phases) {
     g_block_dim = l.block;
     g_grid_dim = Dim3{l.blocks, 1, 1};
     g_name = l.name;
+    // The phases run on this thread's stack, next to the test's own state: the whole address space counts as the
+    // CUDA thread's stack, so the fake engine leaves the check of a kernel's reach (kernel_reach.cpp) out.
+    emu::mc::g_stack_lo = 0;
+    emu::mc::g_stack_hi = ~std::uintptr_t{0};
     const unsigned n = l.block.x * l.block.y * l.block.z;
     on_launch_begin(l.dynamic_shared);
     int err = sigsetjmp(g_abort_point, 0);

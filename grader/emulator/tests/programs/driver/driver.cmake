@@ -18,6 +18,7 @@ emu_add_executable(emu_driver_header_shared_overrun ${_drv}/header_shared_overru
 emu_add_executable(emu_driver_sample_forms ${_drv}/sample_forms.cu)
 emu_add_executable(emu_driver_long_grid ${_drv}/long_grid.cu)
 emu_add_executable(emu_driver_implicit_forms ${_drv}/implicit_forms.cu)
+emu_add_executable(emu_driver_host_pointer ${_drv}/host_pointer.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
 set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu sample_forms
@@ -92,6 +93,24 @@ _drv_planted(row_bound_bug EXPECT
 _drv_planted(header_shared_overrun EXPECT
   "Index 66 out of bounds for type 'float \\[66\\]'\n=========     at [^\n]*window_macros\\.cuh:16 in kernel box_filter<1, 64>\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)"
   "launch: cudaErrorIllegalAddress\nREPORTED")
+
+# A kernel reaches only what a GPU kernel can (runtime/kernel_reach.cpp): a host pointer passed to it is an illegal
+# address with the line, the thread and what the address is; a pointer forged to a host variable too; every memory
+# a kernel may use outside cudaMalloc (__device__, __constant__, __managed__, registered host memory, literals, a
+# device function's constant table, a by-value struct, locals) is used by the fixed version without a report. One
+# schedule: the verdicts do not depend on the thread order.
+add_test(NAME emu.programs.driver.host_pointer COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer>
+  "-DEXPECT========== Error: Invalid __global__ read of size 4 bytes\n=========     at [^\n]*host_pointer\\.cu:34 in kernel add_offsets\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     Address [^\n]* is an illegal address for a kernel: it is host memory;a host pointer passed to a kernel faults on a GPU;launch: cudaErrorIllegalAddress\nREPORTED"
+  -DFORBID=FAIL -P ${_drv_expect})
+add_test(NAME emu.programs.driver.host_pointer.forged COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer> -DARGS=forged
+  "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*host_pointer\\.cu:49 in kernel forge[^\n]*\n[^\n]*\n=========     Address [^\n]* is an illegal address for a kernel: it is a host variable;launch: cudaErrorIllegalAddress\nREPORTED"
+  -DFORBID=FAIL -P ${_drv_expect})
+add_test(NAME emu.programs.driver.host_pointer.fixed COMMAND emu_driver_host_pointer fixed)
+set_tests_properties(emu.programs.driver.host_pointer emu.programs.driver.host_pointer.forged
+  emu.programs.driver.host_pointer.fixed PROPERTIES TIMEOUT 60)
+set_tests_properties(emu.programs.driver.host_pointer.fixed PROPERTIES
+  PASS_REGULAR_EXPRESSION "\nPASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL")
 
 # Sources emu-nvcc must refuse, and the driver's command line end to end (several units, a .cpp, nvcc's flags).
 add_test(NAME emu.programs.driver.arch_host_device_refused COMMAND ${CMAKE_COMMAND}
