@@ -27,6 +27,9 @@ set(EMU_CXXFLAGS_LIST
     -Wno-unknown-pragmas
     -UNDEBUG  # device assert() stays on, whatever the build type adds before these flags
     -I${EMU_INCLUDE_DIR}
+    # Thrust (Debian's libthrust-dev) runs on its host-side CPP system: its CUDA system is CUB's GPU kernels. Its
+    # device_vector storage is the emulator's (include/thrust/system/cpp/memory_resource.h).
+    -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP
     CACHE INTERNAL "Compile flags of emulated CUDA sources (list)")
 set(EMU_LDFLAGS_LIST -fsanitize=undefined -pthread -ldl CACHE INTERNAL "Link flags of emulated programs (list)")
 string(JOIN " " _emu_cxxflags ${EMU_CXXFLAGS_LIST})

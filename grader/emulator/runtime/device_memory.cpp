@@ -16,6 +16,7 @@
 
 #include "api_state.hpp"
 #include "memcheck.hpp"
+#include <emu/api.h>
 
 namespace emu::mc {
 
@@ -27,6 +28,9 @@ constexpr std::size_t kGuard = 256;  // also cudaMalloc's alignment
 constexpr unsigned char kGuardByte = 0xfd;
 constexpr std::size_t kMaxQuarantined = 1 << 16;
 constexpr int kSiteFrames = 10;
+
+// Set for a program that includes Thrust (emu::allow_host_access_to_device_memory): its algorithms run on the host.
+bool g_host_may_access_device = false;
 
 struct Alloc {
     std::uintptr_t begin, end;              // the user's bytes
@@ -212,7 +216,8 @@ void global_access(std::uintptr_t a, std::size_t size, unsigned flags, const voi
 void host_access(std::uintptr_t a, std::size_t size, unsigned flags, const void* pc) {
     Heap& h = heap();
     const Alloc* al = containing(h, a);
-    if (al && al->live && al->host_accessible && a >= al->begin && a + size <= al->end) return;
+    if (al && al->live && (al->host_accessible || g_host_may_access_device) && a >= al->begin && a + size <= al->end)
+        return;
     std::string body = std::string("Host code ") + ((flags & kWrite) ? "wrote " : "read ") + std::to_string(size) +
                        (size == 1 ? " byte" : " bytes") + " of device memory at " + where(pc) + "\n    Address " +
                        hex(a);
@@ -278,6 +283,10 @@ void device_launch_end() {
 }
 
 }  // namespace emu::mc
+
+namespace emu {
+void allow_host_access_to_device_memory() { mc::g_host_may_access_device = true; }
+}  // namespace emu
 
 namespace emu::rt {
 

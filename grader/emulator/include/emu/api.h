@@ -14,4 +14,9 @@ std::vector<std::string> take_diagnostics();
 enum class Schedule { forward, reverse, random };
 void set_schedule(Schedule s, std::uint64_t seed = 0);
 
+// Called (once, at static initialization) by a program that includes Thrust: Thrust's device algorithms run on the
+// host here (its CPP system), so host code may from then on read and write device memory inside its allocations
+// instead of being stopped as a CPU touching GPU memory (include/thrust/system/cpp/memory_resource.h).
+void allow_host_access_to_device_memory();
+
 }  // namespace emu
