@@ -100,8 +100,9 @@ std::optional<std::string> DriverApiCalls::refused_call(std::string_view name, s
     for (std::string_view p : kBeforeCall) call = call || prev == p;
     if (!call) return std::nullopt;
     return "the CUDA driver API (" + std::string(name) +
-           ") is not emulated by the CPU emulator, which implements the runtime API (cuda_runtime.h) only: use "
-           "cudaMalloc, cudaMemcpy and <<<...>>> launches instead, or run this program on a GPU";
+           ") is not emulated by the CPU emulator, which implements the runtime API and the driver API's common "
+           "calls only (devices, contexts, memory, streams, events, cuLaunchKernel): use those or the runtime API "
+           "instead, or run this program on a GPU";
 }
 
 }  // namespace emu::rewrite

@@ -288,6 +288,18 @@ namespace emu {
 void allow_host_access_to_device_memory() { mc::g_host_may_access_device = true; }
 }  // namespace emu
 
+// cuMemGetAddressRange (include/emu/driver_api.hpp): the live allocation that holds p.
+bool emu_device_allocation_range(const void* p, void** base, std::size_t* bytes) {
+    using namespace emu::mc;
+    const emu::rt::ApiLock lock(emu::rt::api_mutex());
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    const Alloc* al = containing(heap(), a);
+    if (!al || !al->live || a < al->begin || a >= al->end) return false;
+    *base = reinterpret_cast<void*>(al->begin);
+    *bytes = al->end - al->begin;
+    return true;
+}
+
 namespace emu::rt {
 
 void* device_alloc(std::size_t bytes, bool host_accessible) {

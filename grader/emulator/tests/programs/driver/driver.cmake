@@ -146,11 +146,11 @@ add_test(NAME emu.programs.driver.graph_refused COMMAND ${CMAKE_COMMAND}
 # The driver API is refused at each call with one sentence (cuda.h), and <cuda.h> for CUDA_VERSION alone still builds.
 add_test(NAME emu.programs.driver.driver_api_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/driver_api_refused.cpp;-o;${CMAKE_CURRENT_BINARY_DIR}/drvapi.o"
-  "-DEXPECT=driver_api_refused\\.cpp:32:[0-9]+: error: call to [^ ]*cuInit[^ ]* declared with attribute error: the CUDA driver API \\(cuInit\\) is not emulated by the CPU emulator"
+  "-DEXPECT=driver_api_refused\\.cpp:33:[0-9]+: error: call to [^\n]*cuStreamBeginCapture[^\n]* declared with attribute error: the CUDA driver API \\(cuStreamBeginCapture\\) is not emulated by the CPU emulator"
   "-DFORBID=was not declared|has not been declared" -DSTATUS=nonzero -P ${_drv_expect})
 add_test(NAME emu.programs.driver.driver_api_unlisted_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;-x;cu;-DUNLISTED;${_drv}/driver_api_refused.cpp;-o;${CMAKE_CURRENT_BINARY_DIR}/drvunl.o"
-  "-DEXPECT=driver_api_refused\\.cpp:22: error: the CUDA driver API \\(cuMemGetHandleForAddressRange\\) is not emulated by the CPU emulator"
+  "-DEXPECT=driver_api_refused\\.cpp:23: error: the CUDA driver API \\(cuMemGetHandleForAddressRange\\) is not emulated by the CPU emulator"
   "-DFORBID=was not declared|has not been declared|cuHelperCount" -DSTATUS=nonzero -P ${_drv_expect})
 add_test(NAME emu.programs.driver.driver_header_version COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;-DVERSION_ONLY;${_drv}/driver_api_refused.cpp;-o;${CMAKE_CURRENT_BINARY_DIR}/drvver.o"

@@ -3,7 +3,7 @@
 # after checking its results against CPU loops, with no emulator diagnostic, in the forward and a seeded random
 # thread order (these programs' kernels are short: the third order of the other corpora would add time, not cover).
 set(_tk ${CMAKE_CURRENT_LIST_DIR})
-set(_tk_programs)
+set(_tk_programs driver_api_launch)
 # Thrust is Debian's libthrust-dev (scripts/setup/packages.sh); a machine without it builds the rest.
 find_path(EMU_THRUST_INCLUDE thrust/version.h)
 if(EMU_THRUST_INCLUDE)
@@ -22,3 +22,10 @@ foreach(program IN LISTS _tk_programs)
       TIMEOUT 60)
   endforeach()
 endforeach()
+
+# A module file cannot be loaded: the driver API's error, after the emulator's sentence saying why.
+add_test(NAME emu.programs.toolkit.driver_api_launch.module COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu_toolkit_driver_api_launch> -DARGS=module
+  "-DEXPECT=emu: cuModuleLoad\\(\"vector_add_kernel.fatbin\"\\): a module \\(PTX, cubin or fatbin\\) holds GPU code, which the CPU emulator cannot load or run;driver API error 801 \\(CUDA_ERROR_NOT_SUPPORTED\\) at [^ ]*driver_api_launch.cu:61"
+  -DSTATUS=nonzero -P ${CMAKE_CURRENT_LIST_DIR}/../driver/expect_output.cmake)
+set_tests_properties(emu.programs.toolkit.driver_api_launch.module PROPERTIES TIMEOUT 60)
