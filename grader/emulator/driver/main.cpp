@@ -23,6 +23,7 @@
 
 #include "arch_merge.hpp"
 #include "files.hpp"
+#include "line_map.hpp"
 #include "missing_library.hpp"
 #include "options.hpp"
 #include "prelude_pch.hpp"
@@ -160,6 +161,14 @@ struct Build {
         std::string host, device;
         if (!read_file(host_ii, &host) || !read_file(device_ii, &device)) {
             std::cerr << "emu-nvcc fatal   : cannot read the preprocessed " << src << "\n";
+            return false;
+        }
+        if (const emu::driver::RealCub cub = emu::driver::real_cub_header(host); cub.found) {
+            const auto at = emu::rewrite::LineMap(host).at(static_cast<int>(cub.line));
+            std::cerr << (at.first.empty() ? src : at.first) << ":" << at.second << ": error: " << cub.file
+                      << " is a header of the real CUB, GPU code (inline PTX) the CPU emulator cannot compile; the "
+                         "emulator's CUB has BlockReduce, BlockScan, BlockLoad, BlockStore, WarpReduce, WarpScan and "
+                         "DeviceReduce, DeviceScan, DeviceRadixSort, DeviceSegmentedReduce (include <cub/cub.cuh>)\n";
             return false;
         }
         const emu::driver::MergeResult merged = emu::driver::merge_arch_passes(host, device);

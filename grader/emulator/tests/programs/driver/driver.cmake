@@ -170,6 +170,7 @@ set_tests_properties(emu.programs.driver.arch_host_device_refused emu.programs.d
 # preprocessed text.
 add_executable(emu_driver_unit ${_drv}/driver_unit_test.cpp)
 target_link_libraries(emu_driver_unit PRIVATE emu_driver_lib workbook_catch)
+target_compile_definitions(emu_driver_unit PRIVATE EMU_INCLUDE_DIR="${EMU_INCLUDE_DIR}")
 add_test(NAME emu.programs.driver.unit COMMAND emu_driver_unit)
 
 # emu-nvcc's precompiled prelude (driver/prelude_pch.hpp): the same objects and messages with it as without it, and
@@ -178,3 +179,12 @@ add_test(NAME emu.programs.driver.prelude_pch COMMAND ${CMAKE_COMMAND}
   -DDRIVER=$<TARGET_FILE:emu-nvcc> -DSRC=${_drv} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/driver-prelude-pch
   -P ${_drv}/prelude_pch.cmake)
 set_tests_properties(emu.programs.driver.prelude_pch PROPERTIES TIMEOUT 120)
+# A CUB header the emulator lacks found in the real CUB (Debian's libcub-dev): one sentence at the include's line.
+find_file(EMU_REAL_CUB_EXCHANGE cub/block/block_exchange.cuh PATHS /usr/include NO_DEFAULT_PATH)
+if(EMU_REAL_CUB_EXCHANGE)
+  add_test(NAME emu.programs.driver.real_cub_refused COMMAND ${CMAKE_COMMAND}
+    -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/real_cub_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/realcub.o"
+    "-DEXPECT=real_cub_refused\\.cu:4: error: [^ ]*/cub/block/block_exchange\\.cuh is a header of the real CUB, GPU code \\(inline PTX\\) the CPU emulator cannot compile"
+    "-DFORBID=error:(.|\n)*error:" -DSTATUS=nonzero -P ${_drv_expect})
+  set_tests_properties(emu.programs.driver.real_cub_refused PROPERTIES TIMEOUT 120)
+endif()

@@ -61,7 +61,7 @@ int main() {
         if (std::abs(std::complex<double>(cuCreal(quot[i]), cuCimag(quot[i])) - q) > 1e-12 * (1 + std::abs(q))) ++bad;
     }
     if (std::fabs(total - want_total) > 1e-4 * want_total) ++bad;
-    std::printf("%d mismatches; sum of |a*conj(b)| = %.3f\n", bad, total);
+    std::printf("%d wrong results; sum of |a*conj(b)| = %.3f\n", bad, total);
     std::printf("%s\n", bad == 0 ? "Test PASSED" : "Test FAILED");
     cudaFree(da);
     cudaFree(db);
