@@ -1,8 +1,8 @@
 // CUB's device-wide algorithms with their two-call temporary-storage protocol, as CUB's examples and benchmark
 // repositories call them: DeviceReduce (Sum, Max, Reduce with a custom operator), DeviceScan (ExclusiveSum,
 // InclusiveScan), DeviceRadixSort (SortPairs on float keys with negatives, SortKeysDescending on a bit range),
-// DeviceSegmentedReduce over CSR-style offsets, and a BlockReduce kernel of the program's own beside them. Each result
-// is checked against a CPU loop.
+// DeviceSegmentedReduce over CSR-style offsets, and kernels of the program's own beside them (BlockReduce tile sums,
+// a BlockRadixSort of key-value pairs per tile, descending). Each result is checked against a CPU loop.
 #include <cub/cub.cuh>
 
 #include <algorithm>
@@ -32,6 +32,23 @@ __global__ void block_sums(const int* in, int* out, int n) {
     int v = i < n ? in[i] : 0;
     int total = BlockReduceT(temp).Sum(v);
     if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
+
+// Each block sorts 64 threads x 4 items of (key, index) pairs, descending by key, then stores them striped.
+__global__ void tile_sort_desc(const int* keys_in, int* keys_out, int* index_out) {
+    typedef cub::BlockRadixSort<int, 64, 4, int> BlockRadixSortT;
+    __shared__ typename BlockRadixSortT::TempStorage temp;
+    int keys[4], index[4];
+    const int base = blockIdx.x * 256;
+    for (int i = 0; i < 4; ++i) {
+        index[i] = base + threadIdx.x * 4 + i;
+        keys[i] = keys_in[index[i]];
+    }
+    BlockRadixSortT(temp).SortDescendingBlockedToStriped(keys, index);
+    for (int i = 0; i < 4; ++i) {
+        keys_out[base + i * 64 + threadIdx.x] = keys[i];
+        index_out[base + i * 64 + threadIdx.x] = index[i];
+    }
 }
 
 static int failures = 0;
@@ -148,6 +165,22 @@ int main() {
     std::vector<int> tile_sums(tiles);
     CubDebugExit(cudaMemcpy(tile_sums.data(), d_out, tiles * sizeof(int), cudaMemcpyDeviceToHost));
     check(std::accumulate(tile_sums.begin(), tile_sums.end(), 0) == sum, "BlockReduce tiles");
+
+    // Per-tile descending sorts of the first 2048 inputs (8 tiles of 256), ties in their original order.
+    tile_sort_desc<<<8, 64>>>(d_in, d_out, d_vals_out);
+    CubDebugExit(cudaGetLastError());
+    std::vector<int> tile_keys(2048), tile_index(2048);
+    CubDebugExit(cudaMemcpy(tile_keys.data(), d_out, 2048 * sizeof(int), cudaMemcpyDeviceToHost));
+    CubDebugExit(cudaMemcpy(tile_index.data(), d_vals_out, 2048 * sizeof(int), cudaMemcpyDeviceToHost));
+    ok = true;
+    for (int t = 0; t < 8; ++t) {
+        std::vector<int> order(256);
+        std::iota(order.begin(), order.end(), t * 256);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return h_in[a] > h_in[b]; });
+        for (int i = 0; i < 256; ++i)
+            ok = ok && tile_index[t * 256 + i] == order[i] && tile_keys[t * 256 + i] == h_in[order[i]];
+    }
+    check(ok, "BlockRadixSort::SortDescendingBlockedToStriped");
 
     cudaFree(d_temp);
     cudaFree(d_offsets);
