@@ -137,7 +137,7 @@ add_test(NAME emu.programs.driver.arch_include COMMAND ${CMAKE_COMMAND}
 # Textures and CUDA graphs are refused at their first use with one sentence (no g++ error follows it).
 add_test(NAME emu.programs.driver.texture_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/texture_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/tex.o"
-  "-DEXPECT=texture_refused\\.cu:9: error: textures and surfaces \\('cudaTextureObject_t'\\) are not emulated by the CPU emulator"
+  "-DEXPECT=texture_refused\\.cu:11: error: 3D, layered, cubemap and mipmapped textures, texture gather and texture references \\('tex3D'\\) are not emulated by the CPU emulator"
   "-DFORBID=has not been declared|error:(.|\n)*error:" -DSTATUS=nonzero -P ${_drv_expect})
 add_test(NAME emu.programs.driver.graph_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;-DUSE_GRAPH;${_drv}/texture_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/graph.o"

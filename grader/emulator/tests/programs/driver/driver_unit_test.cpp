@@ -379,9 +379,14 @@ TEST_CASE("emu-nvcc materializes the value a statement stores into memory, and n
 
 TEST_CASE("emu-nvcc refuses textures and graphs by name, not a program's own variable of such a name", "[driver]") {
     using emu::rewrite::refused_feature;
-    CHECK(refused_feature("cudaTextureObject_t", "t").value_or("").find("textures and surfaces") == 0);
-    CHECK(refused_feature("tex2D", "<").has_value());
-    CHECK(refused_feature("tex1Dfetch", "(").has_value());
+    // 1D and 2D texture and surface objects are emulated (emu/texture.hpp); 3D, layered, cubemap, gather and the
+    // legacy references are refused.
+    CHECK_FALSE(refused_feature("cudaTextureObject_t", "t").has_value());
+    CHECK_FALSE(refused_feature("tex2D", "<").has_value());
+    CHECK_FALSE(refused_feature("tex1Dfetch", "(").has_value());
+    CHECK(refused_feature("tex3D", "<").value_or("").find("3D, layered, cubemap and mipmapped textures") == 0);
+    CHECK(refused_feature("tex2DLayered", "(").has_value());
+    CHECK(refused_feature("cudaMalloc3DArray", "(").has_value());
     CHECK(refused_feature("texture", "<").has_value());
     CHECK(refused_feature("cudaGraphExec_t", "exec").value_or("").find("CUDA graphs") == 0);
     // A variable or member named like a fetch function, or a word such as `texture`, is the program's own.
