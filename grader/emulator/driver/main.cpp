@@ -284,6 +284,7 @@ struct Build {
         for (const std::string& l : o.libs) {
             if (l == "cudart" || l == "cudart_static" || l == "cuda" || l == "cudadevrt") continue;  // built in
             if (l == "nvToolsExt") continue;  // NVTX's annotations are inline no-ops (include/nvToolsExt.h)
+            if (l == "curand" || l == "curand_static") continue;  // header-only here (include/curand.h)
             if (l == "cublas" || l == "cublasLt" || l == "cublas_static" || l == "cublasLt_static") {
                 if (tc.cublas_lib.empty()) {
                     std::cerr << "emu-nvcc fatal   : -l" << l

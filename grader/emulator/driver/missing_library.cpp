@@ -18,7 +18,6 @@ std::string missing_library_note(const std::string& compiler_messages) {
     const std::string header = compiler_messages.substr(begin, end - begin);
     // Header name prefixes of NVIDIA's libraries, as their packages install them.
     static const std::vector<std::pair<std::string, std::string>> kLibraries = {
-        {"curand", "cuRAND"},
         {"cufft", "cuFFT"},
         {"cusparse", "cuSPARSE"},
         {"cusolver", "cuSOLVER"},
@@ -44,7 +43,7 @@ std::string missing_library_note(const std::string& compiler_messages) {
                    ", which the CPU emulator does not provide (it provides the CUDA runtime, the driver API's common "
                    "calls, "
                    "cooperative groups, CUB's block and warp primitives and device-wide reductions, scans and radix "
-                   "sorts, Thrust, cuBLAS and cuBLASLt)";
+                   "sorts, Thrust, cuBLAS, cuBLASLt and cuRAND)";
     }
     return "";
 }

@@ -127,7 +127,7 @@ add_test(NAME emu.programs.driver.missing_header_once COMMAND ${CMAKE_COMMAND}
   -DSTATUS=nonzero -P ${_drv_expect})
 add_test(NAME emu.programs.driver.library_refused COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/library_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/lib.o"
-  "-DEXPECT=library_refused\\.cu:3:[0-9]+: fatal error: curand\\.h: No such file;\nemu-nvcc: curand\\.h is part of cuRAND, which the CPU emulator does not provide"
+  "-DEXPECT=library_refused\\.cu:3:[0-9]+: fatal error: cufft\\.h: No such file;\nemu-nvcc: cufft\\.h is part of cuFFT, which the CPU emulator does not provide"
   -DSTATUS=nonzero -P ${_drv_expect})
 # A header included only under __CUDA_ARCH__ and again later through another header: one copy of its declarations,
 # and line markers that still nest (no "redefinition", no "linemarker ignored" warning).

@@ -3,7 +3,8 @@
 # after checking its results against CPU loops, with no emulator diagnostic, in the forward and a seeded random
 # thread order (these programs' kernels are short: the third order of the other corpora would add time, not cover).
 set(_tk ${CMAKE_CURRENT_LIST_DIR})
-set(_tk_programs driver_api_launch cub_device_algorithms toolkit_headers texture_objects simd_intrinsics)
+set(_tk_programs driver_api_launch cub_device_algorithms toolkit_headers texture_objects simd_intrinsics
+    curand_monte_carlo)
 # Thrust is Debian's libthrust-dev (scripts/setup/packages.sh); a machine without it builds the rest.
 find_path(EMU_THRUST_INCLUDE thrust/version.h)
 if(EMU_THRUST_INCLUDE)
