@@ -11,8 +11,8 @@
 struct Triple {
     unsigned long long seed, subsequence, offset;
 };
-__constant__ Triple kTriples[6] = {{0, 0, 0}, {1234, 0, 0}, {1234, 1, 0}, {1234, 77, 5}, {0xdeadbeefcafeULL, 3, 1000},
-                                   {42, 1000000, 123456789}};
+__constant__ Triple kTriples[6] = {
+    {0, 0, 0}, {1234, 0, 0}, {1234, 1, 0}, {1234, 77, 5}, {0xdeadbeefcafeULL, 3, 1000}, {42, 1000000, 123456789}};
 
 __global__ void draw(unsigned* ints, float* uniforms, float* normals) {
     const int t = threadIdx.x;
