@@ -39,3 +39,11 @@ if(EMU_THRUST_INCLUDE)
     PASS_REGULAR_EXPRESSION "Invalid __global__ read of size 4 bytes\n[^\n]*at [^ ]*thrust_policies.cu:20 in kernel sort_rows\n[^\n]*by thread \\(0,0,0\\) in block \\(4,0,0\\)\n[^\n]*\n[^\n]*0 bytes after the end of an allocation [^\n]* made at [^ ]*thrust_policies.cu:29"
     TIMEOUT 60)
 endif()
+
+# The emulator's cuRAND numbers recorded for the GPU comparison (tests/gpu/curand_sequence.sh) must stay the ones it
+# gives: a change to curand_kernel.h that moves them fails here, not only on the GPU.
+set(_tk_gpu ${CMAKE_CURRENT_LIST_DIR}/../../gpu)
+emu_add_executable(emu_toolkit_curand_sequence ${_tk_gpu}/curand_sequence.cu)
+add_test(NAME emu.programs.toolkit.curand_sequence_recorded
+  COMMAND sh -c "\"$1\" | diff - \"$2\"" sh $<TARGET_FILE:emu_toolkit_curand_sequence> ${_tk_gpu}/curand_sequence.expected)
+set_tests_properties(emu.programs.toolkit.curand_sequence_recorded PROPERTIES TIMEOUT 60)
