@@ -1,4 +1,5 @@
-// CUB's device-wide algorithms (cub::DeviceReduce, DeviceScan, DeviceRadixSort, DeviceSegmentedReduce), called from
+// CUB's device-wide algorithms (cub::DeviceReduce, DeviceScan, DeviceRadixSort, DeviceSegmentedReduce, DeviceSelect,
+// DeviceRunLengthEncode, DeviceHistogram::HistogramEven), called from
 // the host with device pointers, as CUB's are. CUB runs them as GPU kernels; here each copies its input to the host
 // with cudaMemcpyAsync on the given stream (so a pointer that is not device memory, or a range past its allocation, is
 // reported as cudaMemcpy reports it), computes in index order, and copies the result back. CUB's two-call protocol is
@@ -182,6 +183,20 @@ T highest() {
     return std::numeric_limits<T>::max();
 }
 
+// The kept items (a stream compaction) and their count, written to d_out and *d_num_selected.
+template <class InIt, class OutIt, class CountIt, class Keep>
+cudaError_t select(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out,
+                   CountIt d_num_selected, long long n, Keep keep, cudaStream_t stream) {
+    if (size_query(d_temp_storage, temp_storage_bytes)) return cudaSuccess;
+    std::vector<value_of<InIt>> in;
+    if (cudaError_t e = read(d_in, static_cast<std::size_t>(std::max(n, 0LL)), &in, stream)) return e;
+    std::vector<output_of<OutIt>> kept;
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (keep(in, i)) kept.push_back(in[i]);
+    if (cudaError_t e = write(d_out, kept, stream)) return e;
+    return write(d_num_selected, std::vector<output_of<CountIt>>{static_cast<output_of<CountIt>>(kept.size())}, stream);
+}
+
 }  // namespace emu_device
 
 struct DeviceReduce {
@@ -298,6 +313,89 @@ struct DeviceSegmentedReduce {
         return emu_device::segmented_reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
                                             d_begin_offsets, d_end_offsets, cub::Min(),
                                             emu_device::highest<emu_device::output_of<OutIt>>(), stream);
+    }
+};
+
+struct DeviceSelect {
+    template <class InIt, class FlagIt, class OutIt, class CountIt, class N>
+    static cudaError_t Flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, FlagIt d_flags,
+                               OutIt d_out, CountIt d_num_selected_out, N num_items, cudaStream_t stream = 0) {
+        if (emu_device::size_query(d_temp_storage, temp_storage_bytes)) return cudaSuccess;
+        std::vector<emu_device::value_of<FlagIt>> flags;
+        if (cudaError_t e =
+                emu_device::read(d_flags, static_cast<std::size_t>(std::max<long long>(num_items, 0)), &flags, stream))
+            return e;
+        return emu_device::select(
+            d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected_out, num_items,
+            [&](const auto&, std::size_t i) { return static_cast<bool>(flags[i]); }, stream);
+    }
+    template <class InIt, class OutIt, class CountIt, class N, class Op>
+    static cudaError_t If(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out,
+                          CountIt d_num_selected_out, N num_items, Op select_op, cudaStream_t stream = 0) {
+        return emu_device::select(
+            d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected_out, num_items,
+            [&](const auto& in, std::size_t i) { return static_cast<bool>(select_op(in[i])); }, stream);
+    }
+    // The first item of each run of equal items.
+    template <class InIt, class OutIt, class CountIt, class N>
+    static cudaError_t Unique(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out,
+                              CountIt d_num_selected_out, N num_items, cudaStream_t stream = 0) {
+        return emu_device::select(
+            d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected_out, num_items,
+            [](const auto& in, std::size_t i) { return i == 0 || !(in[i] == in[i - 1]); }, stream);
+    }
+};
+
+struct DeviceRunLengthEncode {
+    // Each run of equal items: its item, its length, and the count of runs.
+    template <class InIt, class UniqueIt, class LengthIt, class CountIt, class N>
+    static cudaError_t Encode(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, UniqueIt d_unique_out,
+                              LengthIt d_counts_out, CountIt d_num_runs_out, N num_items, cudaStream_t stream = 0) {
+        if (emu_device::size_query(d_temp_storage, temp_storage_bytes)) return cudaSuccess;
+        std::vector<emu_device::value_of<InIt>> in;
+        if (cudaError_t e =
+                emu_device::read(d_in, static_cast<std::size_t>(std::max<long long>(num_items, 0)), &in, stream))
+            return e;
+        std::vector<emu_device::output_of<UniqueIt>> unique;
+        std::vector<emu_device::output_of<LengthIt>> lengths;
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            if (i == 0 || !(in[i] == in[i - 1])) {
+                unique.push_back(in[i]);
+                lengths.push_back(0);
+            }
+            ++lengths.back();
+        }
+        if (cudaError_t e = emu_device::write(d_unique_out, unique, stream)) return e;
+        if (cudaError_t e = emu_device::write(d_counts_out, lengths, stream)) return e;
+        return emu_device::write(
+            d_num_runs_out,
+            std::vector<emu_device::output_of<CountIt>>{static_cast<emu_device::output_of<CountIt>>(unique.size())},
+            stream);
+    }
+};
+
+struct DeviceHistogram {
+    // num_levels - 1 bins of equal width over [lower, upper); samples outside are not counted, as in CUB.
+    template <class SampleIt, class CounterT, class LevelT, class N>
+    static cudaError_t HistogramEven(void* d_temp_storage, std::size_t& temp_storage_bytes, SampleIt d_samples,
+                                     CounterT* d_histogram, int num_levels, LevelT lower_level, LevelT upper_level,
+                                     N num_samples, cudaStream_t stream = 0) {
+        if (emu_device::size_query(d_temp_storage, temp_storage_bytes)) return cudaSuccess;
+        if (num_levels < 2 || !(lower_level < upper_level)) return cudaErrorInvalidValue;
+        std::vector<emu_device::value_of<SampleIt>> samples;
+        if (cudaError_t e = emu_device::read(d_samples, static_cast<std::size_t>(std::max<long long>(num_samples, 0)),
+                                             &samples, stream))
+            return e;
+        const int bins = num_levels - 1;
+        std::vector<CounterT> histogram(static_cast<std::size_t>(bins), CounterT(0));
+        for (const auto& x : samples) {
+            if (!(x >= lower_level && x < upper_level)) continue;
+            const double scaled = (static_cast<double>(x) - static_cast<double>(lower_level)) * bins /
+                                  (static_cast<double>(upper_level) - static_cast<double>(lower_level));
+            const int bin = std::min(bins - 1, static_cast<int>(scaled));
+            ++histogram[static_cast<std::size_t>(bin)];
+        }
+        return emu_device::write(d_histogram, histogram, stream);
     }
 };
 

@@ -1,7 +1,8 @@
 // CUB's device-wide algorithms with their two-call temporary-storage protocol, as CUB's examples and benchmark
 // repositories call them: DeviceReduce (Sum, Max, Reduce with a custom operator), DeviceScan (ExclusiveSum,
 // InclusiveScan), DeviceRadixSort (SortPairs on float keys with negatives, SortKeysDescending on a bit range),
-// DeviceSegmentedReduce over CSR-style offsets, and kernels of the program's own beside them (BlockReduce tile sums,
+// DeviceSegmentedReduce over CSR-style offsets, DeviceSelect (If, Flagged, Unique), DeviceRunLengthEncode::Encode,
+// DeviceHistogram::HistogramEven, and kernels of the program's own beside them (BlockReduce tile sums,
 // a BlockRadixSort of key-value pairs per tile, descending). Each result is checked against a CPU loop.
 #include <cub/cub.cuh>
 
@@ -19,6 +20,10 @@
             std::exit(1);                                                                                      \
         }                                                                                                      \
     } while (0)
+
+struct IsPositive {
+    __host__ __device__ bool operator()(int v) const { return v > 0; }
+};
 
 struct AbsMax {
     __host__ __device__ int operator()(int a, int b) const { return abs(a) > abs(b) ? abs(a) : abs(b); }
@@ -165,6 +170,67 @@ int main() {
     std::vector<int> tile_sums(tiles);
     CubDebugExit(cudaMemcpy(tile_sums.data(), d_out, tiles * sizeof(int), cudaMemcpyDeviceToHost));
     check(std::accumulate(tile_sums.begin(), tile_sums.end(), 0) == sum, "BlockReduce tiles");
+
+    // Stream compaction, run lengths and a histogram (the int inputs, and the same values sorted).
+    int* d_count;
+    char* d_flags;
+    CubDebugExit(cudaMalloc(&d_count, sizeof(int)));
+    CubDebugExit(cudaMalloc(&d_flags, n));
+    std::vector<char> h_flags(n);
+    for (int i = 0; i < n; ++i) h_flags[i] = (i % 3) == 1;
+    CubDebugExit(cudaMemcpy(d_flags, h_flags.data(), n, cudaMemcpyHostToDevice));
+    d_temp = nullptr;
+    CubDebugExit(cub::DeviceSelect::If(d_temp, temp_bytes, d_in, d_out, d_count, n, IsPositive()));
+    CubDebugExit(cudaMalloc(&d_temp, temp_bytes));
+    CubDebugExit(cub::DeviceSelect::If(d_temp, temp_bytes, d_in, d_out, d_count, n, IsPositive()));
+    int count = 0;
+    CubDebugExit(cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost));
+    std::vector<int> selected(n);
+    CubDebugExit(cudaMemcpy(selected.data(), d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
+    std::vector<int> want_selected;
+    for (int v : h_in)
+        if (v > 0) want_selected.push_back(v);
+    check(count == (int)want_selected.size() &&
+              std::equal(want_selected.begin(), want_selected.end(), selected.begin()),
+          "DeviceSelect::If");
+    CubDebugExit(cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_in, d_flags, d_out, d_count, n));
+    CubDebugExit(cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost));
+    CubDebugExit(cudaMemcpy(selected.data(), d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
+    ok = count == (n + 1) / 3;
+    for (int i = 0; i < count && ok; ++i) ok = selected[i] == h_in[3 * i + 1];
+    check(ok, "DeviceSelect::Flagged");
+    std::vector<int> sorted_in = h_in;
+    std::sort(sorted_in.begin(), sorted_in.end());
+    CubDebugExit(cudaMemcpy(d_vals, sorted_in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    CubDebugExit(cub::DeviceSelect::Unique(d_temp, temp_bytes, d_vals, d_out, d_count, n));
+    CubDebugExit(cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost));
+    const int distinct = (int)(std::unique(sorted_in.begin(), sorted_in.end()) - sorted_in.begin());
+    check(count == distinct, "DeviceSelect::Unique");
+    CubDebugExit(cub::DeviceRunLengthEncode::Encode(d_temp, temp_bytes, d_vals, d_out, d_vals_out, d_count, n));
+    std::vector<int> runs(n), lengths(n);
+    CubDebugExit(cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost));
+    CubDebugExit(cudaMemcpy(runs.data(), d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
+    CubDebugExit(cudaMemcpy(lengths.data(), d_vals_out, n * sizeof(int), cudaMemcpyDeviceToHost));
+    ok = count == distinct;
+    for (int r = 0; r < count && ok; ++r)
+        ok = runs[r] == sorted_in[r] && lengths[r] == (int)std::count(h_in.begin(), h_in.end(), runs[r]);
+    check(ok, "DeviceRunLengthEncode::Encode");
+    int* d_hist;
+    CubDebugExit(cudaMalloc(&d_hist, 10 * sizeof(int)));
+    CubDebugExit(cub::DeviceHistogram::HistogramEven(d_temp, temp_bytes, d_in, d_hist, 11, -1000, 1000, n));
+    int hist[10];
+    CubDebugExit(cudaMemcpy(hist, d_hist, sizeof hist, cudaMemcpyDeviceToHost));
+    ok = true;
+    for (int b = 0; b < 10; ++b)
+        ok = ok && hist[b] == (int)std::count_if(h_in.begin(), h_in.end(), [b](int v) {
+                 return v >= -1000 + 200 * b && v < -1000 + 200 * (b + 1);
+             });
+    check(ok, "DeviceHistogram::HistogramEven");
+    cudaFree(d_count);
+    cudaFree(d_flags);
+    cudaFree(d_hist);
+    CubDebugExit(cudaFree(d_temp));
+    d_temp = nullptr;
 
     // Per-tile descending sorts of the first 2048 inputs (8 tiles of 256), ties in their original order.
     tile_sort_desc<<<8, 64>>>(d_in, d_out, d_vals_out);
