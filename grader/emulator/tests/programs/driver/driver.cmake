@@ -180,11 +180,11 @@ add_test(NAME emu.programs.driver.prelude_pch COMMAND ${CMAKE_COMMAND}
   -P ${_drv}/prelude_pch.cmake)
 set_tests_properties(emu.programs.driver.prelude_pch PROPERTIES TIMEOUT 120)
 # A CUB header the emulator lacks found in the real CUB (Debian's libcub-dev): one sentence at the include's line.
-find_file(EMU_REAL_CUB_EXCHANGE cub/block/block_exchange.cuh PATHS /usr/include NO_DEFAULT_PATH)
-if(EMU_REAL_CUB_EXCHANGE)
+find_file(EMU_REAL_CUB_HISTOGRAM cub/block/block_histogram.cuh PATHS /usr/include NO_DEFAULT_PATH)
+if(EMU_REAL_CUB_HISTOGRAM)
   add_test(NAME emu.programs.driver.real_cub_refused COMMAND ${CMAKE_COMMAND}
     -DPROGRAM=$<TARGET_FILE:emu-nvcc> "-DARGS=-c;${_drv}/real_cub_refused.cu;-o;${CMAKE_CURRENT_BINARY_DIR}/realcub.o"
-    "-DEXPECT=real_cub_refused\\.cu:4: error: [^ ]*/cub/block/block_exchange\\.cuh is a header of the real CUB, GPU code \\(inline PTX\\) the CPU emulator cannot compile"
+    "-DEXPECT=real_cub_refused\\.cu:4: error: [^ ]*/cub/block/block_histogram\\.cuh is a header of the real CUB, GPU code \\(inline PTX\\) the CPU emulator cannot compile"
     "-DFORBID=error:(.|\n)*error:" -DSTATUS=nonzero -P ${_drv_expect})
   set_tests_properties(emu.programs.driver.real_cub_refused PROPERTIES TIMEOUT 120)
 endif()

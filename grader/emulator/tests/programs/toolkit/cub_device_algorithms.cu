@@ -3,7 +3,7 @@
 // InclusiveScan), DeviceRadixSort (SortPairs on float keys with negatives, SortKeysDescending on a bit range),
 // DeviceSegmentedReduce over CSR-style offsets, DeviceSelect (If, Flagged, Unique), DeviceRunLengthEncode::Encode,
 // DeviceHistogram::HistogramEven, and kernels of the program's own beside them (BlockReduce tile sums,
-// a BlockRadixSort of key-value pairs per tile, descending). Each result is checked against a CPU loop.
+// a BlockRadixSort of key-value pairs per tile, descending, BlockExchange round trips). Each result is checked against a CPU loop.
 #include <cub/cub.cuh>
 
 #include <algorithm>
@@ -54,6 +54,26 @@ __global__ void tile_sort_desc(const int* keys_in, int* keys_out, int* index_out
         keys_out[base + i * 64 + threadIdx.x] = keys[i];
         index_out[base + i * 64 + threadIdx.x] = index[i];
     }
+}
+
+// Blocked -> striped -> warp-striped -> blocked, then a scatter that reverses each tile: out = the tile reversed.
+__global__ void exchange_reverse(const int* in, int* out) {
+    typedef cub::BlockExchange<int, 64, 3> BlockExchangeT;
+    __shared__ typename BlockExchangeT::TempStorage temp;
+    const int base = blockIdx.x * 192;
+    int items[3], ranks[3];
+    for (int i = 0; i < 3; ++i) items[i] = in[base + threadIdx.x * 3 + i];
+    BlockExchangeT(temp).BlockedToStriped(items);
+    __syncthreads();
+    BlockExchangeT(temp).StripedToBlocked(items);
+    __syncthreads();
+    BlockExchangeT(temp).BlockedToWarpStriped(items);
+    __syncthreads();
+    BlockExchangeT(temp).WarpStripedToBlocked(items);
+    __syncthreads();
+    for (int i = 0; i < 3; ++i) ranks[i] = 191 - (threadIdx.x * 3 + i);
+    BlockExchangeT(temp).ScatterToBlocked(items, items, ranks);
+    for (int i = 0; i < 3; ++i) out[base + threadIdx.x * 3 + i] = items[i];
 }
 
 static int failures = 0;
@@ -247,6 +267,15 @@ int main() {
             ok = ok && tile_index[t * 256 + i] == order[i] && tile_keys[t * 256 + i] == h_in[order[i]];
     }
     check(ok, "BlockRadixSort::SortDescendingBlockedToStriped");
+
+    exchange_reverse<<<4, 64>>>(d_in, d_out);
+    CubDebugExit(cudaGetLastError());
+    std::vector<int> reversed(768);
+    CubDebugExit(cudaMemcpy(reversed.data(), d_out, 768 * sizeof(int), cudaMemcpyDeviceToHost));
+    ok = true;
+    for (int t = 0; t < 4; ++t)
+        for (int i = 0; i < 192; ++i) ok = ok && reversed[t * 192 + i] == h_in[t * 192 + 191 - i];
+    check(ok, "BlockExchange round trips and ScatterToBlocked");
 
     cudaFree(d_temp);
     cudaFree(d_offsets);
