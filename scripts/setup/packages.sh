@@ -8,7 +8,8 @@
 set -uo pipefail
 
 packages=(build-essential cmake catch2 libcli11-dev nlohmann-json3-dev libfmt-dev binutils git
-          bubblewrap libseccomp-dev libre2-dev libssl-dev gcovr libarchive-dev pkg-config libstemmer-dev)
+          bubblewrap libseccomp-dev libre2-dev libssl-dev gcovr libarchive-dev pkg-config libstemmer-dev
+          libthrust-dev)
 
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

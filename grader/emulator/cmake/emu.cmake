@@ -27,6 +27,9 @@ set(EMU_CXXFLAGS_LIST
     -Wno-unknown-pragmas
     -UNDEBUG  # device assert() stays on, whatever the build type adds before these flags
     -I${EMU_INCLUDE_DIR}
+    # Thrust (Debian's libthrust-dev) runs on its host-side CPP system: its CUDA system is CUB's GPU kernels. Its
+    # device_vector storage is the emulator's (include/thrust/system/cpp/memory_resource.h).
+    -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP
     CACHE INTERNAL "Compile flags of emulated CUDA sources (list)")
 # -z now: the program's table of library addresses is read-only once it runs (full RELRO), so a forged pointer in host
 # code (two fix regions of lesson 04 are host code, which no hook checks) cannot redirect a call of the runtime's.

@@ -210,6 +210,9 @@ Where where(const Stream& s, std::size_t k0, std::size_t k1) {
     return w;
 }
 
+// A header of a library the emulator compiles for the host only (Thrust, on its CPP system; docs/emulator.md, Thrust).
+bool host_library_header(const std::string& file) { return file.find("/thrust/") != std::string::npos; }
+
 std::string marker(const std::pair<std::string, int>& at) {
     std::string f;
     for (char c : at.first) {
@@ -331,6 +334,11 @@ MergeResult merge_arch_passes(std::string_view host, std::string_view device) {
     std::vector<bool> take_device(hunks.size(), false);
     for (std::size_t i = 0; i < hunks.size(); ++i) {
         const Hunk& h = hunks[i];
+        // Thrust runs on its host (CPP) system here: its headers are compiled as the host pass reads them, every
+        // __CUDA_ARCH__ branch of theirs (dispatch to CUDA kernels, __host__ __device__ bodies) on its host side.
+        if ((h.h1 == h.h0 || host_library_header(origin(H, hmap, h.h0).first)) &&
+            (h.d1 == h.d0 || host_library_header(origin(D, dmap, h.d0).first)) && (h.h1 > h.h0 || h.d1 > h.d0))
+            continue;
         const Where wh = where(H, h.h0, h.h1), wd = where(D, h.d0, h.d1);
         const auto at = h.d1 > h.d0 ? origin(D, dmap, h.d0) : origin(H, hmap, h.h0);
         const std::string where_text = at.first + ":" + std::to_string(at.second);

@@ -23,6 +23,7 @@
 
 #include "arch_merge.hpp"
 #include "files.hpp"
+#include "line_map.hpp"
 #include "missing_library.hpp"
 #include "options.hpp"
 #include "prelude_pch.hpp"
@@ -162,6 +163,14 @@ struct Build {
             std::cerr << "emu-nvcc fatal   : cannot read the preprocessed " << src << "\n";
             return false;
         }
+        if (const emu::driver::RealCub cub = emu::driver::real_cub_header(host); cub.found) {
+            const auto at = emu::rewrite::LineMap(host).at(static_cast<int>(cub.line));
+            std::cerr << (at.first.empty() ? src : at.first) << ":" << at.second << ": error: " << cub.file
+                      << " is a header of the real CUB, GPU code (inline PTX) the CPU emulator cannot compile; the "
+                         "emulator's CUB has BlockReduce, BlockScan, BlockLoad, BlockStore, WarpReduce, WarpScan and "
+                         "DeviceReduce, DeviceScan, DeviceRadixSort, DeviceSegmentedReduce (include <cub/cub.cuh>)\n";
+            return false;
+        }
         const emu::driver::MergeResult merged = emu::driver::merge_arch_passes(host, device);
         for (const auto& p : merged.problems)
             std::cerr << (p.file.empty() ? src : p.file) << ":" << p.line << ": error: " << p.message << "\n";
@@ -275,6 +284,7 @@ struct Build {
         for (const std::string& l : o.libs) {
             if (l == "cudart" || l == "cudart_static" || l == "cuda" || l == "cudadevrt") continue;  // built in
             if (l == "nvToolsExt") continue;  // NVTX's annotations are inline no-ops (include/nvToolsExt.h)
+            if (l == "curand" || l == "curand_static") continue;  // header-only here (include/curand.h)
             if (l == "cublas" || l == "cublasLt" || l == "cublas_static" || l == "cublasLt_static") {
                 if (tc.cublas_lib.empty()) {
                     std::cerr << "emu-nvcc fatal   : -l" << l

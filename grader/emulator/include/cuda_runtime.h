@@ -7,6 +7,8 @@
 #include <emu/vector_types.hpp>
 #include <emu/math.hpp>
 #include <emu/intrinsics.hpp>
+#include <emu/simd_intrinsics.hpp>
+#include <emu/texture.hpp>
 #include <emu/ptx_registers.hpp>
 #include <emu/launch.hpp>
 

@@ -65,6 +65,7 @@ struct CUstream_st;
 struct CUevent_st;
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
+typedef struct CUfunc_st* cudaFunction_t;  // a kernel as the driver API sees it (CUfunction)
 
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
@@ -538,6 +539,13 @@ inline cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int val
 template <class T>
 inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
     return emu_func_get_attributes(attr, reinterpret_cast<const void*>(func));
+}
+// The driver API's handle of one of the program's kernels (cuLaunchKernel takes it): its address, as the void* that
+// cudaLaunchKernel takes; a launch through it finds the kernel's registration (emu/launch.hpp).
+inline cudaError_t cudaGetFuncBySymbol(cudaFunction_t* f, const void* symbol) {
+    if (!f || !symbol) return cudaErrorInvalidDeviceFunction;
+    *f = reinterpret_cast<cudaFunction_t>(const_cast<void*>(symbol));
+    return cudaSuccess;
 }
 template <class T>
 inline cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {

@@ -12,42 +12,31 @@ struct Feature {
     const char* why;   // what the program can do instead
 };
 
-constexpr Feature kTextures{"textures and surfaces",
-                            "the emulator has no texture units (no filtering, addressing modes or CUDA arrays); "
-                            "read the data through a pointer, or run this program on a GPU"};
+constexpr Feature kTextures{"3D, layered, cubemap and mipmapped textures, texture gather and texture references",
+                            "the emulator has 1D and 2D texture objects and 2D surface objects only (tex1Dfetch, "
+                            "tex1D, tex2D, surf2Dread and surf2Dwrite over CUDA arrays, linear and pitched memory; "
+                            "emu/texture.hpp); use those, or run this program on a GPU"};
 constexpr Feature kGraphs{"CUDA graphs",
                           "the emulator runs every launch at once on the calling thread and cannot capture or "
                           "replay them; launch the kernels directly, or run this program on a GPU"};
 
-// Names only CUDA's texture, surface and graph APIs declare. The fetch functions are templates or overloaded
+// Names only CUDA's texture, surface and graph APIs declare, for the parts the emulator does not have. The fetch functions are templates or overloaded
 // functions: they count only when called or instantiated (`tex2D<float>(…)`, `tex1Dfetch(…)`), so a variable of the
 // same name in a program does not.
-constexpr std::array<std::pair<const char*, const Feature*>, 33> kNames{{
-    {"cudaTextureObject_t", &kTextures},
-    {"cudaSurfaceObject_t", &kTextures},
-    {"cudaArray_t", &kTextures},
-    {"cudaArray", &kTextures},
+constexpr std::array<std::pair<const char*, const Feature*>, 21> kNames{{
     {"cudaMipmappedArray_t", &kTextures},
-    {"cudaChannelFormatDesc", &kTextures},
-    {"cudaCreateChannelDesc", &kTextures},
-    {"cudaMallocArray", &kTextures},
     {"cudaMalloc3DArray", &kTextures},
-    {"cudaCreateTextureObject", &kTextures},
-    {"cudaCreateSurfaceObject", &kTextures},
     {"cudaBindTexture", &kTextures},
     {"cudaBindTexture2D", &kTextures},
-    {"cudaTextureDesc", &kTextures},
-    {"cudaResourceDesc", &kTextures},
-    {"tex1Dfetch", &kTextures},
-    {"tex1D", &kTextures},
-    {"tex2D", &kTextures},
     {"tex3D", &kTextures},
+    {"surf3Dread", &kTextures},
+    {"surf3Dwrite", &kTextures},
+    {"surf2DLayeredread", &kTextures},
+    {"surf2DLayeredwrite", &kTextures},
     {"tex1DLayered", &kTextures},
     {"tex2DLayered", &kTextures},
     {"texCubemap", &kTextures},
     {"tex2Dgather", &kTextures},
-    {"surf2Dread", &kTextures},
-    {"surf2Dwrite", &kTextures},
     {"cudaGraph_t", &kGraphs},
     {"cudaGraphExec_t", &kGraphs},
     {"cudaGraphNode_t", &kGraphs},
@@ -100,8 +89,9 @@ std::optional<std::string> DriverApiCalls::refused_call(std::string_view name, s
     for (std::string_view p : kBeforeCall) call = call || prev == p;
     if (!call) return std::nullopt;
     return "the CUDA driver API (" + std::string(name) +
-           ") is not emulated by the CPU emulator, which implements the runtime API (cuda_runtime.h) only: use "
-           "cudaMalloc, cudaMemcpy and <<<...>>> launches instead, or run this program on a GPU";
+           ") is not emulated by the CPU emulator, which implements the runtime API and the driver API's common "
+           "calls only (devices, contexts, memory, streams, events, cuLaunchKernel): use those or the runtime API "
+           "instead, or run this program on a GPU";
 }
 
 }  // namespace emu::rewrite

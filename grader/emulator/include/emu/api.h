@@ -22,4 +22,9 @@ void set_schedule(Schedule s, std::uint64_t seed = 0);
 void register_device_range(const void* p, std::size_t bytes);
 void unregister_device_range(const void* p);  // `p` as registered
 
+// Called (once, at static initialization) by a program that includes Thrust: Thrust's device algorithms run on the
+// host here (its CPP system), so host code may from then on read and write device memory inside its allocations
+// instead of being stopped as a CPU touching GPU memory (include/thrust/system/cpp/memory_resource.h).
+void allow_host_access_to_device_memory();
+
 }  // namespace emu

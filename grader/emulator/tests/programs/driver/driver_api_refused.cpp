@@ -1,6 +1,7 @@
-// A host file written against the CUDA driver API (a context, a module loaded from PTX, cuLaunchKernel), as some
-// samples do. The emulator implements the runtime API only: each driver call must be refused at its line with one
-// sentence that names it, never a page of "was not declared". With -DVERSION_ONLY the file includes <cuda.h> only
+// A host file written against the CUDA driver API (a context, a module loaded from PTX, cuLaunchKernel, a stream
+// capture), as some samples do. The emulator implements the driver API's common calls (emu/driver_api.hpp); a call it
+// does not (here the stream capture of CUDA graphs) must be refused at its line with one sentence that names it,
+// never a page of "was not declared". With -DVERSION_ONLY the file includes <cuda.h> only
 // for CUDA_VERSION, which must still compile. With -DUNLISTED, compiled as CUDA (-x cu), it calls a driver function
 // cuda.h does not list (as the blog's printf-alternative helper calls cuMemGetAddressRange, listed since), refused
 // in the same sentence by the rewriter, after a function of the program's own whose name has the driver API's form,
@@ -29,7 +30,7 @@ int main() {
     CUmodule module = nullptr;
     CUfunction add = nullptr;
     CUdeviceptr buffer = 0;
-    if (cuInit(0) != CUDA_SUCCESS) return 1;
+    if (cuStreamBeginCapture(nullptr, 0) != CUDA_SUCCESS) return 1;
     cuDeviceGet(&device, 0);
     cuCtxCreate(&context, 0, device);
     cuModuleLoad(&module, "add.ptx");

@@ -379,9 +379,14 @@ TEST_CASE("emu-nvcc materializes the value a statement stores into memory, and n
 
 TEST_CASE("emu-nvcc refuses textures and graphs by name, not a program's own variable of such a name", "[driver]") {
     using emu::rewrite::refused_feature;
-    CHECK(refused_feature("cudaTextureObject_t", "t").value_or("").find("textures and surfaces") == 0);
-    CHECK(refused_feature("tex2D", "<").has_value());
-    CHECK(refused_feature("tex1Dfetch", "(").has_value());
+    // 1D and 2D texture and surface objects are emulated (emu/texture.hpp); 3D, layered, cubemap, gather and the
+    // legacy references are refused.
+    CHECK_FALSE(refused_feature("cudaTextureObject_t", "t").has_value());
+    CHECK_FALSE(refused_feature("tex2D", "<").has_value());
+    CHECK_FALSE(refused_feature("tex1Dfetch", "(").has_value());
+    CHECK(refused_feature("tex3D", "<").value_or("").find("3D, layered, cubemap and mipmapped textures") == 0);
+    CHECK(refused_feature("tex2DLayered", "(").has_value());
+    CHECK(refused_feature("cudaMalloc3DArray", "(").has_value());
     CHECK(refused_feature("texture", "<").has_value());
     CHECK(refused_feature("cudaGraphExec_t", "exec").value_or("").find("CUDA graphs") == 0);
     // A variable or member named like a fetch function, or a word such as `texture`, is the program's own.
@@ -395,4 +400,17 @@ TEST_CASE("emu-nvcc names the library of a missing header", "[driver]") {
     CHECK(missing_library_note("gemm.cu:3:10: fatal error: mma.h: No such file or directory")
               .find("mma.h is part of the warp matrix (tensor core, nvcuda::wmma) API") != std::string::npos);
     CHECK(missing_library_note("a.cu:1:10: fatal error: own_header.h: No such file or directory").empty());
+    CHECK(missing_library_note("s.cu:3:10: fatal error: thrust/sort.h: No such file or directory")
+              .find("libthrust-dev") != std::string::npos);
+}
+
+TEST_CASE("emu-nvcc finds a header of the real CUB in a translation unit", "[driver]") {
+    using emu::driver::real_cub_header;
+    // The emulator's own CUB (beside its emu/ folder) is not the real one; a cub/ folder without emu/ beside it is.
+    const std::string own = std::string(EMU_INCLUDE_DIR) + "/cub/cub.cuh";
+    CHECK_FALSE(real_cub_header("# 1 \"a.cu\"\n# 1 \"" + own + "\" 1\nint x;\n").found);
+    const auto r = real_cub_header("# 1 \"a.cu\"\nint x;\n# 1 \"/nowhere/cub/block/block_exchange.cuh\" 1 3\n");
+    CHECK(r.found);
+    CHECK(r.file == "/nowhere/cub/block/block_exchange.cuh");
+    CHECK(r.line == 3);
 }

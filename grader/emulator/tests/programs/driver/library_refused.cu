@@ -1,5 +1,5 @@
-// Not a program: it uses cuRAND, a CUDA library the emulator does not provide. emu-nvcc must stop at the include
+// Not a program: it uses cuFFT, a CUDA library the emulator does not provide. emu-nvcc must stop at the include
 // with the compiler's line and one sentence naming the library.
-#include <curand.h>
+#include <cufft.h>
 
 int main() { return 0; }

@@ -1,0 +1,3 @@
+// CUB's device_segmented_reduce, with the other device-wide algorithms: device_algorithms.cuh.
+#pragma once
+#include <cub/device/device_algorithms.cuh>

@@ -1,0 +1,3 @@
+// CUDA's cuda_device_runtime_api.h, which programs include directly: its declarations are part of cuda_runtime.h here.
+#pragma once
+#include <cuda_runtime.h>
