@@ -69,19 +69,22 @@ EMU_CURAND_FAST inline Matrix multiply(const Matrix& a, const Matrix& b) {
 }
 
 // powers[i] = M^(2^i) for i < 128: the step matrix squared i times (2^67 numbers per subsequence, 64-bit counts).
+// Built by a named function, not a lambda: a lambda is a function of its own that does not take EMU_CURAND_FAST's
+// attributes, and its instrumented reads of the table (host memory) would be refused inside a kernel.
+EMU_CURAND_FAST inline Matrix* build_powers() {
+    auto* t = new Matrix[128];
+    for (int col = 0; col < 160; ++col) {  // the step's matrix, column by column: the image of each basis vector
+        std::uint32_t v[5] = {0, 0, 0, 0, 0};
+        v[col / 32] = 1u << (col % 32);
+        step(v);
+        for (int r = 0; r < 160; ++r)
+            if ((v[r / 32] >> (r % 32)) & 1u) t[0].row[r][col / 32] |= 1u << (col % 32);
+    }
+    for (int i = 1; i < 128; ++i) t[i] = multiply(t[i - 1], t[i - 1]);
+    return t;
+}
 EMU_CURAND_FAST inline const Matrix* powers() {
-    static Matrix* table = [] {
-        auto* t = new Matrix[128];
-        for (int col = 0; col < 160; ++col) {  // the step's matrix, column by column: the image of each basis vector
-            std::uint32_t v[5] = {0, 0, 0, 0, 0};
-            v[col / 32] = 1u << (col % 32);
-            step(v);
-            for (int r = 0; r < 160; ++r)
-                if ((v[r / 32] >> (r % 32)) & 1u) t[0].row[r][col / 32] |= 1u << (col % 32);
-        }
-        for (int i = 1; i < 128; ++i) t[i] = multiply(t[i - 1], t[i - 1]);
-        return t;
-    }();
+    static Matrix* table = build_powers();
     return table;
 }
 

@@ -12,6 +12,9 @@
 // texture cache is not coherent with the writes). Not emulated: 3D, layered, cubemap and mipmapped arrays, texture
 // gather, sRGB, anisotropy, the legacy texture references (`texture<float, 2>`): refused at compile time by name.
 #pragma once
+
+#include <emu/api.h>
+#include <emu/unchecked.hpp>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -166,9 +169,25 @@ struct Object {
     cudaChannelFormatDesc desc{};
 };
 // Objects by handle (handle = index + 1, so that 0 is never valid). Inline: one table for the whole program.
-inline std::vector<Object>& objects() {
+// EMU_UNCHECKED: a fetch inside a kernel reaches the table through here, and the static's guard (host memory) would
+// otherwise be refused as a kernel's access to the host.
+EMU_UNCHECKED inline std::vector<Object>& objects() {
     static std::vector<Object> table;
     return table;
+}
+// A fetch inside a kernel reads the table through std::vector's own (instrumented) members, so the table and the
+// vector that holds it are registered as memory kernels may reach (runtime/kernel_reach.cpp), as the texture unit's
+// state is on a GPU; called on the host after each object is made, when the vector may have moved its elements.
+inline void let_kernels_read_table() {
+    static bool vector_registered = false;
+    static const void* elements = nullptr;
+    auto& t = objects();
+    if (!vector_registered) emu::register_device_range(&t, sizeof t);
+    vector_registered = true;
+    if (elements == t.data()) return;
+    if (elements) emu::unregister_device_range(elements);
+    elements = t.data();
+    emu::register_device_range(elements, t.capacity() * sizeof(Object));
 }
 inline std::size_t texel_bytes(const cudaChannelFormatDesc& d) {
     return static_cast<std::size_t>(d.x + d.y + d.z + d.w) / 8;
@@ -462,6 +481,7 @@ inline cudaError_t emu_create_object(unsigned long long* handle, const cudaResou
     auto& t = emu::tex::objects();
     t.push_back(o);
     *handle = t.size();
+    emu::tex::let_kernels_read_table();
     return cudaSuccess;
 }
 inline cudaError_t cudaCreateTextureObject(cudaTextureObject_t* tex, const cudaResourceDesc* res,
