@@ -31,6 +31,10 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     missed = []
+    # Lets the solutions' kernels increment the coverage counters (host statics): coverage_reach.cpp says why.
+    reach = os.path.join(work, "coverage_reach.o")
+    run([config["cxx"], *emu["cxxflags"], "-I" + emu["include_dir"], "-c",
+         os.path.join(root, "tests", "coverage", "coverage_reach.cpp"), "-o", reach])
     for exercise, judge in judges.items():
         source = os.path.join(root, "solutions", lesson, exercise + ".cu")
         out = os.path.join(work, exercise)
@@ -40,7 +44,7 @@ def main():
         run([config["cxx"], *emu["cxxflags"], "-I" + emu["include_dir"], "--coverage", "-c", cpp, "-o", obj])
         objects = config["hidden_tests"][lesson][exercise]["emu"] + config["harness"]["emu"]
         # The linker a grade links workers with (gold where binutils has it: build/workbook-config.json).
-        run([config["cxx"], obj, *objects, emu["runtime_lib"], *config["link_libs"]["emu"], *emu["ldflags"],
+        run([config["cxx"], obj, reach, *objects, emu["runtime_lib"], *config["link_libs"]["emu"], *emu["ldflags"],
              *config.get("link_flags", []), "--coverage", "-o", worker])
         names = [t["name"] for t in json.loads(run([judge, "--wb-list"]))]
         for name in names:
