@@ -2,9 +2,9 @@
 // (static data members, variable templates, `extern` ones defined in another unit, in named and unnamed namespaces,
 // file-scope `static`, arrays of structs, a pointer to a __device__ function, an unannotated `static` local of a
 // device function, which CUDA places in device memory), device-side new/delete (CUDA's device heap), placement new
-// and virtual calls on an object built in device memory, by-value lambda captures, a functor and a std::array passed
-// as kernel parameters, and printf of a literal. Each form runs as its own launch; an argument runs one form only.
-// On a GPU all of these work; each must run here with no report and the right values.
+// and virtual calls on an object built in device memory, by-value lambda captures, a functor, a std::array and an
+// extended lambda passed as kernel parameters, and printf of a literal. Each form runs as its own launch; an
+// argument runs one form only. On a GPU all of these work; each must run here with no report and the right values.
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -195,6 +195,11 @@ int main(int argc, char** argv) {
         launched("lambda");
         cudaMemcpy(v, d_i, 4 * sizeof(int), cudaMemcpyDeviceToHost);
         for (int t = 0; t < 4; ++t) check(v[t] == (t + 5) * 10 + 1, "a functor, a std::array and a [=] lambda");
+        const int offset = 2;  // captured by copy into an extended lambda made on the host
+        apply<<<1, 4>>>([=] __device__(int x) { return x - offset; }, std::array<int, 3>{0, 0, 3}, d_i);
+        launched("extended lambda");
+        cudaMemcpy(v, d_i, 4 * sizeof(int), cudaMemcpyDeviceToHost);
+        for (int t = 0; t < 4; ++t) check(v[t] == (t - 2) * 3, "an extended lambda passed to a kernel");
     }
     std::puts(failures ? "FAIL" : "PASS");
     return failures != 0;
