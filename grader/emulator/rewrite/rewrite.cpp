@@ -585,8 +585,10 @@ class Rewriter {
         replace(replaced, replaced,
                 std::string(spelled) + (*spelled ? " " : "") + "__attribute__((section(\"" + section + "\")))");
         variable_declaration_end_ = end;
+        placed_name_ = name;
         return true;
     }
+    std::string placed_name_;  // of the variable place_device_variable placed last
     std::size_t variable_declaration_end_ = 0;
 
     // g++ drops a section attribute from the instances of a template (a variable template's, a class template's
@@ -656,19 +658,32 @@ class Rewriter {
 
     // The `static` locals of a device function or kernel whose qualifier is at k (`static int calls;`: no memory
     // space, and CUDA puts it in device memory, shared by every thread); `static __shared__` ones stay __shared__.
+    // In a function template g++ puts the instances' statics in no section either: each is registered by a statement
+    // after its declaration, at every call (a statement, not an initializer: CUDA requires these statics to be
+    // constant-initialized, and a dynamic one would read its host guard variable).
     void place_static_locals(std::size_t k) {
         const std::size_t body = kernel_body(k);
         if (body == std::string::npos) return;
+        bool in_template = false;
+        for (std::size_t j = k; j-- > 0;) {
+            const std::string& s = tok(j).text;
+            if (s == ";" || s == "{" || s == "}") break;
+            if (s == "template") in_template = true;
+        }
         const std::size_t close = match_forward(body);
         const std::size_t outer_end = variable_declaration_end_;  // the qualifiers of the body are read later
         for (std::size_t j = body + 1; j < close && j < sig_.size(); ++j) {
             if (!is(tok(j), "static")) continue;
             const std::string& before = tok(j - 1).text;
             if (before != ";" && before != "{" && before != "}") continue;
-            static const std::set<std::string> kQualifier = {"__shared__", "__device__", "__constant__",
-                                                             "__managed__"};
+            static const std::set<std::string> kQualifier = {"__shared__", "__device__", "__constant__", "__managed__"};
             if (j + 1 < sig_.size() && kQualifier.count(tok(j + 1).text)) continue;
-            place_device_variable(j, j, "static");
+            if (!place_device_variable(j, j, "static") || !in_template) continue;
+            const std::size_t end = variable_declaration_end_;
+            if (edits_.count(sig_[end])) continue;
+            replace(end, end,
+                    "; ::emu::detail::register_device_variable(__builtin_addressof(" + placed_name_ + "), sizeof(" +
+                        placed_name_ + "));");
         }
         variable_declaration_end_ = outer_end;
     }

@@ -1,10 +1,11 @@
 // Legitimate CUDA that a kernel must be able to reach (runtime/kernel_reach.cpp): every form of device variable
 // (static data members, variable templates, `extern` ones defined in another unit, in named and unnamed namespaces,
-// file-scope `static`, arrays of structs, a pointer to a __device__ function, an unannotated `static` local of a
-// device function, which CUDA places in device memory), device-side new/delete (CUDA's device heap), placement new
-// and virtual calls on an object built in device memory, by-value lambda captures, a functor, a std::array and an
-// extended lambda passed as kernel parameters, and printf of a literal. Each form runs as its own launch; an
-// argument runs one form only. On a GPU all of these work; each must run here with no report and the right values.
+// file-scope `static`, arrays of structs, a pointer to a __device__ function, the unannotated `static` locals of a
+// device function and of a device function template, which CUDA places in device memory), device-side new/delete
+// (CUDA's device heap), placement new and virtual calls on an object built in device memory, by-value lambda
+// captures, a functor, a std::array and an extended lambda passed as kernel parameters, and printf of a literal.
+// Each form runs as its own launch; an argument runs one form only. On a GPU all of these work; each must run here
+// with no report and the right values.
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -90,7 +91,16 @@ __global__ void extern_and_namespaces(float* out) {
     if (threadIdx.x == 0) out[1] = g_particles[2].mass * static_cast<float>(g_particles[1].id) + g_op(21);
 }
 
-__global__ void local_static(int* tickets) { tickets[threadIdx.x] = next_ticket(); }
+template <int Step>
+__device__ int next_in_step() {
+    static int counter = 0;  // one per instance of the template
+    return atomicAdd(&counter, Step);
+}
+
+__global__ void local_static(int* tickets) {
+    tickets[threadIdx.x] = next_ticket();
+    tickets[8 + threadIdx.x] = next_in_step<3>();
+}
 
 __global__ void heap_new(int* out) {
     int* values = new int[4];
@@ -170,10 +180,11 @@ int main(int argc, char** argv) {
     if (run("local_static")) {
         local_static<<<1, 8>>>(d_i);
         launched("local_static");
-        cudaMemcpy(v, d_i, 8 * sizeof(int), cudaMemcpyDeviceToHost);
-        int sum = 0;
-        for (int i = 0; i < 8; ++i) sum += v[i];
+        cudaMemcpy(v, d_i, 16 * sizeof(int), cudaMemcpyDeviceToHost);
+        int sum = 0, template_sum = 0;
+        for (int i = 0; i < 8; ++i) sum += v[i], template_sum += v[8 + i];
         check(sum == 8 * 100 + 28, "a static local of a device function");
+        check(template_sum == 3 * 28, "a static local of a device function template");
     }
     if (run("new")) {
         heap_new<<<1, 8>>>(d_i);
