@@ -3,7 +3,8 @@
 // file-scope `static`, arrays of structs, a pointer to a __device__ function, the unannotated `static` locals of a
 // device function and of a device function template, which CUDA places in device memory), device-side new/delete
 // (CUDA's device heap), placement new and virtual calls on an object built in device memory, by-value lambda
-// captures, a functor, a std::array and an extended lambda passed as kernel parameters, and printf of a literal.
+// captures, a functor, a std::array and an extended lambda passed as kernel parameters, printf of a literal and
+// host constants (a `constexpr` table).
 // Each form runs as its own launch; an argument runs one form only. On a GPU all of these work; each must run here
 // with no report and the right values.
 #include <array>
@@ -12,6 +13,10 @@
 #include <new>
 
 #include "device_reach_forms.cuh"
+
+// Host constants that nvcc lets device code use (constant expressions): read-only data here.
+static const int kHostLimit = 7;
+constexpr float kHostTable[2] = {0.25f, 0.75f};
 
 struct Tally {
     static __device__ int hits;
@@ -80,6 +85,8 @@ __global__ void statics_and_templates(float* out) {
     out[0] = Tally::weights[2] * g_scale<float> + g_scale<int>;  // 4*3 + 3
     Slot<int>::value += 1;
     out[1] = static_cast<float>(Slot<int>::value) + Slot<double>::value;  // 8 + 7
+    const int i = static_cast<int>(threadIdx.x) + 1;                      // an index known only at run time
+    out[2] = kHostTable[i] + static_cast<float>(kHostLimit);
 }
 
 __global__ void extern_and_namespaces(float* out) {
@@ -164,8 +171,9 @@ int main(int argc, char** argv) {
     if (run("statics")) {
         statics_and_templates<<<1, 1>>>(d_f);
         launched("statics");
-        cudaMemcpy(f, d_f, 2 * sizeof(float), cudaMemcpyDeviceToHost);
+        cudaMemcpy(f, d_f, 3 * sizeof(float), cudaMemcpyDeviceToHost);
         check(f[0] == 15.f && f[1] == 15.f, "static members and variable templates");
+        check(f[2] == 7.75f, "host constants");
     }
     if (run("extern")) {
         extern_and_namespaces<<<1, 4>>>(d_f);
