@@ -594,13 +594,14 @@ class Rewriter {
     // g++ drops a section attribute from the instances of a template (a variable template's, a class template's
     // static member's), so each instance registers itself from its initializer: `template <class T> T x = T(3);`
     // becomes `… = ((void)register_device_variable(&x<T>, sizeof(x<T>)), T(3));`, run at static initialization for
-    // each instance the program uses. Only a non-const definition initialized with `=` and an expression: a braced
-    // list (arrays) or none leaves the instances unregistered, and a kernel's access to them is refused
-    // (docs/emulator.md); const ones are read-only data that kernels may read.
+    // each instance the program uses. Only a non-const definition initialized with `=` and an expression, or with no
+    // initializer and no array declarator (value-initialized then): a braced list (arrays) leaves the instances
+    // unregistered, and a kernel's access to them is refused (docs/emulator.md); const ones are read-only data.
     void register_template_instances(std::size_t template_at, std::size_t name_at, std::size_t init_at,
                                      std::size_t end) {
-        if (init_at == std::string::npos || tok_is(init_at + 1, "{") || !tok_is(template_at + 1, "<") ||
-            edits_.count(sig_[init_at]) || edits_.count(sig_[end]))
+        const bool no_init = init_at == std::string::npos;
+        if ((no_init && !tok_is(name_at + 1, ";")) || (!no_init && tok_is(init_at + 1, "{")) ||
+            !tok_is(template_at + 1, "<") || (!no_init && edits_.count(sig_[init_at])) || edits_.count(sig_[end]))
             return;
         // The name as an expression: `Slot<T>::value` as written, or `x<T, N>` from the template's parameters.
         std::size_t first = name_at;
@@ -649,9 +650,13 @@ class Rewriter {
             for (std::size_t i = 0; i < params.size(); ++i) expr += (i ? ", " : "") + params[i];
             expr += ">";
         }
-        replace(init_at, init_at,
-                "= ((void)::emu::detail::register_device_variable(__builtin_addressof(" + expr + "), sizeof(" + expr +
-                    ")), (");
+        const std::string registration =
+            "((void)::emu::detail::register_device_variable(__builtin_addressof(" + expr + "), sizeof(" + expr + ")), ";
+        if (no_init) {  // `template <class T> __device__ T x;`: value-initialized, as its static storage would be
+            replace(end, end, " = " + registration + "decltype(" + expr + "){});");
+            return;
+        }
+        replace(init_at, init_at, "= " + registration + "(");
         replace(end, end, "));");
     }
     std::set<std::string> device_sections_;

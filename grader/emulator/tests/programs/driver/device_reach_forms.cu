@@ -27,6 +27,8 @@ __constant__ float Tally::weights[3] = {1.f, 2.f, 4.f};
 
 template <class T>
 __device__ T g_scale = T(3);
+template <class T>
+__device__ T g_uninitialized;  // zero, as every variable of static storage
 
 template <class T>
 struct Slot {
@@ -82,7 +84,8 @@ struct AddOffset {
 
 __global__ void statics_and_templates(float* out) {
     atomicAdd(&Tally::hits, 1);
-    out[0] = Tally::weights[2] * g_scale<float> + g_scale<int>;  // 4*3 + 3
+    g_uninitialized<int> += 2;
+    out[0] = Tally::weights[2] * g_scale<float> + g_scale<int> + g_uninitialized<int> - 2;  // 4*3 + 3
     Slot<int>::value += 1;
     out[1] = static_cast<float>(Slot<int>::value) + Slot<double>::value;  // 8 + 7
     const int i = static_cast<int>(threadIdx.x) + 1;                      // an index known only at run time
