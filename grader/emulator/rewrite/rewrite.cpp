@@ -103,13 +103,15 @@ class Rewriter {
                 replace(k, k, "__attribute__((noinline))");
             } else if (preprocessed_ && (is(t, "__global__") || is(t, "__device__") || is(t, "__host__") ||
                                          is(t, "__constant__") || is(t, "__managed__"))) {
-                // Kept through preprocessing so that emu-nvcc could tell device code from host code; g++ needs them gone.
-                replace(k, k, "");
+                // Kept through preprocessing so that emu-nvcc could tell device code from host code; g++ needs them
+                // gone. A variable's qualifier becomes the section that makes it device memory.
                 bool ns_scope = true;
                 for (bool b : braces) ns_scope = ns_scope && b;
-                if (ns_scope && !is(t, "__global__") && !is(t, "__host__")) register_device_variable(k);
+                const bool variable = !is(t, "__global__") && !is(t, "__host__") && place_device_variable(k, k);
+                if (!variable) replace(k, k, "");
                 if (is(t, "__global__") && ns_scope) note_kernel(k);
                 if (is(t, "__global__")) guard_kernel_body(k);
+                if (!variable && (is(t, "__global__") || is(t, "__device__"))) place_static_locals(k);
             } else if (preprocessed_ && is(t, "(") && k > 0 && user_[k] && call_like(k - 1)) {
                 wrap_element_args(k);
             } else if (preprocessed_ && is(t, "=") && k > 0 && user_[k]) {
@@ -175,7 +177,7 @@ class Rewriter {
             }
             i = e->second.end;
         }
-        return out;
+        return out + device_section_registrations();
     }
 
     std::string join(std::size_t from, std::size_t to) const {  // inclusive, one space between tokens
@@ -506,69 +508,204 @@ class Rewriter {
                     "\", __builtin_return_address(0))) return;");
     }
 
-    // A variable in device memory at namespace scope (`__device__ float g[4];`, `__constant__ int c;`, `__managed__
-    // …`): kernels may read and write it, and only memory the runtime knows as device memory (runtime/kernel_reach.cpp),
-    // so its definition is followed by a registration of its address and size, made at static initialization. The
-    // qualifier at k; a function, a declaration that defines nothing (`extern`), a template or a __shared__ variable
-    // registers nothing.
-    void register_device_variable(std::size_t k) {
+    // A variable in device memory: `__device__ float g[4];`, `__constant__ int c;`, `__managed__ …`, at namespace
+    // scope, in a namespace, a static data member, a variable template, an `extern` declaration, and the unannotated
+    // `static` locals of device code, which CUDA places in device memory too. Kernels may read and write it, and only
+    // memory the runtime knows as device memory (runtime/kernel_reach.cpp), so its qualifier (or `static`, at k) is
+    // replaced with a section attribute: every such variable, each instantiation of a template included, lies in a
+    // section `emu_dv_<name>` whose bounds (the linker's __start_/__stop_ symbols) the trailer of the file registers
+    // at static initialization. One section per name: a member's declaration in its class and its definition outside
+    // agree, and variables of one section share const-ness (g++ refuses read-only and writable data in one section),
+    // hence the `_c` of those declared const. `spelled` is what the attribute follows (`static` or nothing). Returns
+    // false, changing nothing, for a function, a lambda, a __shared__ variable or a declaration it cannot read.
+    bool place_device_variable(std::size_t k, std::size_t replaced, const char* spelled = "") {
+        if (k < variable_declaration_end_) {  // `__device__ __constant__ int c;`: the first qualifier placed it
+            replace(replaced, replaced, spelled);
+            return true;
+        }
+        bool is_const = false;
+        std::size_t template_at = std::string::npos;
         for (std::size_t j = k; j-- > 0;) {
             const std::string& s = tok(j).text;
-            if (s == ";" || s == "{" || s == "}") break;
-            if (s == "extern" || s == "template" || s == "typedef" || s == "using" || s == "friend" || s == ">" ||
-                s == "__shared__")
-                return;
+            if (s == ";" || s == "{" || s == "}" || s == ":") break;
+            if (s == "typedef" || s == "using" || s == "friend" || s == "__shared__") return false;
+            if (s == "const" || s == "constexpr") is_const = true;
+            if (s == "template") template_at = j;
         }
+        std::size_t name_at = std::string::npos, init_at = std::string::npos;
         static const std::set<std::string> kParenthesized = {"decltype", "sizeof",    "alignof",
                                                              "alignas",  "__align__", "__attribute__"};
-        std::vector<std::string> names;
-        std::string last_identifier;
-        bool in_init = false, named = false;
+        std::string name;
         int paren = 0, angle = 0;
         std::size_t end = k + 1;
         for (; end < sig_.size(); ++end) {
             const Token& x = tok(end);
             const std::string& s = x.text;
-            if (paren == 0 && !in_init) {
-                if (s == "__shared__" || s == "operator" || s == "extern") return;
-                if (s == "(" && end > 0 && kParenthesized.count(tok(end - 1).text)) {
+            if (paren == 0 && name.empty()) {
+                if (s == "__shared__" || s == "operator") return false;
+                if (s == "(" && kParenthesized.count(tok(end - 1).text)) {
                     end = match_forward(end);
-                    if (end >= sig_.size()) return;
+                    if (end >= sig_.size()) return false;
                     continue;
                 }
-                if (s == "(" && !named) return;  // a function (or a declarator this registration does not read)
                 if (s == "<") ++angle;
                 if (s == ">" || s == ">>") angle = std::max(0, angle - static_cast<int>(s.size()));
                 if (angle > 0) continue;
-                if (x.kind == Kind::identifier) {  // `S::x` stays qualified: the registration names it from outside
-                    const bool qualified = end > k + 1 && is(tok(end - 1), "::") && !last_identifier.empty();
-                    last_identifier = qualified ? last_identifier + "::" + s : s;
+                if (s == "const" || s == "constexpr") is_const = true;
+                if (s == "(" && (tok_is(end + 1, "*") || tok_is(end + 1, "&"))) {
+                    // A pointer to a function or an array: `__device__ int (*op)(int) = twice;`
+                    const std::size_t close = match_forward(end);
+                    for (std::size_t j = end + 1; j < close && j < sig_.size(); ++j) {
+                        if (tok(j).kind != Kind::identifier) continue;
+                        if (tok_is(j + 1, "(")) return false;  // `int (*pick(int))(int)`: a function
+                        name = tok(j).text;
+                    }
+                    if (name.empty()) return false;
+                    end = close;
+                    continue;
                 }
-                if (s == "[" || s == "=" || s == "{" || s == "(" || s == "," || s == ";") {
-                    if (!named && !last_identifier.empty()) names.push_back(last_identifier);
-                    named = true;
-                    if (s == "=" || s == "{" || s == "(") in_init = true;
+                if (s == "(") return false;  // a function (or a declarator this placement does not read)
+                if (s == "[" || s == "=" || s == "{" || s == "," || s == ";") {
+                    if (end == k + 1 || tok(end - 1).kind != Kind::identifier) return false;
+                    name = tok(end - 1).text;  // unqualified: `S::x` and the `x` declared in S share a section
+                    name_at = end - 1;
+                    if (s == "=") init_at = end;
                 }
             }
             if (s == "(" || s == "[" || s == "{") ++paren;
             else if (s == ")" || s == "]" || s == "}") --paren;
-            if (paren < 0) return;
-            if (paren == 0 && s == ",") {
-                in_init = false;
-                named = false;
-                last_identifier.clear();
-            }
+            if (paren < 0) return false;
             if (paren == 0 && s == ";") break;
         }
-        if (end >= sig_.size() || names.empty() || edits_.count(sig_[end])) return;
-        std::string text = ";";
-        for (const std::string& n : names) {
-            text += " static const bool emu_device_variable_" + std::to_string(device_variables_++) +
-                    "_ = ::emu::detail::register_device_variable(__builtin_addressof(" + n + "), sizeof(" + n + "));";
-        }
-        replace(end, end, text);
+        if (end >= sig_.size() || name.empty()) return false;
+        if (template_at != std::string::npos && !is_const && name_at != std::string::npos)
+            register_template_instances(template_at, name_at, init_at, end);
+        const std::string section = "emu_dv_" + name + (is_const ? "_c" : "");
+        device_sections_.insert(section);
+        replace(replaced, replaced,
+                std::string(spelled) + (*spelled ? " " : "") + "__attribute__((section(\"" + section + "\")))");
+        variable_declaration_end_ = end;
+        placed_name_ = name;
+        return true;
     }
-    int device_variables_ = 0;
+    std::string placed_name_;  // of the variable place_device_variable placed last
+    std::size_t variable_declaration_end_ = 0;
+
+    // g++ drops a section attribute from the instances of a template (a variable template's, a class template's
+    // static member's), so each instance registers itself from its initializer: `template <class T> T x = T(3);`
+    // becomes `… = ((void)register_device_variable(&x<T>, sizeof(x<T>)), T(3));`, run at static initialization for
+    // each instance the program uses. Only a non-const definition initialized with `=` and an expression, or with no
+    // initializer and no array declarator (value-initialized then): a braced list (arrays) leaves the instances
+    // unregistered, and a kernel's access to them is refused (docs/emulator.md); const ones are read-only data.
+    void register_template_instances(std::size_t template_at, std::size_t name_at, std::size_t init_at,
+                                     std::size_t end) {
+        const bool no_init = init_at == std::string::npos;
+        if ((no_init && !tok_is(name_at + 1, ";")) || (!no_init && tok_is(init_at + 1, "{")) ||
+            !tok_is(template_at + 1, "<") || (!no_init && edits_.count(sig_[init_at])) || edits_.count(sig_[end]))
+            return;
+        // The name as an expression: `Slot<T>::value` as written, or `x<T, N>` from the template's parameters.
+        std::size_t first = name_at;
+        while (first >= 2 && is(tok(first - 1), "::")) {
+            std::size_t j = first - 2;
+            if (is(tok(j), ">")) {
+                int angle = 0;
+                for (; j > template_at; --j) {
+                    if (is(tok(j), ">")) ++angle;
+                    if (is(tok(j), "<") && --angle == 0) break;
+                }
+                if (j <= template_at + 1) return;
+                --j;
+            }
+            if (tok(j).kind != Kind::identifier) return;
+            first = j;
+        }
+        std::string expr;
+        if (first != name_at) {
+            expr = join(first, name_at);
+        } else {
+            // Each parameter's name: the last identifier before its default argument (`int N = 4`), `...` kept.
+            std::vector<std::string> params;
+            std::string last;
+            bool pack = false, in_default = false;
+            int depth = 0;
+            for (std::size_t j = template_at + 2; j < name_at; ++j) {
+                const std::string& s = tok(j).text;
+                const bool closes = depth == 0 && (s == "," || s == ">");
+                if (closes) {
+                    if (last.empty()) return;
+                    params.push_back(last + (pack ? "..." : ""));
+                    last.clear();
+                    pack = in_default = false;
+                    if (s == ">") break;
+                    continue;
+                }
+                if (s == "<" || s == "(") ++depth;
+                else if (s == ">" || s == ")") --depth;
+                else if (depth == 0 && s == "=") in_default = true;
+                else if (depth == 0 && s == "..." && !in_default) pack = true;
+                else if (depth == 0 && !in_default && tok(j).kind == Kind::identifier) last = s;
+            }
+            if (params.empty()) return;
+            expr = name_at < sig_.size() ? tok(name_at).text + "<" : "";
+            for (std::size_t i = 0; i < params.size(); ++i) expr += (i ? ", " : "") + params[i];
+            expr += ">";
+        }
+        const std::string registration =
+            "((void)::emu::detail::register_device_variable(__builtin_addressof(" + expr + "), sizeof(" + expr + ")), ";
+        if (no_init) {  // `template <class T> __device__ T x;`: value-initialized, as its static storage would be
+            replace(end, end, " = " + registration + "decltype(" + expr + "){});");
+            return;
+        }
+        replace(init_at, init_at, "= " + registration + "(");
+        replace(end, end, "));");
+    }
+    std::set<std::string> device_sections_;
+
+    // The `static` locals of a device function or kernel whose qualifier is at k (`static int calls;`: no memory
+    // space, and CUDA puts it in device memory, shared by every thread); `static __shared__` ones stay __shared__.
+    // In a function template g++ puts the instances' statics in no section either: each is registered by a statement
+    // after its declaration, at every call (a statement, not an initializer: CUDA requires these statics to be
+    // constant-initialized, and a dynamic one would read its host guard variable).
+    void place_static_locals(std::size_t k) {
+        const std::size_t body = kernel_body(k);
+        if (body == std::string::npos) return;
+        bool in_template = false;
+        for (std::size_t j = k; j-- > 0;) {
+            const std::string& s = tok(j).text;
+            if (s == ";" || s == "{" || s == "}") break;
+            if (s == "template") in_template = true;
+        }
+        const std::size_t close = match_forward(body);
+        const std::size_t outer_end = variable_declaration_end_;  // the qualifiers of the body are read later
+        for (std::size_t j = body + 1; j < close && j < sig_.size(); ++j) {
+            if (!is(tok(j), "static")) continue;
+            const std::string& before = tok(j - 1).text;
+            if (before != ";" && before != "{" && before != "}") continue;
+            static const std::set<std::string> kQualifier = {"__shared__", "__device__", "__constant__", "__managed__"};
+            if (j + 1 < sig_.size() && kQualifier.count(tok(j + 1).text)) continue;
+            if (!place_device_variable(j, j, "static") || !in_template) continue;
+            const std::size_t end = variable_declaration_end_;
+            if (edits_.count(sig_[end])) continue;
+            replace(end, end,
+                    "; ::emu::detail::register_device_variable(__builtin_addressof(" + placed_name_ + "), sizeof(" +
+                        placed_name_ + "));");
+        }
+        variable_declaration_end_ = outer_end;
+    }
+
+    // Appended to the file: the bounds of every section of device variables it placed, as device memory. The
+    // symbols are weak (a section of `extern` declarations only may be empty here) and hidden (each linked object
+    // registers its own sections); sections of the same name in several files are one range once linked.
+    std::string device_section_registrations() const {
+        if (device_sections_.empty()) return "";
+        std::string decls = "\nextern \"C\" {", calls;
+        for (const std::string& s : device_sections_) {
+            decls += " extern char __start_" + s + "[] __attribute__((weak, visibility(\"hidden\")));";
+            decls += " extern char __stop_" + s + "[] __attribute__((weak, visibility(\"hidden\")));";
+            calls += " ::emu::detail::register_device_section(__start_" + s + ", __stop_" + s + "),";
+        }
+        return decls + " }\nstatic const bool emu_device_sections_ = (" + calls + " true);\n";
+    }
 
     void note_kernel(std::size_t k) {
         static const std::set<std::string> kBefore = {"static",   "inline",     "__forceinline__", "extern",

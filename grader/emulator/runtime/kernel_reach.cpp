@@ -7,7 +7,9 @@
 //   - the running thread's own fiber stack (its locals);
 //   - the launch's parameter buffer (reads: the closure holding the copies of the arguments, emu/launch.hpp);
 //   - the built-in variables threadIdx, blockIdx, blockDim, gridDim (reads), warpSize (read-only data);
-//   - __device__, __constant__ and __managed__ variables (emu-nvcc registers each definition);
+//   - __device__, __constant__ and __managed__ variables, and the static locals of device code (emu-nvcc puts them in
+//     sections of their own, and registers each section's bounds);
+//   - blocks a kernel allocated with malloc or new (CUDA's device heap: tsan_hooks.cpp, device_new.cpp);
 //   - read-only data of the program and its libraries (reads: string literals, constant tables);
 //   - host memory registered with cudaHostRegister, and ranges registered with emu::register_device_range;
 // and everything else is an illegal address that ends the launch, as on a GPU. The emulator's own header code that
@@ -188,6 +190,10 @@ void unregister_device_range(const void* p) {
 namespace emu::detail {
 bool register_device_variable(const void* p, unsigned long bytes) {
     register_device_range(p, bytes);
+    return true;
+}
+bool register_device_section(const char* start, const char* stop) {
+    if (start && stop > start) register_device_range(start, static_cast<std::size_t>(stop - start));
     return true;
 }
 }  // namespace emu::detail

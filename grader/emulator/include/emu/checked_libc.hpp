@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <new>
+
 extern "C" {
 void* memcpy(void*, const void*, size_t) noexcept __asm__("emu_checked_memcpy");
 void* memmove(void*, const void*, size_t) noexcept __asm__("emu_checked_memmove");
@@ -31,3 +33,23 @@ double remquo(double, double, int*) noexcept __asm__("emu_checked_remquo");
 void* malloc(size_t) noexcept __asm__("emu_checked_malloc");
 void free(void*) noexcept __asm__("emu_checked_free");
 }
+
+// new and delete in a .cu file (CUDA's device heap too): inside a kernel an object is allocated on the device heap,
+// which every kernel may use until it is deleted; in host code they behave as the C++ library's
+// (runtime/device_new.cpp). Placement new is the library's inline one: it allocates nothing.
+void* operator new(size_t) __asm__("emu_checked_new");
+void* operator new[](size_t) __asm__("emu_checked_new_array");
+void* operator new(size_t, std::align_val_t) __asm__("emu_checked_new_aligned");
+void* operator new[](size_t, std::align_val_t) __asm__("emu_checked_new_array_aligned");
+void* operator new(size_t, const std::nothrow_t&) noexcept __asm__("emu_checked_new_nothrow");
+void* operator new[](size_t, const std::nothrow_t&) noexcept __asm__("emu_checked_new_array_nothrow");
+void operator delete(void*) noexcept __asm__("emu_checked_delete");
+void operator delete[](void*) noexcept __asm__("emu_checked_delete_array");
+void operator delete(void*, size_t) noexcept __asm__("emu_checked_delete_sized");
+void operator delete[](void*, size_t) noexcept __asm__("emu_checked_delete_array_sized");
+void operator delete(void*, std::align_val_t) noexcept __asm__("emu_checked_delete_aligned");
+void operator delete[](void*, std::align_val_t) noexcept __asm__("emu_checked_delete_array_aligned");
+void operator delete(void*, size_t, std::align_val_t) noexcept __asm__("emu_checked_delete_sized_aligned");
+void operator delete[](void*, size_t, std::align_val_t) noexcept __asm__("emu_checked_delete_array_sized_aligned");
+void operator delete(void*, const std::nothrow_t&) noexcept __asm__("emu_checked_delete_nothrow");
+void operator delete[](void*, const std::nothrow_t&) noexcept __asm__("emu_checked_delete_array_nothrow");

@@ -9,7 +9,11 @@
 #include <emu/arg_read.hpp>
 
 namespace emu::detail {
-// A __device__, __constant__ or __managed__ variable of the program: kernels may read and write it (emu-nvcc writes a
-// call after each definition; runtime/kernel_reach.cpp). Returns true.
+// The __device__, __constant__ and __managed__ variables of the program lie in sections of their own (emu-nvcc gives
+// each a section attribute and calls this at the end of every file with the linker's bounds of each section, null
+// where none): kernels may read and write them (runtime/kernel_reach.cpp). Returns true.
+bool register_device_section(const char* start, const char* stop);
+// One instance of a template's device variable (g++ gives instances no section): emu-nvcc calls it from the
+// variable's initializer.
 bool register_device_variable(const void* p, unsigned long bytes);
 }  // namespace emu::detail
