@@ -811,9 +811,11 @@ class Rewriter {
         // The lambda runs in every CUDA thread, which may read the launch's copies but not the host's memory
         // (runtime/kernel_reach.cpp): it captures by copy, and a callee that is an expression rather than a name
         // (`table[k]`, `last->kernel`, read on the host's stack) is evaluated once, on the host, at the launch.
-        const std::string by_name = plain_name(first, open - 1)
-                                        ? "[=](auto&&... emu_a_) { " + callee + "(emu_a_...); }"
-                                        : "[emu_k_ = " + callee + "](auto&&... emu_a_) { emu_k_(emu_a_...); }";
+        const std::string by_name =
+            plain_name(first, open - 1)
+                ? "[=](auto&&... emu_a_) __attribute__((no_sanitize(\"thread\"))) { " + callee + "(emu_a_...); }"
+                : "[emu_k_ = " + callee +
+                      "](auto&&... emu_a_) __attribute__((no_sanitize(\"thread\"))) { emu_k_(emu_a_...); }";
         const std::string call = first == open - 1 && defined_once(callee)
                                      ? "::emu::detail::byte_call(" + callee + ", " + by_name + ")"
                                      : by_name;

@@ -169,7 +169,7 @@ class Launch {
         } else {
             // The by-copy captures are the parameter buffer. A closure rather than std::apply over a tuple: kernels
             // are built at -O0, where each library layer would be a real, instrumented call for every CUDA thread.
-            auto body = [fn = fn_, args...]() { fn(args...); };
+            auto body = [fn = fn_, args...]() EMU_UNCHECKED { fn(args...); };
             return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_, kBodyCopy<decltype(body)>);
         }
     }
@@ -179,7 +179,7 @@ class Launch {
     int run_binding_references(std::index_sequence<I...>, A&... args) {
         std::tuple<ArgCapture<ReferenceParams<F>::template at<I>, A>...> captured{
             ArgCapture<ReferenceParams<F>::template at<I>, A>{args}...};
-        auto body = [fn = fn_, captured]() { fn(std::get<I>(captured).get()...); };
+        auto body = [fn = fn_, captured]() EMU_UNCHECKED { fn(std::get<I>(captured).get()...); };
         return run_launch(name_, &invoke_body<decltype(body)>, &body, cfg_, kBodyCopy<decltype(body)>);
     }
 

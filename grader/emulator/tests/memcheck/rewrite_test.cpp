@@ -25,8 +25,8 @@ std::string rw(const std::string& src) {
 }
 
 std::string launch_of(const std::string& callee, const std::string& cfg, const std::string& args) {
-    return "::emu::launch(\"" + callee + "\", [=](auto&&... emu_a_) { " + callee + "(emu_a_...); }, " + cfg + ")" +
-           args;
+    return "::emu::launch(\"" + callee + "\", [=](auto&&... emu_a_) __attribute__((no_sanitize(\"thread\"))) { " +
+           callee + "(emu_a_...); }, " + cfg + ")" + args;
 }
 
 std::string slot() {
@@ -64,7 +64,8 @@ TEST_CASE("emu.rewrite: plain and template launches", "[rewrite]") {
     CHECK(rw("::top<<<1,1>>>();") == launch_of("::top", "1,1", "();"));
     // A callee computed rather than named is evaluated on the host, at the launch (runtime/kernel_reach.cpp).
     CHECK(rw("(*fp)<<<1, 1>>>(p);") ==
-          "::emu::launch(\"(*fp)\", [emu_k_ = (*fp)](auto&&... emu_a_) { emu_k_(emu_a_...); }, 1, 1)(p);");
+          "::emu::launch(\"(*fp)\", [emu_k_ = (*fp)](auto&&... emu_a_) __attribute__((no_sanitize(\"thread\"))) { "
+          "emu_k_(emu_a_...); }, 1, 1)(p);");
     CHECK(rw("k<<<dim3(a, b), f(c, d)>>>(x);") == launch_of("k", "dim3(a, b), f(c, d)", "(x);"));
     CHECK(rw("k<<<n >> 5, 256>>>(x);") == launch_of("k", "n >> 5, 256", "(x);"));
 }
@@ -80,7 +81,8 @@ TEST_CASE("emu.rewrite: '<<<' in strings and comments, '>>>' closing templates",
 TEST_CASE("emu.rewrite: a launch over several lines keeps every line", "[rewrite]") {
     const std::string out = rw("rmsnorm<BLOCK>\n    <<<M,\n       BLOCK, 0,\n       stream>>>(in,\n out);\nnext();\n");
     CHECK(out ==
-          "::emu::launch(\"rmsnorm<BLOCK>\", [=](auto&&... emu_a_) { rmsnorm<BLOCK>(emu_a_...); }, \n    M,\n"
+          "::emu::launch(\"rmsnorm<BLOCK>\", [=](auto&&... emu_a_) __attribute__((no_sanitize(\"thread\"))) { "
+          "rmsnorm<BLOCK>(emu_a_...); }, \n    M,\n"
           "       BLOCK, 0,\n       stream)(in,\n out);\nnext();\n");
 }
 

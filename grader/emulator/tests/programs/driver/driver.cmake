@@ -20,11 +20,14 @@ emu_add_executable(emu_driver_long_grid ${_drv}/long_grid.cu)
 emu_add_executable(emu_driver_implicit_forms ${_drv}/implicit_forms.cu)
 emu_add_executable(emu_driver_host_pointer ${_drv}/host_pointer.cu)
 emu_add_executable(emu_driver_device_reach_forms ${_drv}/device_reach_forms.cu ${_drv}/device_reach_extern.cu)
+emu_add_executable(emu_driver_uninit_after_launch ${_drv}/uninit_after_launch.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
 # device_reach_forms: every form of device variable, device-side new/delete, virtual calls, lambdas (what a kernel
-# may reach, runtime/kernel_reach.cpp), none refused.
+# may reach, runtime/kernel_reach.cpp), none refused. uninit_after_launch: a never-written local is the poison on every
+# launch path (the launch's own lambdas are not instrumented, so they leave nothing where the kernel's frame lies).
 set(_drv_pass shared_in_header macro_launch helper_header arch_branches multi_tu sample_forms device_reach_forms
+    uninit_after_launch
     "ubsan_shift fixed" "row_bound_bug fixed" "header_shared_overrun fixed")
 foreach(entry IN LISTS _drv_pass)
   separate_arguments(parts UNIX_COMMAND "${entry}")
