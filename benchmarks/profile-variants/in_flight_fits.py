@@ -100,8 +100,9 @@ def littles_law(c, m, bytes_key):
     return shared(c, m, dram)
 
 
-def with_w(c, m):
-    dram = m["dram_bytes"] / F.DRAM_BPS * 1e6
+def with_w(c, m, copy=F.DRAM_BPS):
+    """The model's DRAM term: the bytes over the copy, scaled up where fewer than W (c[3]) warps per SM are resident."""
+    dram = m["dram_bytes"] / copy * 1e6
     if 0 < m["warps_per_sm"] < c[3]:
         dram *= c[3] / m["warps_per_sm"]
     return dram
@@ -128,22 +129,44 @@ CANDIDATES = {
 }
 
 
-def fit(terms, extra, pts, iters):
-    def predict(c, m):
-        head, *rest = terms(c, m)
+def fit(terms, extra, w_start, pts, iters, copy=F.DRAM_BPS):
+    """Fits the constants (the model's seven, then `extra`) of a candidate `terms(c, m, copy)` on `pts` by least squares
+    on log(predicted / measured), from profile_model.cpp's constants (c[3], W, replaced by `w_start` when given: a
+    latency in µs where the candidate reads it so). Returns the constants and, for any points and copy bandwidth, the
+    points within 20 % with the rms log error, the pairs in the measured order at each shape, and the prediction."""
+    def predict(c, m, cp):
+        head, *rest = terms(c, m, cp)
         return head + sum(t ** c[6] for t in rest) ** (1 / c[6])
 
-    def loss(c, p):
-        return float("inf") if min(c) <= 0 else sum(math.log(predict(c, m) / us) ** 2 for _, _, m, us, _ in p) / len(p)
+    def loss(c, p, cp=copy):
+        if min(c) <= 0:
+            return float("inf")
+        return sum(math.log(predict(c, m, cp) / us) ** 2 for _, _, m, us, _ in p) / len(p)
 
     start = F.cpp_constants() + extra
-    if terms is not CANDIDATES["model as is (W)"][0] and not extra:
-        start[3] = 0.6  # a latency in µs in place of W
+    if w_start is not None:
+        start[3] = w_start
     f = lambda z: loss([math.exp(v) for v in z], pts)
     best, _ = F.nelder_mead(f, [math.log(v) for v in start], [0.5] * len(start), iters)
     best, _ = F.nelder_mead(f, best, [0.3] * len(start), iters)
     c = [math.exp(v) for v in best]
-    return c, lambda p: (sum(abs(predict(c, m) / us - 1) <= 0.2 for _, _, m, us, _ in p), math.sqrt(loss(c, p)))
+
+    def score(p, cp=copy):
+        return sum(abs(predict(c, m, cp) / us - 1) <= 0.2 for _, _, m, us, _ in p), math.sqrt(loss(c, p, cp))
+
+    def ranking(p, cp=copy):
+        by = {}
+        for name, shape, m, us, _ in p:
+            by.setdefault(shape, []).append((predict(c, m, cp), us))
+        good = tot = 0
+        for rows in by.values():
+            for i in range(len(rows)):
+                for j in range(i + 1, len(rows)):
+                    tot += 1
+                    good += (rows[i][0] - rows[j][0]) * (rows[i][1] - rows[j][1]) > 0
+        return good, tot
+
+    return c, score, ranking, predict
 
 
 def main():
@@ -152,7 +175,9 @@ def main():
     print(f"{'candidate':24} {'fitted on':9} {'first five (556)':>17} {'sixth (227)':>13} {'all (783)':>11}  constants")
     for name, (terms, extra) in CANDIDATES.items():
         for label, train in (("556", five), ("783", five + sixth)):
-            c, score = fit(terms, extra, train, iters)
+            # A latency in µs in place of W for the candidates that read c[3] so (those without constants of their own).
+            w_start = 0.6 if terms is not CANDIDATES["model as is (W)"][0] and not extra else None
+            c, score, _, _ = fit(lambda c, m, copy: terms(c, m), extra, w_start, train, iters)
             cells = [score(p) for p in (five, sixth, five + sixth)]
             print(f"{name:24} {label:9} " + " ".join(f"{w:>5} rms {r:.3f}" for w, r in cells) + "  " +
                   ", ".join(f"{v:.3g}" for v in c))

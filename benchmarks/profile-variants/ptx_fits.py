@@ -73,13 +73,6 @@ def dram_us(m, copy):
     return m["dram_bytes"] / copy * 1e6
 
 
-def with_w(c, m, copy):
-    d = dram_us(m, copy)
-    if 0 < m["warps_per_sm"] < c[3]:
-        d *= c[3] / m["warps_per_sm"]
-    return d
-
-
 def littles(c, m, copy, key):
     per_warp = m["ptx_bytes"] if key == "bytes" else m["ptx_loads"] * m["sector_bytes_per_request"]
     in_flight = m["warps_per_sm"] * per_warp
@@ -106,7 +99,7 @@ def flight_term(c, m, copy):
     in_flight = m["warps_per_sm"] * m["ptx_bytes"] * 132
     loads_beyond_l1 = m["l2_bytes"] * (1 - m["store_fraction"])
     t = loads_beyond_l1 / in_flight * c[7] if in_flight > 0 else 0.0
-    return I.shared(c, m, with_w(c, m, copy), wait_extra=t)
+    return I.shared(c, m, I.with_w(c, m, copy), wait_extra=t)
 
 
 def loop_iterations(c, m, copy):
@@ -115,7 +108,7 @@ def loop_iterations(c, m, copy):
     shuffles); the round trips the model counts wait t_trip, the other iterations a fitted t_iter."""
     fixed, wave, trip, _, l2, l1, p, t_iter = c[:8]
     per_byte = 1 / c[8] if len(c) > 8 else 0.0  # µs per byte of one iteration's loads (a warp's own rate)
-    dram = with_w(c, m, copy)
+    dram = I.with_w(c, m, copy)
     l2_us = m["l2_bytes"] / l2 * 1e6
     busiest = m["busiest_sm_blocks"] / m["blocks"] if m["blocks"] > 0 else 0
     l1_us = m["l1_wavefronts"] * busiest * l1 / F.CLOCK * 1e6
@@ -137,14 +130,14 @@ def loop_iterations(c, m, copy):
 def two_norms(c, m, copy):
     """The bandwidth terms (DRAM, L2, L1) combined by their own fitted norm q = c[7] (the resources of one memory
     path overlapping more closely than latency and bandwidth do), then with the exposed latency by p."""
-    head, exposed, dram, l2_us, l1_us, extra = I.shared(c, m, with_w(c, m, copy))
+    head, exposed, dram, l2_us, l1_us, extra = I.shared(c, m, I.with_w(c, m, copy))
     q = c[7]
     bw = (dram ** q + l2_us ** q + l1_us ** q) ** (1 / q)
     return [head, exposed, bw]
 
 
 CANDIDATES = {
-    "model as is (W)": (lambda c, m, cp: I.shared(c, m, with_w(c, m, cp)), [], None),
+    "model as is (W)": (lambda c, m, cp: I.shared(c, m, I.with_w(c, m, cp)), [], None),
     "littles_bytes (PTX)": (lambda c, m, cp: littles(c, m, cp, "bytes"), [], 0.6),
     "littles_moved (PTX x trace)": (lambda c, m, cp: littles(c, m, cp, "moved"), [], 0.6),
     "littles_rate (PTX)": (littles_rate, [4000.0], 0.4),
@@ -153,42 +146,6 @@ CANDIDATES = {
     "two_norms (no PTX)": (two_norms, [3.0], None),
     "loop_iterations + bytes (PTX)": (loop_iterations, [0.3, 2200.0], None),
 }
-
-
-def fit(terms, extra, w_start, pts, iters, copy=F.DRAM_BPS):
-    def predict(c, m, cp):
-        head, *rest = terms(c, m, cp)
-        return head + sum(t ** c[6] for t in rest) ** (1 / c[6])
-
-    def loss(c, p, cp=copy):
-        if min(c) <= 0:
-            return float("inf")
-        return sum(math.log(predict(c, m, cp) / us) ** 2 for _, _, m, us, _ in p) / len(p)
-
-    start = F.cpp_constants() + extra
-    if w_start is not None:
-        start[3] = w_start
-    f = lambda z: loss([math.exp(v) for v in z], pts)
-    best, _ = F.nelder_mead(f, [math.log(v) for v in start], [0.5] * len(start), iters)
-    best, _ = F.nelder_mead(f, best, [0.3] * len(start), iters)
-    c = [math.exp(v) for v in best]
-
-    def score(p, cp=copy):
-        return sum(abs(predict(c, m, cp) / us - 1) <= 0.2 for _, _, m, us, _ in p), math.sqrt(loss(c, p, cp))
-
-    def ranking(p, cp=copy):
-        by = {}
-        for name, shape, m, us, _ in p:
-            by.setdefault(shape, []).append((predict(c, m, cp), us))
-        good = tot = 0
-        for rows in by.values():
-            for i in range(len(rows)):
-                for j in range(i + 1, len(rows)):
-                    tot += 1
-                    good += (rows[i][0] - rows[j][0]) * (rows[i][1] - rows[j][1]) > 0
-        return good, tot
-
-    return c, score, ranking, predict
 
 
 def seventh_points(table):
@@ -344,7 +301,7 @@ def main():
         if name not in only:
             continue
         for label, train in (("556", five), ("783", five + sixth)):
-            c, score, ranking, _ = fit(terms, extra, w0, train, iters)
+            c, score, ranking, _ = I.fit(terms, extra, w0, train, iters)
             cells = [score(p) for p in (five, sixth, five + sixth)]
             r6 = ranking(sixth)
             s7, r7 = score(seventh, copy7), ranking(seventh, copy7)
