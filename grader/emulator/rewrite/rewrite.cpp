@@ -810,12 +810,14 @@ class Rewriter {
         // (emu/launch.hpp, ByteCall); any other callee through a lambda, as the name or expression resolves there.
         // The lambda runs in every CUDA thread, which may read the launch's copies but not the host's memory
         // (runtime/kernel_reach.cpp): it captures by copy, and a callee that is an expression rather than a name
-        // (`table[k]`, `last->kernel`, read on the host's stack) is evaluated once, on the host, at the launch.
-        const std::string by_name =
-            plain_name(first, open - 1)
-                ? "[=](auto&&... emu_a_) __attribute__((no_sanitize(\"thread\"))) { " + callee + "(emu_a_...); }"
-                : "[emu_k_ = " + callee +
-                      "](auto&&... emu_a_) __attribute__((no_sanitize(\"thread\"))) { emu_k_(emu_a_...); }";
+        // (`table[k]`, `last->kernel`, read on the host's stack) is evaluated once, on the host, at the launch. It is
+        // not instrumented (EMU_UNCHECKED's attribute, spelled out: macros are expanded before this rewrite): the
+        // checker's calls for its reads of the copies would leave their frames where the kernel's locals then lie, and
+        // a never-written local would no longer read as the poison (docs/emulator.md, uninitialized locals).
+        const bool named = plain_name(first, open - 1);
+        const std::string by_name = (named ? "[=]" : "[emu_k_ = " + callee + "]") +
+                                    "(auto&&... emu_a_) __attribute__((no_sanitize(\"thread\"))) { " +
+                                    (named ? callee : "emu_k_") + "(emu_a_...); }";
         const std::string call = first == open - 1 && defined_once(callee)
                                      ? "::emu::detail::byte_call(" + callee + ", " + by_name + ")"
                                      : by_name;
