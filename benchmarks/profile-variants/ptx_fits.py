@@ -8,6 +8,9 @@ substituted (compare.py --seventh-copy's reading: the DRAM term over the copy th
     ptx_fits.py <ptx-table> [iterations] [candidate,...]
     ptx_fits.py --predict8 <emu-dir> <ptx-table>          the eighth check's predictions: the model and the candidate
     ptx_fits.py --eighth <emu-dir> <ptx-table> <gpu-dir>  the eighth call against them    the table: variant<TAB>loads<TAB>bytes<TAB>loops<TAB>demangled entry
+    ptx_fits.py --eighth-copy <emu-dir> <ptx-table> <gpu-dir>  the same on another card: both predictions recomputed
+                  from the committed inputs with the DRAM term over the copy that call measured (compare.py
+                  --seventh-copy's reading); every fitted constant is the committed one
 
 The committed profiles hold every other input (no new emulation). The candidates:
   littles_bytes   W's "too few warps per SM" replaced by Little's law: resident warps x the bytes one iteration of the
@@ -217,13 +220,37 @@ def predict8(emu_dir, table_path):
             print(f"{n:16} {s:12} {a:10.1f} {b:12.1f}  {m['ptx_loads']}/{m['ptx_bytes']}")
 
 
-def eighth(emu_dir, table_path, gpu):
-    """The eighth call's points against the predictions committed before it (its predictions file holds both)."""
+def committed8():
+    """(variant, shape) -> (model µs, candidate µs), as the predictions file committed before the call holds them."""
     committed = {}
     for line in (RUNS / "2026-12-07-profile8-predictions.txt").read_text().splitlines()[3:]:
         f = line.split()
         if len(f) >= 5 and f[3] != "–":
             committed[(f[0], f"{f[1]} {f[2]}")] = (float(f[3]), float(f[4]))
+    return committed
+
+
+def recomputed8(emu_dir, table_path, copy_bps):
+    """Both predictions from the committed inputs with the DRAM term's copy replaced. At the H200's copy they must be
+    the committed file's to its printed precision, which is checked first: the recomputation is the same model."""
+    inputs = eighth_inputs(emu_dir, table_path)
+    committed = committed8()
+    for k, (a, b) in committed.items():
+        x, y = predict_both(inputs[k])
+        if abs(x - a) > 0.051 or abs(y - b) > 0.051:
+            sys.exit(f"ptx_fits: {k} recomputes to {x:.1f} / {y:.1f}, committed {a} / {b}")
+    F.DRAM_BPS = copy_bps
+    return {k: predict_both(inputs[k]) for k in committed}
+
+
+def copy_of(gpu):
+    return float(re.search(r"copy_tbs ([\d.]+)", (gpu / "copy.txt").read_text()).group(1)) * 1e12
+
+
+def eighth(emu_dir, table_path, gpu, committed=None):
+    """The eighth call's points against the predictions committed before it (its predictions file holds both), or
+    against recomputed ones (--eighth-copy)."""
+    committed = committed or committed8()
     new, old, plan = eighth_plan()
     meas, t = {}, F.measured(str(gpu))
     for n, shapes in plan:
@@ -286,6 +313,12 @@ def main():
         return
     if sys.argv[1:2] == ["--eighth"]:
         eighth(sys.argv[2], sys.argv[3], Path(sys.argv[4]))
+        return
+    if sys.argv[1:2] == ["--eighth-copy"]:
+        gpu = Path(sys.argv[4])
+        print(f"The constants committed before the call (fitted on the H200), only the copy replaced: "
+              f"{copy_of(gpu) / 1e12:.3f} TB/s measured in this call (the H200's: {F.DRAM_BPS / 1e12:.2f}).\n")
+        eighth(sys.argv[2], sys.argv[3], gpu, recomputed8(sys.argv[2], sys.argv[3], copy_of(gpu)))
         return
     table = read_table(sys.argv[1])
     iters = int(sys.argv[2]) if len(sys.argv) > 2 else 1500
