@@ -134,6 +134,11 @@ if [ -f "$root/grader/emulator/profile/lesson04_driver.cu" ] && [ -f "$root/solu
   out=$(wb profile 04 --ex rmsnorm_fast --submission "$work/fast" --n 512 --rows 8); echo "$out" | grep -m2 -E "sectors/request"
   expect "$out" "global loads" "the profile counts the loads"
   expect "$out" "PREDICTION" "its times are labelled predictions"
+  # The starter as shipped: its blanks named before anything is compiled, not a compiler's "'______' was not declared".
+  out=$(wb profile 04 --ex rmsnorm --n 512 --rows 8) && fail "profile of an unfilled starter exited 0"
+  expect "$out" "rmsnorm.cu still has" "profile of an unfilled starter names its blanks"
+  expect "$out" "SOLUTIONS=1" "profile of an unfilled starter offers the solution's"
+  grep -q "was not declared" <<<"$out" && fail "profile of an unfilled starter shows a compiler error"
   stamp=$course/build/profile/04/rmsnorm_fast/profiled-source.json
   [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sha256"])' "$stamp" 2>/dev/null)" = \
     "$(sha256sum "$work/fast/rmsnorm_fast.cu" | cut -d' ' -f1)" ] || fail "the profile does not name the content it counted"

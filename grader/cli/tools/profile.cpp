@@ -15,7 +15,9 @@
 #include "util/process.hpp"
 #include "util/util.hpp"
 #include "util/errors.hpp"
+#include "util/files.hpp"
 #include "lesson/lesson.hpp"
+#include "review/blanks.hpp"
 #include "util/subprocess.hpp"
 
 namespace fs = std::filesystem;
@@ -138,6 +140,28 @@ ProfileResult run_profile(const util::Context& ctx, const ProfileOptions& opt) {
         src = dir / ex.file();
     }
     if (!fs::exists(src)) throw util::UserError("profile: " + src.string() + " does not exist");
+    // A starter's blanks would reach the student as a compiler's "'______' was not declared": name them instead, as a
+    // grade does, before anything is compiled.
+    if (opt.file.empty() && !opt.solutions) {
+        const lesson::Exercise& ex = L.exercise(opt.exercise);
+        const auto unfilled = review::find_unfilled(util::read_text(src), ex.blank_ids());
+        if (!unfilled.empty()) {
+            std::string where;
+            for (const auto& u : unfilled)
+                where += (where.empty() ? "" : ", ") + (u.id.empty() ? "" : "'" + u.id + "' ") + "on line " +
+                         std::to_string(u.line);
+            const bool one = unfilled.size() == 1;
+            // A student edition has no solutions to offer.
+            const std::string or_solution =
+                fs::exists(L.solutions_dir() / ex.file())
+                    ? ", or profile the solution: make profile-" + L.number + " EX=" + ex.name + " SOLUTIONS=1"
+                    : "";
+            throw util::UserError("profile: " + ex.file() + " still has " +
+                                  (one ? "a blank" : std::to_string(unfilled.size()) + " blanks") + " to fill (" +
+                                  where + "); the profiler runs the kernel, so fill " + (one ? "it" : "them") +
+                                  " first" + or_solution);
+        }
+    }
 
     // emu-nvcc, as the grader's worker compile: every file rewritten after preprocessing, element reads passed into
     // calls instrumented (docs/emulator.md), the emulator's flags from its emu-nvcc.conf.
