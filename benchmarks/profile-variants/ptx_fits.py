@@ -11,6 +11,9 @@ substituted (compare.py --seventh-copy's reading: the DRAM term over the copy th
     ptx_fits.py --eighth-copy <emu-dir> <ptx-table> <gpu-dir>  the same on another card: both predictions recomputed
                   from the committed inputs with the DRAM term over the copy that call measured (compare.py
                   --seventh-copy's reading); every fitted constant is the committed one
+    ptx_fits.py --fit8 <emu-dir> <ptx-table> <gpu-dir> <iterations> <candidate,...>  each candidate fitted IN SAMPLE
+                  on the eighth call's points alone (its copy): can the form reproduce the unroll contrasts at all?
+                  A diagnostic for choosing the next form, not a check (nothing is held out)
 
 The committed profiles hold every other input (no new emulation). The candidates:
   littles_bytes   W's "too few warps per SM" replaced by Little's law: resident warps x the bytes one iteration of the
@@ -286,6 +289,25 @@ def eighth(emu_dir, table_path, gpu, committed=None):
     bank_conflicts8(emu_dir, gpu)
 
 
+def fit8(emu_dir, table_path, gpu, iters, names):
+    """Each candidate fitted on the eighth call's points alone, and the contrasts it then predicts (in sample)."""
+    copy, t = copy_of(gpu), F.measured(str(gpu))
+    inputs = eighth_inputs(emu_dir, table_path)
+    pts = [(n, s, inputs[(n, s)], t[(n, s)], None) for n, shapes in eighth_plan()[2] for s in shapes
+           if (n, s) in t and (n, s) in inputs]
+    print(f"{len(pts)} points of {gpu}, copy {copy / 1e12:.3f} TB/s; fitted in sample ({iters} iterations)")
+    for name in names:
+        terms, extra, w0 = CANDIDATES[name]
+        c, score, ranking, predict = I.fit(terms, extra, w0, pts, iters, copy)
+        (w, r), (g, tot) = score(pts, copy), ranking(pts, copy)
+        print(f"\n{name}: within 20 % for {w} of {len(pts)}, rms {r:.3f}, {g} of {tot} pairs; constants " +
+              ", ".join(f"{v:.3g}" for v in c))
+        print("  contrast, predicted / measured ratio at " + ", ".join(EIGHTH_SHAPES))
+        for a, b in CONTRASTS8:
+            print(f"  {a:14} " + "  ".join(f"{predict(c, inputs[(a, s)], copy) / predict(c, inputs[(b, s)], copy):.2f}"
+                                            f"/{t[(a, s)] / t[(b, s)]:.2f}" for s in EIGHTH_SHAPES))
+
+
 def bank_conflicts8(emu_dir, gpu):
     """Nsight Compute's shared-memory wavefronts and bank conflicts (asked for from this call on) against the
     emulator's, at both counted launches; the requests and sectors as compare.py tables them for the seventh check."""
@@ -313,6 +335,9 @@ def main():
         return
     if sys.argv[1:2] == ["--eighth"]:
         eighth(sys.argv[2], sys.argv[3], Path(sys.argv[4]))
+        return
+    if sys.argv[1:2] == ["--fit8"]:
+        fit8(sys.argv[2], sys.argv[3], Path(sys.argv[4]), int(sys.argv[5]), sys.argv[6].split(","))
         return
     if sys.argv[1:2] == ["--eighth-copy"]:
         gpu = Path(sys.argv[4])
