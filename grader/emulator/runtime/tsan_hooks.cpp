@@ -141,17 +141,7 @@ double emu_checked_remquo(double x, double y, int* q) {
     return remquo(x, y, q);
 }
 #undef EMU_STORES
-// malloc and free in a .cu file: a block allocated inside a kernel is CUDA's device heap, which every kernel may use
-// until it is freed; the emulator's blocks come from the C library and are registered as device memory.
-void* emu_checked_malloc(unsigned long n) {
-    void* p = malloc(n);
-    if (p && emu::rt::g_in_kernel) emu::register_device_range(p, n ? n : 1);
-    return p;
-}
-void emu_checked_free(void* p) {
-    if (p) emu::unregister_device_range(p);
-    free(p);
-}
+// malloc and free in a .cu file (emu_checked_malloc, emu_checked_free) are the device heap's: device_heap.cpp.
 
 // ---- atomics ------------------------------------------------------------------------------------------------
 typedef char a8;

@@ -106,12 +106,21 @@ _drv_planted(header_shared_overrun EXPECT
 # device function's constant table, a by-value struct, locals) is used by the fixed version without a report. One
 # schedule: the verdicts do not depend on the thread order.
 add_test(NAME emu.programs.driver.host_pointer COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer>
-  "-DEXPECT========== Error: Invalid __global__ read of size 4 bytes\n=========     at [^\n]*host_pointer\\.cu:34 in kernel add_offsets\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     Address [^\n]* is an illegal address for a kernel: it is host memory;a host pointer passed to a kernel faults on a GPU;launch: cudaErrorIllegalAddress\nREPORTED"
+  "-DEXPECT========== Error: Invalid __global__ read of size 4 bytes\n=========     at [^\n]*host_pointer\\.cu:36 in kernel add_offsets\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     Address [^\n]* is an illegal address for a kernel: it is host memory;a host pointer passed to a kernel faults on a GPU;launch: cudaErrorIllegalAddress\nREPORTED"
   -DFORBID=FAIL -P ${_drv_expect})
 add_test(NAME emu.programs.driver.host_pointer.forged COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer> -DARGS=forged
-  "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*host_pointer\\.cu:49 in kernel forge[^\n]*\n[^\n]*\n=========     Address [^\n]* is an illegal address for a kernel: it is a host variable;launch: cudaErrorIllegalAddress\nREPORTED"
+  "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*host_pointer\\.cu:51 in kernel forge[^\n]*\n[^\n]*\n=========     Address [^\n]* is an illegal address for a kernel: it is a host variable;launch: cudaErrorIllegalAddress\nREPORTED"
   -DFORBID=FAIL -P ${_drv_expect})
+# A kernel's free or delete accepts only the device heap's own blocks (runtime/device_heap.cpp): a host block's
+# address, forged from an integer, is an illegal address, and the block stays allocated.
+foreach(how free delete)
+  add_test(NAME emu.programs.driver.host_pointer.forged_${how} COMMAND ${CMAKE_COMMAND}
+    -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer> -DARGS=forged_${how}
+    "-DEXPECT========== Error: Invalid ${how}[^\n]* of address [^\n]*\n=========     at [^\n]*host_pointer\\.cu:5[0-9] in kernel forge_${how}[^\n]*\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     The address is not a block that malloc or new allocated inside a kernel;launch: cudaErrorIllegalAddress\nREPORTED"
+    -DFORBID=FAIL -P ${_drv_expect})
+  set_tests_properties(emu.programs.driver.host_pointer.forged_${how} PROPERTIES TIMEOUT 60)
+endforeach()
 add_test(NAME emu.programs.driver.host_pointer.fixed COMMAND emu_driver_host_pointer fixed)
 set_tests_properties(emu.programs.driver.host_pointer emu.programs.driver.host_pointer.forged
   emu.programs.driver.host_pointer.fixed PROPERTIES TIMEOUT 60)
