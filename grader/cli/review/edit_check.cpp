@@ -421,9 +421,9 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
             if (k < contexts.size() && contexts[k].host)
                 if (auto why = refuse_host_fill(s, spans[k].first, spans[k].second, contexts[k]))
                     return refused(label, *why, subject,
-                                   "this blank lies in host code, which the emulator does not check, so its fill may "
-                                   "only compute numbers from numbers (no pointer, array, member, address or call "
-                                   "but min, max and the file's arithmetic functions)");
+                                   "this blank lies in host code, which the emulator does not check: its fill computes "
+                                   "numbers from numbers only (no pointer, array, member, address, or call but min, "
+                                   "max and the file's arithmetic functions)");
         }
         std::vector<const Tok*> wilds;
         for (const auto& t : p)

@@ -361,7 +361,7 @@ std::optional<Refusal> refuse_host_fill(const std::vector<Tok>& s, std::size_t b
                     return refuse(t, "holds " + code_quoted(t.text));
                 if (among(t.text, {"*", "&", "&&"}) && !(i > b && ends_operand(s, b, i - 1)))
                     return refuse(t, "holds a unary " + code_quoted(t.text) +
-                                         " (a dereference, an address, or a pointer or reference declarator)");
+                                         " (a dereference, an address-of, or a pointer or reference declarator)");
                 break;
             default: return refuse(t, "holds the stray character " + code_quoted(t.text));
         }
