@@ -214,7 +214,13 @@ std::vector<HostContext> host_contexts(const std::vector<Tok>& p) {
         // hides an outer number of that name. Read broadly: a false "declaration" only narrows what a fill may name.
         if (ident(t) && i > 0 && i + 1 < p.size()) {
             const Tok& before = p[i - 1];
-            const bool after_type = ident(before) || keyword(before, {"auto"}) || among(before.text, {">", "*", "&", "&&"});
+            // After a type: a name, any keyword but those that start an expression (`int`, `auto`, `typename`,
+            // `class`, `using`, `void` …), or the end of a template argument list, a pointer or a reference.
+            const bool after_type =
+                ident(before) ||
+                (keyword(before) && !keyword(before, {"return", "case", "throw", "sizeof", "alignof", "else", "do",
+                                                      "new", "delete", "goto", "co_return", "co_yield", "co_await"})) ||
+                among(before.text, {">", "*", "&", "&&"});
             if (after_type && among(p[i + 1].text, {"=", ";", ",", "{", "(", ")", "[", ":"})) declare(t.text, false);
         }
     }
@@ -317,9 +323,10 @@ std::optional<Refusal> refuse_host_fill(const std::vector<Tok>& s, std::size_t b
                 if (r + 1 < e && s[r + 1].text == "{") d.end = close[r + 1];
                 else {
                     d.end = r;
-                    for (std::size_t k = r + 1, depth = 0; k < e; ++k) {
+                    int depth = 0;
+                    for (std::size_t k = r + 1; k < e; ++k) {
                         if (among(s[k].text, {"(", "{"})) ++depth;
-                        else if (among(s[k].text, {")", "}"})) --depth;
+                        else if (among(s[k].text, {")", "}"}) && --depth < 0) break;
                         if (depth == 0 && s[k].text == ";") {
                             d.end = k;
                             break;
