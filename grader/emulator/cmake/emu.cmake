@@ -25,6 +25,12 @@ set(EMU_CXXFLAGS_LIST
     -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
     -fsanitize=undefined -fno-sanitize=alignment,vptr -fno-sanitize-recover=undefined
     -Wno-unknown-pragmas
+    # A frame larger than a fiber stack's guard page (a local array of a few KB: legal on a GPU up to 512 KiB a
+    # thread) would otherwise step over the guard: the calls' return addresses and saved registers, which no hook
+    # checks, then land in the next CUDA thread's stack (measured: a 268 KB array in thread 0 was reported as a stack
+    # overflow of thread 4, whose stack it had written). With probes every page, its first touch past the stack
+    # faults on the guard, in the thread that overflows (docs/security.md, "Session 10's red team").
+    -fstack-clash-protection
     # g++ 12 crashes (internal compiler error in its waccess pass) on a delete-expression once operator new and
     # delete have other assembler names, as emu/checked_libc.hpp gives them (device-side new: runtime/device_new.cpp);
     # this warning's check is the one that crashes.

@@ -21,6 +21,7 @@ emu_add_executable(emu_driver_implicit_forms ${_drv}/implicit_forms.cu)
 emu_add_executable(emu_driver_host_pointer ${_drv}/host_pointer.cu)
 emu_add_executable(emu_driver_device_reach_forms ${_drv}/device_reach_forms.cu ${_drv}/device_reach_extern.cu)
 emu_add_executable(emu_driver_uninit_after_launch ${_drv}/uninit_after_launch.cu)
+emu_add_executable(emu_driver_stack_clash ${_drv}/stack_clash.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
 # device_reach_forms: every form of device variable, device-side new/delete, virtual calls, lambdas (what a kernel
@@ -121,6 +122,15 @@ foreach(how free delete)
     -DFORBID=FAIL -P ${_drv_expect})
   set_tests_properties(emu.programs.driver.host_pointer.forged_${how} PROPERTIES TIMEOUT 60)
 endforeach()
+# A frame larger than a thread's stack and its guard page: the overflow is the overflowing thread's, at its function
+# (-fstack-clash-protection in EMU_CXXFLAGS); without probes the call's unchecked pushes wrote another thread's stack
+# and the launch succeeded, in 4 runs of 10 (the address layout is random): ten runs, each must report (the report
+# ends the program).
+add_test(NAME emu.programs.driver.stack_clash COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:emu_driver_stack_clash>
+  -DREPEAT=10
+  "-DEXPECT========== Error: Stack overflow in thread \\(0,0,0\\) in block \\(0,0,0\\) of kernel big_frame\n=========     at [^\n]*stack_clash\\.cu:1[0-9]\n"
+  -DFORBID=FAIL -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.stack_clash PROPERTIES TIMEOUT 60)
 add_test(NAME emu.programs.driver.host_pointer.fixed COMMAND emu_driver_host_pointer fixed)
 set_tests_properties(emu.programs.driver.host_pointer emu.programs.driver.host_pointer.forged
   emu.programs.driver.host_pointer.fixed PROPERTIES TIMEOUT 60)
