@@ -204,6 +204,8 @@ std::vector<HostContext> host_contexts(const std::vector<Tok>& p) {
                         if (depth == 0 && p[k].text == "," && ident(p[k + 1]))
                             declare(p[k + 1].text, k + 2 < p.size() && among(p[k + 2].text, {"=", ";", ",", "{"}));
                     }
+                } else {
+                    declare(p[j].text, false);  // an array (`int a[4]`), a bit-field, anything else: not a number
                 }
                 i = j;
                 continue;
@@ -221,8 +223,12 @@ std::vector<HostContext> host_contexts(const std::vector<Tok>& p) {
                 (keyword(before) && !keyword(before, {"return", "case", "throw", "sizeof", "alignof", "else", "do",
                                                       "new", "delete", "goto", "co_return", "co_yield", "co_await"})) ||
                 among(before.text, {">", "*", "&", "&&"});
-            if (after_type && among(p[i + 1].text, {"=", ";", ",", "{", "(", ")", "[", ":"})) declare(t.text, false);
+            if (after_type && among(p[i + 1].text, {"=", ";", ",", "{", "(", ")", "[", ":", ">"})) declare(t.text, false);
         }
+        // A structured binding, `auto [a, b] = …` (also `auto& [`, `const auto [`): its names are not numbers here.
+        if (t.text == "[" && i > 0 && (keyword(p[i - 1], {"auto"}) || among(p[i - 1].text, {"&", "&&"})))
+            for (std::size_t k = i + 1; k < p.size() && p[k].text != "]"; ++k)
+                if (ident(p[k])) declare(p[k].text, false);
     }
     return out;
 }

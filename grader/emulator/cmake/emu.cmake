@@ -85,7 +85,9 @@ function(emu_add_executable target)
     add_custom_command(
       OUTPUT "${obj}"
       COMMAND "$<TARGET_FILE:emu-nvcc>" ${lang} -c "${abs}" -o "${obj}" -MD -MF "${obj}.d" -MT "${obj}"
-      DEPENDS "${abs}" emu-nvcc emu_prelude_pch  # after the precompiled prelude, which these compiles use
+      # After the precompiled prelude, which these compiles use; and again when emu-nvcc's flags change (its .conf:
+      # a new EMU_CXXFLAGS left the objects of the emulator's test programs built with the old ones).
+      DEPENDS "${abs}" emu-nvcc emu_prelude_pch "$<TARGET_FILE_DIR:emu-nvcc>/emu-nvcc.conf"
       DEPFILE "${obj}.d"
       COMMENT "emu-nvcc ${name}"
       VERBATIM)
