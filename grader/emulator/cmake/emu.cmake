@@ -31,6 +31,9 @@ set(EMU_CXXFLAGS_LIST
     # overflow of thread 4, whose stack it had written). With probes every page, its first touch past the stack
     # faults on the guard, in the thread that overflows (docs/security.md, "Session 10's red team").
     -fstack-clash-protection
+    # printf keeps its checked version (emu/checked_libc.hpp): folded into puts or putchar, its string would be read
+    # unchecked.
+    -fno-builtin-printf
     # g++ 12 crashes (internal compiler error in its waccess pass) on a delete-expression once operator new and
     # delete have other assembler names, as emu/checked_libc.hpp gives them (device-side new: runtime/device_new.cpp);
     # this warning's check is the one that crashes.

@@ -105,6 +105,21 @@ int emu_checked_memcmp(const void* a, const void* b, unsigned long n) {
     }
     return memcmp(a, b, n);
 }
+// nan and nanf read their tag, a string, up to its NUL: each byte as the caller's read.
+#define EMU_TAG(tag)                                                               \
+    for (const char* c = (tag);; ++c) {                                            \
+        hook(c, 1, 0, __builtin_return_address(0));                                \
+        if (*c == '\0') break;                                                     \
+    }
+float emu_checked_nanf(const char* tag) {
+    EMU_TAG(tag);
+    return nanf(tag);
+}
+double emu_checked_nan(const char* tag) {
+    EMU_TAG(tag);
+    return nan(tag);
+}
+#undef EMU_TAG
 #define EMU_STORES(p) hook(p, sizeof *(p), kNaturalAlign | kWrite, __builtin_return_address(0))
 float emu_checked_modff(float x, float* i) {
     EMU_STORES(i);

@@ -131,11 +131,18 @@ add_test(NAME emu.programs.driver.stack_clash COMMAND ${CMAKE_COMMAND} -DPROGRAM
   "-DEXPECT========== Error: Stack overflow in thread \\(0,0,0\\) in block \\(0,0,0\\) of kernel big_frame\n=========     at [^\n]*stack_clash\\.cu:1[0-9]\n"
   -DFORBID=FAIL -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.stack_clash PROPERTIES TIMEOUT 60)
+# printf's %n in a kernel (device printf is the C library's): refused (runtime/device_printf.cpp), the host variable
+# it was aimed at unchanged; "fixed" prints from a kernel (checked format and %s strings).
+add_test(NAME emu.programs.driver.host_pointer.forged_printf COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer> -DARGS=forged_printf
+  "-DEXPECT========== Error: Unsupported device printf: the %n conversion, which writes through its argument\n=========     at [^\n]*host_pointer\\.cu:5[0-9] in kernel forge_printf[^\n]*\n;launch: cudaErrorLaunchFailure\nREPORTED"
+  -DFORBID=FAIL -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.host_pointer.forged_printf PROPERTIES TIMEOUT 60)
 add_test(NAME emu.programs.driver.host_pointer.fixed COMMAND emu_driver_host_pointer fixed)
 set_tests_properties(emu.programs.driver.host_pointer emu.programs.driver.host_pointer.forged
   emu.programs.driver.host_pointer.fixed PROPERTIES TIMEOUT 60)
 set_tests_properties(emu.programs.driver.host_pointer.fixed PROPERTIES
-  PASS_REGULAR_EXPRESSION "\nPASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL")
+  PASS_REGULAR_EXPRESSION "device printf: 7 0\\.5 x%\n(.*\n)?PASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL")
 
 # Sources emu-nvcc must refuse, and the driver's command line end to end (several units, a .cpp, nvcc's flags).
 add_test(NAME emu.programs.driver.arch_host_device_refused COMMAND ${CMAKE_COMMAND}

@@ -52,6 +52,13 @@ __global__ void forge(unsigned long address) { *reinterpret_cast<unsigned long*>
 
 __global__ void forge_free(unsigned long address) { free(reinterpret_cast<void*>(address)); }
 __global__ void forge_delete(unsigned long address) { delete reinterpret_cast<unsigned long*>(address); }
+// "forged_printf": printf's %n writes a host variable (device printf is the C library's, uninstrumented): refused,
+// the variable unchanged. "fixed" also prints from a kernel.
+__global__ void forge_printf(unsigned long address) {
+    const char format[5] = {37, 104, 104, 110, 0};  // "%hhn": the C library's printf writes through its argument
+    printf(format, reinterpret_cast<unsigned long*>(address));
+}
+__global__ void say(int n) { printf("%s %d %.1f %c%%\n", "device printf:", n, 0.5, 'x'); }
 
 int main(int argc, char** argv) {
     const char* mode = argc > 1 ? argv[1] : "bug";
@@ -62,6 +69,12 @@ int main(int argc, char** argv) {
     cudaMalloc(&d_out, n * sizeof(float));
     if (std::strcmp(mode, "forged") == 0) {
         forge<<<1, 1>>>(reinterpret_cast<unsigned long>(&g_host_word));
+        const cudaError_t e = cudaDeviceSynchronize();
+        std::printf("launch: %s\n", cudaGetErrorName(e));
+        return std::puts(e == cudaSuccess || g_host_word ? "FAIL: the forged write went through" : "REPORTED"), 0;
+    }
+    if (std::strcmp(mode, "forged_printf") == 0) {
+        forge_printf<<<1, 1>>>(reinterpret_cast<unsigned long>(&g_host_word));
         const cudaError_t e = cudaDeviceSynchronize();
         std::printf("launch: %s\n", cudaGetErrorName(e));
         return std::puts(e == cudaSuccess || g_host_word ? "FAIL: the forged write went through" : "REPORTED"), 0;
@@ -103,6 +116,8 @@ int main(int argc, char** argv) {
     }
     if (total != expect || m_blocks != 2 || *counter != static_cast<unsigned>(n))
         return std::printf("FAIL: total %g (want %g), blocks %d, counter %u\n", total, expect, m_blocks, *counter), 1;
+    say<<<1, 1>>>(7);
+    if (cudaDeviceSynchronize() != cudaSuccess) return std::puts("FAIL: device printf failed"), 1;
     scratch_sum<<<1, 8>>>(d_out);
     if (cudaDeviceSynchronize() != cudaSuccess) return std::puts("FAIL: the device heap's launch failed"), 1;
     cudaMemcpy(out.data(), d_out, 8 * sizeof(float), cudaMemcpyDeviceToHost);
