@@ -22,6 +22,7 @@ emu_add_executable(emu_driver_host_pointer ${_drv}/host_pointer.cu)
 emu_add_executable(emu_driver_device_reach_forms ${_drv}/device_reach_forms.cu ${_drv}/device_reach_extern.cu)
 emu_add_executable(emu_driver_uninit_after_launch ${_drv}/uninit_after_launch.cu)
 emu_add_executable(emu_driver_stack_clash ${_drv}/stack_clash.cu)
+emu_add_executable(emu_driver_return_address ${_drv}/return_address.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
 # device_reach_forms: every form of device variable, device-side new/delete, virtual calls, lambdas (what a kernel
@@ -138,6 +139,15 @@ add_test(NAME emu.programs.driver.host_pointer.forged_printf COMMAND ${CMAKE_COM
   "-DEXPECT========== Error: Unsupported device printf: the %n conversion, which writes through its argument\n=========     at [^\n]*host_pointer\\.cu:5[0-9] in kernel forge_printf[^\n]*\n;launch: cudaErrorLaunchFailure\nREPORTED"
   -DFORBID=FAIL -P ${_drv_expect})
 set_tests_properties(emu.programs.driver.host_pointer.forged_printf PROPERTIES TIMEOUT 60)
+# A kernel writes its own stack, never the return addresses and saved frame pointers there (kernel_reach.cpp's
+# stack_write): a forged return from the kernel and from a device function, each an illegal address at its line.
+foreach(how kernel device)
+  add_test(NAME emu.programs.driver.return_address.${how} COMMAND ${CMAKE_COMMAND}
+    -DPROGRAM=$<TARGET_FILE:emu_driver_return_address> -DARGS=${how}
+    "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*return_address\\.cu:[0-9]+ in kernel hijack[^\n]*\n[^\n]*\n=========     Address [^\n]* is a return address or saved frame pointer on this thread's stack;launch: cudaErrorIllegalAddress\nREPORTED"
+    -DFORBID=FAIL -P ${_drv_expect})
+  set_tests_properties(emu.programs.driver.return_address.${how} PROPERTIES TIMEOUT 60)
+endforeach()
 add_test(NAME emu.programs.driver.host_pointer.fixed COMMAND emu_driver_host_pointer fixed)
 set_tests_properties(emu.programs.driver.host_pointer emu.programs.driver.host_pointer.forged
   emu.programs.driver.host_pointer.fixed PROPERTIES TIMEOUT 60)
