@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "review/edit_check.hpp"
+#include "review/host_fill.hpp"
 #include "lesson/answers.hpp"
 #include "lesson/lesson.hpp"
 #include "lesson/markers.hpp"
@@ -160,6 +161,132 @@ TEST_CASE("fill policy: the grader's and the system's internals are out of reach
     require_refused(check_sum("k<<<1, 1>>>(in, out, M, N, eps);"), "launches a kernel");
     require_refused(check_inv("'a' * 1.f"), "character literal");
     require_refused(check_inv("sq $ 1"), "stray character `$`");
+}
+
+// A blank in host code (a launcher) runs where no emulator hook looks: a pointer made there could write the runtime's
+// heap objects or its shadow memory (docs/security.md, "Session 10's red team"). Such a fill is held to a grammar:
+// numbers from numbers. Checked on the two host blanks the lessons have, with the starters as they ship.
+namespace {
+
+struct HostBlank {
+    std::string starter;
+    std::vector<std::string> ids;
+    std::string shipped;  // the starter's text of the blank
+    std::string label;
+};
+
+HostBlank host_blank(const std::string& file) {
+    const fs::path root = WORKBOOK_SOURCE_DIR;
+    HostBlank h;
+    h.label = file;
+    h.starter = make_starter(read(root / "solutions" / "04-rmsnorm" / file), file).text;
+    h.ids = pristine_blank_ids(h.starter);
+    h.shipped = file == "hunt_mask.cu" ? "    const int threads = N;\n" : "    ______  // blank: pick_packs\n";
+    return h;
+}
+
+EditCheck host_fill(const HostBlank& h, const std::string& fill) {
+    std::string s = h.starter;
+    const auto at = s.find(h.shipped);
+    REQUIRE(at != std::string::npos);
+    s.replace(at, h.shipped.size(), "    " + fill + "\n");
+    return edit_check_text(h.starter, s, h.label, h.ids);
+}
+
+void require_host_refused(const HostBlank& h, const std::string& fill, const std::string& says) {
+    const EditCheck r = host_fill(h, fill);
+    INFO(fill);
+    INFO(r.reason);
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.refused);
+    CHECK(r.reason.find(says) != std::string::npos);
+    CHECK(r.reason.find("lies in host code") != std::string::npos);
+    CHECK(r.reason.find('\n') == std::string::npos);
+    CHECK(r.reason.rfind(h.label + ":", 0) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("fill policy: a blank in host code computes numbers from numbers", "[fill_policy]") {
+    const HostBlank mask = host_blank("hunt_mask.cu");
+    const HostBlank packs = host_blank("rmsnorm_bf16_fast.cu");
+    // What the blanks see, pinned: a change of the starters that widens it must be looked at.
+    const auto mask_context = host_contexts(pattern_tokens(mask.starter)).back();
+    CHECK(mask_context.host);
+    CHECK(mask_context.values == std::set<std::string>{"M", "N"});
+    const auto packs_context = host_contexts(pattern_tokens(packs.starter)).back();
+    CHECK(packs_context.host);
+    CHECK(packs_context.values ==
+          std::set<std::string>{"VEC", "VEC_BYTES", "kMaxThreads", "kMinThreads", "packs", "row_packs"});
+    CHECK(packs_context.functions == std::set<std::string>{"pick_packs", "round_up_to_warp"});
+    const auto mask_contexts = host_contexts(pattern_tokens(mask.starter));
+    REQUIRE(mask_contexts.size() == 3);
+    CHECK_FALSE(mask_contexts[0].host);  // lane_sums and lane_store are in the kernel: the emulator checks them
+    CHECK_FALSE(mask_contexts[1].host);
+
+    // Honest fills, the solutions' and others a student may write.
+    for (const char* fill : {"const int threads = (N + 31) / 32 * 32;", "const int threads = (N + 31) & ~31;",
+                             "const int threads = min(1024, max(32, (N + 31) / 32 * 32));",
+                             "int threads = N; if (N % 32 != 0) { threads += 32 - N % 32; }",
+                             "const int threads = N % 32 == 0 ? N : (N / 32 + 1) * 32;",
+                             "const int threads = static_cast<int>(sizeof(float)) * 0 + (N + 31) / 32 * 32;",
+                             "int w = (N + 31) >> 5; const int threads = w << 5;"}) {
+        INFO(fill);
+        CHECK(host_fill(mask, fill).ok);
+    }
+    for (const char* fill : {"while (packs > 1 && (row_packs + packs - 1) / packs < kMinThreads) packs /= 2;",
+                             "for (int p = 4; p >= 1; p /= 2) { packs = p; if ((row_packs + p - 1) / p >= kMinThreads) "
+                             "{ break; } }",
+                             "packs = round_up_to_warp(row_packs) >= 4 * kMinThreads ? 4 : 1;"}) {
+        INFO(fill);
+        CHECK(host_fill(packs, fill).ok);
+    }
+
+    // Every way C++ makes or reaches a pointer, and each way to name something that is not a number.
+    const std::string t = "const int threads = (N + 31) / 32 * 32; ";
+    require_host_refused(mask, t + "*reinterpret_cast<long*>(N) = 0;", "unary `*`");
+    require_host_refused(mask, t + "*(long*)(0x1000L + N) = 0;", "unary `*`");
+    require_host_refused(mask, t + "long a = (long)&M; ", "unary `&`");
+    require_host_refused(mask, t + "long a = M bitand N, b = bitand M;", "unary `&`");
+    require_host_refused(mask, t + "(&M)[64] = 0;", "unary `&`");
+    require_host_refused(mask, t + "int a[1]; a[512] = N;", "`[`");
+    require_host_refused(mask, t + "int a<:1:>; a<:512:> = N;", "`[`");
+    require_host_refused(mask, t + "output[-4096] = 0.f;", "names `output`");
+    require_host_refused(mask, t + "input = output;", "names `input`");
+    require_host_refused(mask, t + "stream = 0;", "names `stream`");
+    require_host_refused(mask, t + "{ int output = 0; } output = 0;", "names `output`");
+    require_host_refused(mask, "if (N) int output = 0; " + t, "single statement of an if");
+    require_host_refused(mask, t + "for (int output = 0; output < 1; ++output) ; output = 0;", "names `output`");
+    require_host_refused(mask, t + "int f(int); f(N);", "function declaration");
+    require_host_refused(mask, t + "int& r = M; r = 0;", "unary `&`");
+    require_host_refused(mask, t + "int&& r = 0;", "unary `&&`");
+    require_host_refused(mask, t + "union { long i; float* p; } u; u.i = N;", "keyword `union`");
+    require_host_refused(mask, t + "struct S { int* p; };", "keyword `struct`");
+    require_host_refused(mask, t + "auto p = launch_center_rows;", "keyword `auto`");
+    require_host_refused(mask, t + "decltype(N) n = 0;", "keyword `decltype`");
+    require_host_refused(mask, t + "typedef int* P;", "keyword `typedef`");
+    require_host_refused(mask, t + "long a = reinterpret_cast<long>(input);", "keyword `reinterpret_cast`");
+    require_host_refused(mask, t + "const_cast<int&>(N) = 0;", "keyword `const_cast`");
+    require_host_refused(mask, t + "int* p = nullptr;", "unary `*`");
+    require_host_refused(mask, t + "long a = sizeof(*input);", "unary `*`");
+    require_host_refused(mask, t + "cudaStream_t(N);", "names `cudaStream_t`");
+    require_host_refused(mask, t + "memcpy(0, 0, N);", "names `memcpy`");
+    require_host_refused(mask, t + "long a = bit_cast(N);", "names `bit_cast`");
+    require_host_refused(mask, t + "threadIdx.x = 0;", "names `threadIdx`");
+    require_host_refused(mask, t + "center_rows_kernel(0, 0, M, N);", "names `center_rows_kernel`");
+    require_host_refused(mask, t + "long a = static_cast<long>(sizeof(long*));", "unary `*`");
+    require_host_refused(mask, t + "int x = kAllLanes;", "names `kAllLanes`");
+    require_host_refused(mask, t + "int x = N; x = (&x)[9];", "unary `&`");
+    require_host_refused(mask, t + "int x = N; int y = x->z;", "`->`");
+    require_host_refused(packs, "packs = rows_aligned(0, 0);", "names `rows_aligned`");
+    require_host_refused(packs, "launch_packs<4>(0, 0, 0, 0, 0, 0, 0, 0, 0);", "names `launch_packs`");
+    require_host_refused(packs, "packs = round_up_to_warp;", "names `round_up_to_warp`");
+    require_host_refused(packs, "packs = [&] { return 4; }();", "`[`");
+    require_host_refused(packs, "int x = 0; x = x ... 1;", "`...`");
+    // The policy for every fill still applies first.
+    const EditCheck with_asm = host_fill(packs, "packs = VEC; asm(\"\");");
+    CHECK_FALSE(with_asm.ok);
+    CHECK(with_asm.reason.find("keyword `asm`") != std::string::npos);
 }
 
 TEST_CASE("fill policy: line splices and trigraphs are refused, the reading honours them", "[fill_policy]") {

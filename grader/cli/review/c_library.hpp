@@ -9,9 +9,10 @@ namespace workbook::review {
 // True for such a function: `mempcpy`, `bcopy`, `strncpy`, `qsort`, `sprintf`, `modfl`, … The C library is not
 // instrumented, so what they touch is out of the emulator's memory checker's sight (a race or an out-of-bounds
 // access hidden in a call), and none of them is a device function: on a GPU the kernel would not compile.
-// Not listed: memcpy, memset, memmove, memcmp, modf(f), frexp(f), sincos(f), remquo(f), which the emulator checks
-// (emulator/include/emu/checked_libc.hpp), printf and nan(f), which only read, and `index`, `time` and `select`,
-// names a fill may well give a variable.
+// Not listed: memcpy, memset, memmove, memcmp, modf(f), frexp(f), sincos(f), remquo(f), nan(f) and printf, which
+// the emulator checks (emulator/include/emu/checked_libc.hpp; printf's %n, which writes, ends the launch: until
+// session 10 it wrote through any pointer a kernel made), and `index`, `time` and `select`, names a fill may well
+// give a variable.
 bool c_library_pointer_function(std::string_view name);
 
 }  // namespace workbook::review

@@ -10,6 +10,7 @@
 #include "util/files.hpp"
 #include "lesson/markers.hpp"
 #include "review/fill_policy.hpp"
+#include "review/host_fill.hpp"
 #include "review/tokens.hpp"
 
 namespace workbook::review {
@@ -408,13 +409,21 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
     if (wildcard_match(p, s, spans)) {
         resplit_adjacent(p, s, student, blank_ids.empty() ? pristine_blank_ids(pristine) : blank_ids, spans);
         const std::set<std::string> names = starter_names(code_tokens(pristine));
+        // A blank in host code (a launcher, outside every kernel) is held to a grammar of its own: no hook checks
+        // host code, so a pointer made there could write anything in the worker (review/host_fill.hpp).
+        const std::vector<HostContext> contexts = host_contexts(p);
         for (std::size_t k = 0; k < spans.size(); ++k) {
             if (spans[k].first >= spans[k].second) continue;
+            const std::string subject =
+                "the fill of " + (k < blank_ids.size() ? "blank '" + blank_ids[k] + "'" : "blank " + std::to_string(k + 1));
             if (auto why = refuse_fill(s, spans[k].first, spans[k].second, names))
-                return refused(label, *why,
-                               "the fill of " + (k < blank_ids.size() ? "blank '" + blank_ids[k] + "'"
-                                                                      : "blank " + std::to_string(k + 1)),
-                               "a blank's fill is arithmetic on the kernel's own values");
+                return refused(label, *why, subject, "a blank's fill is arithmetic on the kernel's own values");
+            if (k < contexts.size() && contexts[k].host)
+                if (auto why = refuse_host_fill(s, spans[k].first, spans[k].second, contexts[k]))
+                    return refused(label, *why, subject,
+                                   "this blank lies in host code, which the emulator does not check: its fill computes "
+                                   "numbers from numbers only (no pointer, array, member, address, or call but min, "
+                                   "max and the file's arithmetic functions)");
         }
         std::vector<const Tok*> wilds;
         for (const auto& t : p)

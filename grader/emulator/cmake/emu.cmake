@@ -25,6 +25,15 @@ set(EMU_CXXFLAGS_LIST
     -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
     -fsanitize=undefined -fno-sanitize=alignment,vptr -fno-sanitize-recover=undefined
     -Wno-unknown-pragmas
+    # A frame larger than a fiber stack's guard page (a local array of a few KB: legal on a GPU up to 512 KiB a
+    # thread) would otherwise step over the guard: the calls' return addresses and saved registers, which no hook
+    # checks, then land in the next CUDA thread's stack (measured: a 268 KB array in thread 0 was reported as a stack
+    # overflow of thread 4, whose stack it had written). With probes every page, its first touch past the stack
+    # faults on the guard, in the thread that overflows (docs/security.md, "Session 10's red team").
+    -fstack-clash-protection
+    # printf keeps its checked version (emu/checked_libc.hpp): folded into puts or putchar, its string would be read
+    # unchecked.
+    -fno-builtin-printf
     # g++ 12 crashes (internal compiler error in its waccess pass) on a delete-expression once operator new and
     # delete have other assembler names, as emu/checked_libc.hpp gives them (device-side new: runtime/device_new.cpp);
     # this warning's check is the one that crashes.
@@ -79,7 +88,9 @@ function(emu_add_executable target)
     add_custom_command(
       OUTPUT "${obj}"
       COMMAND "$<TARGET_FILE:emu-nvcc>" ${lang} -c "${abs}" -o "${obj}" -MD -MF "${obj}.d" -MT "${obj}"
-      DEPENDS "${abs}" emu-nvcc emu_prelude_pch  # after the precompiled prelude, which these compiles use
+      # After the precompiled prelude, which these compiles use; and again when emu-nvcc's flags change (its .conf:
+      # a new EMU_CXXFLAGS left the objects of the emulator's test programs built with the old ones).
+      DEPENDS "${abs}" emu-nvcc emu_prelude_pch "$<TARGET_FILE_DIR:emu-nvcc>/emu-nvcc.conf"
       DEPFILE "${obj}.d"
       COMMENT "emu-nvcc ${name}"
       VERBATIM)

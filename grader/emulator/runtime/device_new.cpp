@@ -3,24 +3,23 @@
 // deleted. Here a kernel's thread runs in the host process, and the C++ library's operator new hands out host memory,
 // which a kernel may not reach (kernel_reach.cpp). emu/checked_libc.hpp therefore gives the global allocation and
 // deallocation functions, in every .cu file emu-nvcc compiles, the assembler names of the versions below: inside a
-// kernel a block is allocated and registered as device memory (as emu_checked_malloc does), and host code gets the
-// C++ library's behaviour. Only new-expressions of the program's .cu files come here: the emulator's runtime, the C++
-// library and .cpp files call the library's operator new, so the runtime's own allocations during a kernel are never
-// made reachable.
-#include <atomic>
+// kernel a block comes from the device heap (device_heap.cpp, the same table as a kernel's malloc), and a kernel's
+// delete accepts only such a block; host code gets the C++ library's behaviour. Only new-expressions of the program's
+// .cu files come here: the emulator's runtime, the C++ library and .cpp files call the library's operator new, so the
+// runtime's own allocations during a kernel are never made reachable.
 #include <cstddef>
 #include <cstdlib>
 #include <new>
 
-#include <emu/api.h>
-
 #include "exec.hpp"
 
-namespace {
+namespace emu::rt {
+void* device_heap_alloc(std::size_t n, std::size_t align);            // device_heap.cpp
+void device_heap_free(void* p, const char* how, const void* pc);      // device_heap.cpp
+void host_heap_free(void* p);                                         // device_heap.cpp
+}  // namespace emu::rt
 
-// Set once a kernel has allocated with new: from then on every delete, in host code too, unregisters its block, so
-// that an address the host reuses is not left reachable. Until then a host delete costs nothing more than free.
-std::atomic<bool> g_kernel_allocated{false};
+namespace {
 
 std::size_t round_up(std::size_t n, std::size_t align) { return (n + align - 1) / align * align; }
 
@@ -31,14 +30,7 @@ void* allocate(std::size_t n, std::size_t align) {
 
 // nothrow: CUDA's device new returns null when the device heap is full (device code has no exceptions).
 void* checked_new(std::size_t n, std::size_t align, bool nothrow) {
-    if (emu::rt::g_in_kernel) {
-        void* p = allocate(n, align);
-        if (p) {
-            g_kernel_allocated.store(true, std::memory_order_relaxed);
-            emu::register_device_range(p, n ? n : 1);
-        }
-        return p;
-    }
+    if (emu::rt::g_in_kernel) return emu::rt::device_heap_alloc(n, align);
     for (;;) {
         if (void* p = allocate(n, align)) return p;
         std::new_handler handler = std::get_new_handler();
@@ -50,10 +42,10 @@ void* checked_new(std::size_t n, std::size_t align, bool nothrow) {
     }
 }
 
-void checked_delete(void* p) {
+void checked_delete(void* p, const void* pc) {
     if (!p) return;
-    if (emu::rt::g_in_kernel || g_kernel_allocated.load(std::memory_order_relaxed)) emu::unregister_device_range(p);
-    std::free(p);
+    if (emu::rt::g_in_kernel) emu::rt::device_heap_free(p, "delete", pc);
+    else emu::rt::host_heap_free(p);
 }
 
 constexpr std::size_t kPlain = alignof(std::max_align_t);
@@ -80,14 +72,14 @@ void* emu_checked_new_nothrow(std::size_t n, const std::nothrow_t&) noexcept {
 void* emu_checked_new_array_nothrow(std::size_t n, const std::nothrow_t& t) noexcept {
     return emu_checked_new_nothrow(n, t);
 }
-void emu_checked_delete(void* p) noexcept { checked_delete(p); }
-void emu_checked_delete_array(void* p) noexcept { checked_delete(p); }
-void emu_checked_delete_sized(void* p, std::size_t) noexcept { checked_delete(p); }
-void emu_checked_delete_array_sized(void* p, std::size_t) noexcept { checked_delete(p); }
-void emu_checked_delete_aligned(void* p, std::align_val_t) noexcept { checked_delete(p); }
-void emu_checked_delete_array_aligned(void* p, std::align_val_t) noexcept { checked_delete(p); }
-void emu_checked_delete_sized_aligned(void* p, std::size_t, std::align_val_t) noexcept { checked_delete(p); }
-void emu_checked_delete_array_sized_aligned(void* p, std::size_t, std::align_val_t) noexcept { checked_delete(p); }
-void emu_checked_delete_nothrow(void* p, const std::nothrow_t&) noexcept { checked_delete(p); }
-void emu_checked_delete_array_nothrow(void* p, const std::nothrow_t&) noexcept { checked_delete(p); }
+void emu_checked_delete(void* p) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_array(void* p) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_sized(void* p, std::size_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_array_sized(void* p, std::size_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_aligned(void* p, std::align_val_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_array_aligned(void* p, std::align_val_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_sized_aligned(void* p, std::size_t, std::align_val_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_array_sized_aligned(void* p, std::size_t, std::align_val_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_nothrow(void* p, const std::nothrow_t&) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_array_nothrow(void* p, const std::nothrow_t&) noexcept { checked_delete(p, __builtin_return_address(0)); }
 }

@@ -66,6 +66,9 @@ struct Thread {
     std::vector<AsyncCopy> copies;              // queued, oldest first
     std::uint32_t committed = 0, released = 0;  // stages committed and released by a pipeline's consumer
     std::vector<BarrierCopy> barrier_copies;    // queued on barriers, oldest first
+    // The top of what the kernel may touch on this thread's stack: the fiber's entry frame (fiber_main) lies above
+    // it (scheduler.cpp); 0 until the fiber first runs.
+    std::uintptr_t stack_top = 0;
 };
 
 // Makes `t`'s copies queued on `barrier` (all of them: nullptr), in order (block_barrier.cpp).

@@ -161,6 +161,28 @@ void set_launch_params(const void* body, std::size_t bytes) {
     g_params_hi = g_params_lo + bytes;
 }
 
+void stack_write(std::uintptr_t a, std::size_t size, unsigned flags, const void* caller_frame, const void* pc) {
+    // Each frame's first two words are its caller's frame pointer and its return address. A kernel's own locals
+    // never lie there (a GPU thread's local memory holds no return address a program can reach).
+    auto f = reinterpret_cast<std::uintptr_t>(caller_frame);
+    for (int depth = 0; depth < 4096 && f >= g_stack_lo && f < g_stack_hi; ++depth) {
+        if (a < f + 2 * sizeof(void*) && f < a + size) {
+            const rt::ThreadInfo& t = rt::current_thread();
+            fatal("illegal-address",
+                  std::string("Invalid __global__ ") + ((flags & kAtomic) ? "atomic" : "write") + " of size " +
+                      std::to_string(size) + (size == 1 ? " byte" : " bytes") + "\n    at " + where(pc) +
+                      " in kernel " + rt::kernel_name() + "\n    by thread " + dim_str(t.thread) + " in block " +
+                      dim_str(t.block) + "\n    Address " + address_hex(a) +
+                      " is a return address or saved frame pointer on this thread's stack, not a local variable: "
+                      "past the end of a local array, or a pointer made to reach it",
+                  700 /* cudaErrorIllegalAddress */);
+        }
+        const std::uintptr_t next = *reinterpret_cast<const std::uintptr_t*>(f);
+        if (next <= f) break;
+        f = next;
+    }
+}
+
 void outside_access(std::uintptr_t a, std::size_t size, unsigned flags, const void* pc) {
     const bool read = !(flags & (kWrite | kAtomic));
     if (read && reach_inside(__start_emu_builtins, __stop_emu_builtins, a, size)) return;

@@ -63,6 +63,10 @@ void enter_thread_stack(unsigned stack_index);
 // parameters, the built-in variables, __device__ variables, read-only data, registered host memory), else an
 // illegal address that ends the launch (kernel_reach.cpp).
 void outside_access(std::uintptr_t addr, std::size_t size, unsigned flags, const void* pc);
+// A write of the running thread's own stack: refused where a frame keeps its caller's frame pointer and return address
+// (the chain of frame pointers from `caller_frame`, the instrumented caller's: emulated code is compiled at -O0, with
+// frame pointers), so that a kernel cannot redirect a return (kernel_reach.cpp).
+void stack_write(std::uintptr_t addr, std::size_t size, unsigned flags, const void* caller_frame, const void* pc);
 // The launch's parameter buffer (the body closure that holds the copies of the arguments): readable by the kernel.
 void set_launch_params(const void* body, std::size_t bytes);
 
@@ -91,7 +95,11 @@ inline void access(const void* p, std::size_t size, unsigned flags, const void* 
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
     else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
-    else if (a - g_stack_lo < g_stack_hi - g_stack_lo && size <= g_stack_hi - a) return;  // the thread's own locals
+    else if (a - g_stack_lo < g_stack_hi - g_stack_lo && size <= g_stack_hi - a) {  // the thread's own locals
+        // The frame pointer of the hook's caller, read now: the call below may be a tail call, and this frame gone.
+        if (flags & (kWrite | kAtomic))
+            stack_write(a, size, flags, *static_cast<void* const*>(__builtin_frame_address(0)), pc);
+    }
     else if (!(flags & (kWrite | kAtomic)) && a - reinterpret_cast<std::uintptr_t>(__start_emu_builtins) <
                                                   reinterpret_cast<std::uintptr_t>(__stop_emu_builtins) -
                                                       reinterpret_cast<std::uintptr_t>(__start_emu_builtins))

@@ -71,12 +71,19 @@ namespace {
 
 void run_thread(Engine& e, Thread& t) {
     e.cur = &t;
+    if (!t.started) t.stack_top = 0;  // fiber_main sets it once the fiber runs
     t.started = true;
     emu_builtin_thread_idx = uint3{t.info.thread.x, t.info.thread.y, t.info.thread.z};
     mc::enter_thread_stack(t.info.linear);
+    if (t.stack_top) mc::g_stack_hi = t.stack_top;
     g_in_kernel = true;
     fiber_switch(e.sched_ctx, t.ctx);
     g_in_kernel = false;
+}
+
+// The caller's stack pointer at the call: this frame's address, less the return address and the saved frame pointer.
+__attribute__((noinline)) std::uintptr_t caller_stack_pointer() {
+    return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) + 2 * sizeof(void*);
 }
 
 void fiber_main(void* arg) {
@@ -84,9 +91,18 @@ void fiber_main(void* arg) {
     auto& t = *static_cast<Thread*>(arg);
     std::string what;
     bool threw = false;
+    // This frame and the fiber's start above it are the emulator's, not the kernel's: a kernel's reach on its stack
+    // (kernel_reach.cpp) ends here, so it cannot rewrite `t`, `what` or this frame's return.
+    t.stack_top = caller_stack_pointer();
+    mc::g_stack_hi = t.stack_top;
     // No exception may unwind past this frame: the stack below it belongs to no one.
     try {
         e.thunk(e.body);
+#if defined(__x86_64__)
+        // The kernel's frames saved this function's callee-saved registers, and a kernel may write its frames: take
+        // nothing from those registers after the call (what is needed is reloaded from this frame or the engine).
+        asm volatile("" ::: "rbx", "r12", "r13", "r14", "r15", "memory");
+#endif
     } catch (const std::exception& ex) {
         threw = true;
         what = ex.what();

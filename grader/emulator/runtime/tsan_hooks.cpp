@@ -105,6 +105,21 @@ int emu_checked_memcmp(const void* a, const void* b, unsigned long n) {
     }
     return memcmp(a, b, n);
 }
+// nan and nanf read their tag, a string, up to its NUL: each byte as the caller's read.
+#define EMU_TAG(tag)                                                               \
+    for (const char* c = (tag);; ++c) {                                            \
+        hook(c, 1, 0, __builtin_return_address(0));                                \
+        if (*c == '\0') break;                                                     \
+    }
+float emu_checked_nanf(const char* tag) {
+    EMU_TAG(tag);
+    return nanf(tag);
+}
+double emu_checked_nan(const char* tag) {
+    EMU_TAG(tag);
+    return nan(tag);
+}
+#undef EMU_TAG
 #define EMU_STORES(p) hook(p, sizeof *(p), kNaturalAlign | kWrite, __builtin_return_address(0))
 float emu_checked_modff(float x, float* i) {
     EMU_STORES(i);
@@ -141,17 +156,7 @@ double emu_checked_remquo(double x, double y, int* q) {
     return remquo(x, y, q);
 }
 #undef EMU_STORES
-// malloc and free in a .cu file: a block allocated inside a kernel is CUDA's device heap, which every kernel may use
-// until it is freed; the emulator's blocks come from the C library and are registered as device memory.
-void* emu_checked_malloc(unsigned long n) {
-    void* p = malloc(n);
-    if (p && emu::rt::g_in_kernel) emu::register_device_range(p, n ? n : 1);
-    return p;
-}
-void emu_checked_free(void* p) {
-    if (p) emu::unregister_device_range(p);
-    free(p);
-}
+// malloc and free in a .cu file (emu_checked_malloc, emu_checked_free) are the device heap's: device_heap.cpp.
 
 // ---- atomics ------------------------------------------------------------------------------------------------
 typedef char a8;

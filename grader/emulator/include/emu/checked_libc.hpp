@@ -1,6 +1,6 @@
 // The C library functions device code may call that read or write memory through a pointer: memcpy, memmove,
-// memset, memcmp and the math functions that store a second result (modf, frexp, sincos, remquo). The C library is
-// not instrumented, so without this the memory checker never saw what they touch: a kernel that read a
+// memset, memcmp, the math functions that store a second result (modf, frexp, sincos, remquo), nan and printf. The
+// C library is not instrumented, so without this the memory checker never saw what they touch: a kernel that read a
 // shared-memory value through memcpy (with a size the compiler cannot inline) raced with its writer unseen, and a
 // memcpy past a buffer was no out-of-bounds access. Each declaration gives the function the assembler name of a
 // checked version in the runtime (runtime/tsan_hooks.cpp), which hands the bytes to the checker as reads and writes
@@ -28,6 +28,11 @@ void sincosf(float, float*, float*) noexcept __asm__("emu_checked_sincosf");
 void sincos(double, double*, double*) noexcept __asm__("emu_checked_sincos");
 float remquof(float, float, int*) noexcept __asm__("emu_checked_remquof");
 double remquo(double, double, int*) noexcept __asm__("emu_checked_remquo");
+// nan's tag and printf's format and %s strings are read; printf's %n (which device printf does not have) would write
+// through any pointer, past the check of what a kernel may reach: runtime/device_printf.cpp refuses it in a kernel.
+float nanf(const char*) noexcept __asm__("emu_checked_nanf");
+double nan(const char*) noexcept __asm__("emu_checked_nan");
+int printf(const char*, ...) __asm__("emu_checked_printf");
 // Device-side malloc and free (CUDA's device heap): a block a kernel allocates is memory kernels may use (a kernel
 // reaches only what a GPU kernel can: runtime/kernel_reach.cpp), until it is freed.
 void* malloc(size_t) noexcept __asm__("emu_checked_malloc");

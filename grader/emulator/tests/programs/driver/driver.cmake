@@ -21,6 +21,8 @@ emu_add_executable(emu_driver_implicit_forms ${_drv}/implicit_forms.cu)
 emu_add_executable(emu_driver_host_pointer ${_drv}/host_pointer.cu)
 emu_add_executable(emu_driver_device_reach_forms ${_drv}/device_reach_forms.cu ${_drv}/device_reach_extern.cu)
 emu_add_executable(emu_driver_uninit_after_launch ${_drv}/uninit_after_launch.cu)
+emu_add_executable(emu_driver_stack_clash ${_drv}/stack_clash.cu)
+emu_add_executable(emu_driver_return_address ${_drv}/return_address.cu)
 
 # Correct programs, and the fixed versions of the planted bugs.
 # device_reach_forms: every form of device variable, device-side new/delete, virtual calls, lambdas (what a kernel
@@ -106,17 +108,51 @@ _drv_planted(header_shared_overrun EXPECT
 # device function's constant table, a by-value struct, locals) is used by the fixed version without a report. One
 # schedule: the verdicts do not depend on the thread order.
 add_test(NAME emu.programs.driver.host_pointer COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer>
-  "-DEXPECT========== Error: Invalid __global__ read of size 4 bytes\n=========     at [^\n]*host_pointer\\.cu:34 in kernel add_offsets\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     Address [^\n]* is an illegal address for a kernel: it is host memory;a host pointer passed to a kernel faults on a GPU;launch: cudaErrorIllegalAddress\nREPORTED"
+  "-DEXPECT========== Error: Invalid __global__ read of size 4 bytes\n=========     at [^\n]*host_pointer\\.cu:36 in kernel add_offsets\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     Address [^\n]* is an illegal address for a kernel: it is host memory;a host pointer passed to a kernel faults on a GPU;launch: cudaErrorIllegalAddress\nREPORTED"
   -DFORBID=FAIL -P ${_drv_expect})
 add_test(NAME emu.programs.driver.host_pointer.forged COMMAND ${CMAKE_COMMAND}
   -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer> -DARGS=forged
-  "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*host_pointer\\.cu:49 in kernel forge[^\n]*\n[^\n]*\n=========     Address [^\n]* is an illegal address for a kernel: it is a host variable;launch: cudaErrorIllegalAddress\nREPORTED"
+  "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*host_pointer\\.cu:51 in kernel forge[^\n]*\n[^\n]*\n=========     Address [^\n]* is an illegal address for a kernel: it is a host variable;launch: cudaErrorIllegalAddress\nREPORTED"
   -DFORBID=FAIL -P ${_drv_expect})
+# A kernel's free or delete accepts only the device heap's own blocks (runtime/device_heap.cpp): a host block's
+# address, forged from an integer, is an illegal address, and the block stays allocated.
+foreach(how free delete)
+  add_test(NAME emu.programs.driver.host_pointer.forged_${how} COMMAND ${CMAKE_COMMAND}
+    -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer> -DARGS=forged_${how}
+    "-DEXPECT========== Error: Invalid ${how}[^\n]* of address [^\n]*\n=========     at [^\n]*host_pointer\\.cu:5[0-9] in kernel forge_${how}[^\n]*\n=========     by thread \\(0,0,0\\) in block \\(0,0,0\\)\n=========     The address is not a block that malloc or new allocated inside a kernel;launch: cudaErrorIllegalAddress\nREPORTED"
+    -DFORBID=FAIL -P ${_drv_expect})
+  set_tests_properties(emu.programs.driver.host_pointer.forged_${how} PROPERTIES TIMEOUT 60)
+endforeach()
+# A frame larger than a thread's stack and its guard page: the overflow is the overflowing thread's, at its function
+# (-fstack-clash-protection in EMU_CXXFLAGS); without probes the call's unchecked pushes wrote another thread's stack
+# and the launch succeeded, in 4 runs of 10 (the address layout is random): ten runs, each must report (the report
+# ends the program).
+add_test(NAME emu.programs.driver.stack_clash COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:emu_driver_stack_clash>
+  -DREPEAT=10
+  "-DEXPECT========== Error: Stack overflow in thread \\(0,0,0\\) in block \\(0,0,0\\) of kernel big_frame\n=========     at [^\n]*stack_clash\\.cu:1[0-9]\n"
+  -DFORBID=FAIL -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.stack_clash PROPERTIES TIMEOUT 60)
+# printf's %n in a kernel (device printf is the C library's): refused (runtime/device_printf.cpp), the host variable
+# it was aimed at unchanged; "fixed" prints from a kernel (checked format and %s strings).
+add_test(NAME emu.programs.driver.host_pointer.forged_printf COMMAND ${CMAKE_COMMAND}
+  -DPROGRAM=$<TARGET_FILE:emu_driver_host_pointer> -DARGS=forged_printf
+  "-DEXPECT========== Error: Unsupported device printf: the %n conversion, which writes through its argument\n=========     at [^\n]*host_pointer\\.cu:5[0-9] in kernel forge_printf[^\n]*\n;launch: cudaErrorLaunchFailure\nREPORTED"
+  -DFORBID=FAIL -P ${_drv_expect})
+set_tests_properties(emu.programs.driver.host_pointer.forged_printf PROPERTIES TIMEOUT 60)
+# A kernel writes its own stack, never the return addresses and saved frame pointers there (kernel_reach.cpp's
+# stack_write): a forged return from the kernel and from a device function, each an illegal address at its line.
+foreach(how kernel device)
+  add_test(NAME emu.programs.driver.return_address.${how} COMMAND ${CMAKE_COMMAND}
+    -DPROGRAM=$<TARGET_FILE:emu_driver_return_address> -DARGS=${how}
+    "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*return_address\\.cu:[0-9]+ in kernel hijack[^\n]*\n[^\n]*\n=========     Address [^\n]* is a return address or saved frame pointer on this thread's stack;launch: cudaErrorIllegalAddress\nREPORTED"
+    -DFORBID=FAIL -P ${_drv_expect})
+  set_tests_properties(emu.programs.driver.return_address.${how} PROPERTIES TIMEOUT 60)
+endforeach()
 add_test(NAME emu.programs.driver.host_pointer.fixed COMMAND emu_driver_host_pointer fixed)
 set_tests_properties(emu.programs.driver.host_pointer emu.programs.driver.host_pointer.forged
   emu.programs.driver.host_pointer.fixed PROPERTIES TIMEOUT 60)
 set_tests_properties(emu.programs.driver.host_pointer.fixed PROPERTIES
-  PASS_REGULAR_EXPRESSION "\nPASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL")
+  PASS_REGULAR_EXPRESSION "device printf: 7 0\\.5 x%\n(.*\n)?PASS\n" FAIL_REGULAR_EXPRESSION "========= (Error|Warning)|\nFAIL")
 
 # Sources emu-nvcc must refuse, and the driver's command line end to end (several units, a .cpp, nvcc's flags).
 add_test(NAME emu.programs.driver.arch_host_device_refused COMMAND ${CMAKE_COMMAND}

@@ -6,7 +6,9 @@
 // device function, a by-value struct parameter, its own locals and a block of the device heap (malloc in a kernel);
 // none may be refused. "forged" writes through a
 // pointer to a host variable made from an integer (docs/security.md: the memory checker's own state lies in host
-// memory too): an illegal address.
+// memory too): an illegal address. "forged_free" and "forged_delete" free a host heap block from a kernel, through an
+// address passed as an integer: a kernel may free only the device heap's own blocks, so each is an illegal address and
+// the host block stays allocated and intact (until session 10 the C library's free released it).
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -48,6 +50,16 @@ __global__ void scratch_sum(float* out) {
 
 __global__ void forge(unsigned long address) { *reinterpret_cast<unsigned long*>(address) = 1; }
 
+__global__ void forge_free(unsigned long address) { free(reinterpret_cast<void*>(address)); }
+__global__ void forge_delete(unsigned long address) { delete reinterpret_cast<unsigned long*>(address); }
+// "forged_printf": printf's %n writes a host variable (device printf is the C library's, uninstrumented): refused,
+// the variable unchanged. "fixed" also prints from a kernel.
+__global__ void forge_printf(unsigned long address) {
+    const char format[5] = {37, 104, 104, 110, 0};  // "%hhn": the C library's printf writes through its argument
+    printf(format, reinterpret_cast<unsigned long*>(address));
+}
+__global__ void say(int n) { printf("%s %d %.1f %c%%\n", "device printf:", n, 0.5, 'x'); }
+
 int main(int argc, char** argv) {
     const char* mode = argc > 1 ? argv[1] : "bug";
     std::printf("host pointer (%s): a kernel reaches only what a GPU kernel can\n", mode);
@@ -60,6 +72,24 @@ int main(int argc, char** argv) {
         const cudaError_t e = cudaDeviceSynchronize();
         std::printf("launch: %s\n", cudaGetErrorName(e));
         return std::puts(e == cudaSuccess || g_host_word ? "FAIL: the forged write went through" : "REPORTED"), 0;
+    }
+    if (std::strcmp(mode, "forged_printf") == 0) {
+        forge_printf<<<1, 1>>>(reinterpret_cast<unsigned long>(&g_host_word));
+        const cudaError_t e = cudaDeviceSynchronize();
+        std::printf("launch: %s\n", cudaGetErrorName(e));
+        return std::puts(e == cudaSuccess || g_host_word ? "FAIL: the forged write went through" : "REPORTED"), 0;
+    }
+    if (std::strcmp(mode, "forged_free") == 0 || std::strcmp(mode, "forged_delete") == 0) {
+        // Two host blocks of the same size: the C library hands a freed block back at once, so a free that went
+        // through shows as `again` taking the victim's place.
+        unsigned long* victim = new unsigned long(42);
+        if (mode[7] == 'f') forge_free<<<1, 1>>>(reinterpret_cast<unsigned long>(victim));
+        else forge_delete<<<1, 1>>>(reinterpret_cast<unsigned long>(victim));
+        const cudaError_t e = cudaDeviceSynchronize();
+        std::printf("launch: %s\n", cudaGetErrorName(e));
+        unsigned long* again = new unsigned long(7);
+        const bool freed = again == victim || *victim != 42;
+        return std::puts(e == cudaSuccess || freed ? "FAIL: the kernel freed host memory" : "REPORTED"), 0;
     }
     unsigned* counter = new unsigned(0);
     cudaHostRegister(counter, sizeof *counter, cudaHostRegisterDefault);
@@ -86,6 +116,8 @@ int main(int argc, char** argv) {
     }
     if (total != expect || m_blocks != 2 || *counter != static_cast<unsigned>(n))
         return std::printf("FAIL: total %g (want %g), blocks %d, counter %u\n", total, expect, m_blocks, *counter), 1;
+    say<<<1, 1>>>(7);
+    if (cudaDeviceSynchronize() != cudaSuccess) return std::puts("FAIL: device printf failed"), 1;
     scratch_sum<<<1, 8>>>(d_out);
     if (cudaDeviceSynchronize() != cudaSuccess) return std::puts("FAIL: the device heap's launch failed"), 1;
     cudaMemcpy(out.data(), d_out, 8 * sizeof(float), cudaMemcpyDeviceToHost);
