@@ -56,9 +56,9 @@ inline const std::uintptr_t& g_arena_hi = g_bounds.arena_hi;
 void set_heap_bounds(std::uintptr_t lo, std::uintptr_t hi);
 void set_arena_bounds(std::uintptr_t lo, std::uintptr_t hi);
 
-// The running CUDA thread's own fiber stack (its locals): set at every switch to a thread (kernel_reach.cpp).
+// The running CUDA thread's own fiber stack (its locals): set at every switch to a thread (scheduler.cpp's enter;
+// defined in kernel_reach.cpp). The stacks belong to the engine (fiber.cpp).
 extern std::uintptr_t g_stack_lo, g_stack_hi;
-void enter_thread_stack(unsigned stack_index);
 // An access inside a kernel to none of the above: allowed only where a GPU kernel could reach (the launch's
 // parameters, the built-in variables, __device__ variables, read-only data, registered host memory), else an
 // illegal address that ends the launch (kernel_reach.cpp).
