@@ -89,9 +89,13 @@ inline void access(const void* p, std::size_t size, unsigned flags, const void* 
         settle_waw();
     if (__builtin_expect(prof::g_on, 0)) prof::on_access(p, size, flags, pc);  // the opt-in profiler (profile.hpp)
     const auto a = reinterpret_cast<std::uintptr_t>(p);
+    // The regions below do not overlap, so the order of the tests decides nothing but their cost: the thread's own
+    // locals first, as -O0 code reaches them through pointers and references in most of its accesses (counted over
+    // the solutions of rmsnorm, welford, layernorm and fused_add_rmsnorm: 85 % of the hook calls, then 7 % device
+    // memory, 6 % built-ins, 2 % shared memory).
+    if (a - g_stack_lo < g_stack_hi - g_stack_lo && size <= g_stack_hi - a) return;  // the thread's own locals
     if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
     else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
-    else if (a - g_stack_lo < g_stack_hi - g_stack_lo && size <= g_stack_hi - a) return;  // the thread's own locals
     else if (!(flags & (kWrite | kAtomic)) && a - reinterpret_cast<std::uintptr_t>(__start_emu_builtins) <
                                                   reinterpret_cast<std::uintptr_t>(__stop_emu_builtins) -
                                                       reinterpret_cast<std::uintptr_t>(__start_emu_builtins))
