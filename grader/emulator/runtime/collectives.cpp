@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "engine.hpp"
 #include "profile.hpp"
@@ -49,17 +50,12 @@ void mask_error(const Thread& t, Coll c, int op, unsigned mask, const char* file
                 cudaErrorLaunchFailure);
 }
 
-// Checks the mask against the lanes that can ever arrive, records the wait, and blocks until the collective completes.
-Thread& arrive(Coll c, int op, unsigned mask, const char* file, int line) {
-    if (!g_in_kernel) {
-        std::fprintf(stderr, "emu: %s called outside a kernel (%s:%d)\n", coll_name(c, op), file, line);
-        std::abort();
-    }
-    Engine& e = g_engine;
-    Thread& t = *e.cur;
+// Reports the first fault of a mask that arrive() found wrong: the calling lane not in it, lanes that do not exist,
+// lanes that have exited. Out of line and cold, so that arrive() stays a few instructions on every lane's way.
+[[gnu::noinline, gnu::cold]] void bad_mask(const Thread& t, Coll c, int op, unsigned mask, const char* file, int line) {
+    const Engine& e = g_engine;
     const WarpState& ws = e.warps[t.info.warp];
-    const unsigned self = 1u << t.info.lane;
-    if (!(mask & self))
+    if (!(mask & (1u << t.info.lane)))
         mask_error(t, c, op, mask, file, line, "the calling lane is not in the mask",
                    "the mask must include every lane that executes the call, the caller included (0xffffffff when the "
                    "whole warp takes part).");
@@ -74,6 +70,19 @@ Thread& arrive(Coll c, int op, unsigned mask, const char* file, int line) {
                    "the mask names lanes " + lane_set(mask & ws.exited) + ", which have already exited",
                    "lanes that returned early cannot take part; keep every lane of the mask alive until the "
                    "collective, or leave the exited lanes out of the mask.");
+}
+
+// Checks the mask against the lanes that can ever arrive, records the wait, and blocks until the collective completes.
+inline Thread& arrive(Coll c, int op, unsigned mask, const char* file, int line) {
+    if (!g_in_kernel) {
+        std::fprintf(stderr, "emu: %s called outside a kernel (%s:%d)\n", coll_name(c, op), file, line);
+        std::abort();
+    }
+    Engine& e = g_engine;
+    Thread& t = *e.cur;
+    const WarpState& ws = e.warps[t.info.warp];
+    if (__builtin_expect(!(mask & (1u << t.info.lane)) || (mask & ~ws.exists) || (mask & ws.exited), 0))
+        bad_mask(t, c, op, mask, file, line);
     t.wait.coll = c;
     t.wait.op = op;
     t.wait.mask = mask;
@@ -82,7 +91,7 @@ Thread& arrive(Coll c, int op, unsigned mask, const char* file, int line) {
     return t;
 }
 
-void join(Thread& t) {
+inline void join(Thread& t) {
     Engine& e = g_engine;
     WarpState& ws = e.warps[t.info.warp];
     t.state = TState::warp;
@@ -93,7 +102,7 @@ void join(Thread& t) {
 }
 
 // PTX ISA, shfl.sync: the source lane j of `lane`, or `lane` itself when j falls outside the lane's segment/range.
-unsigned shfl_source(emu::detail::ShflMode mode, unsigned lane, int b, int c) {
+[[gnu::always_inline]] inline unsigned shfl_source(emu::detail::ShflMode mode, unsigned lane, int b, int c) {
     const int bval = b & 0x1f;
     const int cval = c & 0x1f;
     const int segmask = (c >> 8) & 0x1f;
@@ -152,34 +161,46 @@ bool complete_activemasks() {
     return any;
 }
 
+namespace {
+// Lane l (thread r) of a shuffle reads lane j, which is not in the mask.
+[[gnu::noinline, gnu::cold]] void shfl_source_error(unsigned mask, const Thread& r, unsigned l, unsigned j) {
+    mask_error(*g_engine.cur, Coll::shfl, r.wait.op, mask, r.wait.file, r.wait.line,
+               "lane " + std::to_string(l) + " (thread " + thread_coords(r) + ") reads lane " + std::to_string(j) +
+                   ", which is not in the mask: on a GPU the value is undefined",
+               "every lane a shuffle reads from must be in the mask; use the full mask, or keep the offsets "
+               "inside the lanes that take part.");
+}
+}  // namespace
+
 void try_complete_warp(unsigned warp, const Thread& t) {
     Engine& e = g_engine;
     WarpState& ws = e.warps[warp];
     const unsigned mask = t.wait.mask;
     Thread* lanes = &e.threads[warp * 32];
-    for (unsigned l = 0; l < 32; ++l) {
-        if (!(mask >> l & 1u)) continue;
-        const Wait& w = lanes[l].wait;
+    // The lanes of the mask in increasing order (m & (m - 1) clears the lowest).
+    for (unsigned m = mask; m; m &= m - 1) {
+        const Wait& w = lanes[__builtin_ctz(m)].wait;
         // A lane at a different collective (or the same one with another mask) does not match; if it never will, the
         // scheduler's stall check explains it.
         if (w.coll != t.wait.coll || w.op != t.wait.op || w.mask != mask) return;
     }
     switch (t.wait.coll) {
         case Coll::shfl: {
-            const auto mode = static_cast<emu::detail::ShflMode>(t.wait.op);
-            for (unsigned l = 0; l < 32; ++l) {
-                if (!(mask >> l & 1u)) continue;
-                const unsigned j = shfl_source(mode, l, lanes[l].wait.b, lanes[l].wait.c);
-                if (!(mask >> j & 1u)) {
-                    const Thread& r = lanes[l];
-                    mask_error(
-                        *e.cur, Coll::shfl, t.wait.op, mask, r.wait.file, r.wait.line,
-                        "lane " + std::to_string(l) + " (thread " + thread_coords(r) + ") reads lane " +
-                            std::to_string(j) + ", which is not in the mask: on a GPU the value is undefined",
-                        "every lane a shuffle reads from must be in the mask; use the full mask, or keep the offsets "
-                        "inside the lanes that take part.");
+            // One loop per mode, so that shfl_source's choice of mode is made once per shuffle, not once per lane.
+            auto move = [&](auto mode) {
+                for (unsigned m = mask; m; m &= m - 1) {
+                    const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+                    const unsigned j = shfl_source(mode(), l, lanes[l].wait.b, lanes[l].wait.c);
+                    if (!(mask >> j & 1u)) shfl_source_error(mask, lanes[l], l, j);
+                    lanes[l].result = lanes[j].wait.value;
                 }
-                lanes[l].result = lanes[j].wait.value;
+            };
+            using M = emu::detail::ShflMode;
+            switch (static_cast<M>(t.wait.op)) {
+                case M::idx: move(std::integral_constant<M, M::idx>{}); break;
+                case M::up: move(std::integral_constant<M, M::up>{}); break;
+                case M::down: move(std::integral_constant<M, M::down>{}); break;
+                case M::bfly: move(std::integral_constant<M, M::bfly>{}); break;
             }
             break;
         }
@@ -251,9 +272,8 @@ void try_complete_warp(unsigned warp, const Thread& t) {
     }
     if (prof::g_on && t.wait.coll != Coll::activemask) prof::on_collective(static_cast<prof::Coll>(t.wait.coll));
     ws.arrived &= ~mask;
-    for (unsigned l = 0; l < 32; ++l) {
-        if (!(mask >> l & 1u)) continue;
-        lanes[l].state = TState::runnable;
+    for (unsigned m = mask; m; m &= m - 1) {
+        lanes[__builtin_ctz(m)].state = TState::runnable;
         ++e.runnable;
     }
 }

@@ -17,8 +17,10 @@ struct Dim3 {
 // True while a kernel's thread (a fiber) is running on this OS thread. The checker's hooks return at once when false.
 // Per OS thread: a program may call CUDA from several host threads (the samples' simpleCallback, cudaOpenMP), and one
 // thread's host code must not be taken for the kernel another thread is running. Initial-exec TLS keeps the hot path
-// one load (%fs-relative), as a plain global was.
-extern thread_local bool g_in_kernel __attribute__((tls_model("initial-exec")));
+// one load (%fs-relative), as a plain global was. __constinit (GCC's constinit before C++20) tells every user that the
+// variable has no dynamic initializer: without it, each access from another file first tests for a thread_local
+// initialization function (a load and a branch), and the hooks kept two registers saved around that possible call.
+extern __constinit thread_local bool g_in_kernel __attribute__((tls_model("initial-exec")));
 
 struct ThreadInfo {
     Dim3 thread;          // threadIdx

@@ -18,6 +18,12 @@
 #endif
 
 namespace emu::rt {
+
+namespace fiber_detail {
+char** g_deepest = nullptr;
+unsigned g_deepest_count = 0;
+}  // namespace fiber_detail
+
 namespace {
 
 std::size_t page_size() {
@@ -31,15 +37,29 @@ std::vector<FiberStack>& pool() {
 }
 
 // What fiber_poison knows about each stack: [floor, top) held only poison before the last thread started; that
-// thread changed words from `low` up at least, and blocked at `deepest`.
+// thread changed words from `low` up at least, and blocked at fiber_detail::g_deepest[i] (kept apart, for the
+// switch's inline fiber_note_depth).
 struct PoisonState {
     char* floor = nullptr;
     char* low = nullptr;
-    char* deepest = nullptr;
 };
 std::vector<PoisonState>& poison_states() {
     static std::vector<PoisonState> states;
     return states;
+}
+std::vector<char*>& deepest_points() {
+    static std::vector<char*> points;
+    return points;
+}
+// Grows both tables to cover stack `i`.
+void cover_stack(unsigned i) {
+    if (poison_states().size() <= i) poison_states().resize(i + 1);
+    auto& d = deepest_points();
+    if (d.size() <= i) {
+        d.resize(i + 1, nullptr);
+        fiber_detail::g_deepest = d.data();
+        fiber_detail::g_deepest_count = static_cast<unsigned>(d.size());
+    }
 }
 
 constexpr std::size_t kPoisonInitial = 4096;  // a lesson kernel's thread uses about 2 KiB at -O0; a page is a fault
@@ -91,21 +111,21 @@ FiberStack fiber_stack(unsigned i) {
 
 void fiber_poison(unsigned i) {
     const FiberStack st = fiber_stack(i);
-    auto& states = poison_states();
-    if (states.size() <= i) states.resize(i + 1);
-    PoisonState& ps = states[i];
+    cover_stack(i);
+    PoisonState& ps = poison_states()[i];
+    char*& deepest = fiber_detail::g_deepest[i];
     char* const top =
         reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(st.base + st.size) & ~std::uintptr_t{63});
     if (!ps.floor) {
         ps.floor = top - std::min(kPoisonInitial, static_cast<std::size_t>(top - st.base));
         fill_poison(ps.floor, top);
-        ps.low = ps.deepest = top;
+        ps.low = deepest = top;
         return;
     }
     // Where the last thread changed the stack: scan up from a margin below the lowest word changed last time (or the
     // deepest point this thread was seen at, if lower). The words below held poison and, unless a call went deeper
     // than that without touching the word where the scan starts, still do.
-    char* start = std::min(ps.low, ps.deepest) - kPoisonMargin;
+    char* start = std::min(ps.low, deepest) - kPoisonMargin;
     start = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(std::max(start, ps.floor)) & ~std::uintptr_t{7});
     char* low = lowest_changed(start, top);
     if (low < start + 64 && start > ps.floor) low = lowest_changed(ps.floor, top);  // changed right at the start
@@ -118,14 +138,7 @@ void fiber_poison(unsigned i) {
     }
     fill_poison(low, top);
     ps.low = low;
-    ps.deepest = top;
-}
-
-void fiber_note_depth(unsigned i, const void* sp) {
-    auto& states = poison_states();
-    if (i >= states.size()) return;
-    char* p = const_cast<char*>(static_cast<const char*>(sp));
-    if (p < states[i].deepest) states[i].deepest = p;
+    deepest = top;
 }
 
 namespace {
@@ -139,7 +152,7 @@ char* suspended_low(unsigned i, const FiberContext& ctx, const FiberStack& st) {
 #else
     (void)ctx;
     constexpr std::size_t kSwitchFrame = 4096;
-    char* deepest = i < poison_states().size() ? poison_states()[i].deepest : st.base;
+    char* deepest = i < fiber_detail::g_deepest_count ? fiber_detail::g_deepest[i] : st.base;
     return deepest - std::min(kSwitchFrame, static_cast<std::size_t>(deepest - st.base));
 #endif
 }
@@ -232,7 +245,6 @@ emu_fiber_trampoline:
   .size emu_fiber_trampoline, .-emu_fiber_trampoline
 )");
 
-extern "C" void emu_fiber_switch_asm(void** from_sp, void* to_sp);
 extern "C" void emu_fiber_trampoline();
 
 void fiber_prepare(FiberContext& ctx, const FiberStack& st, FiberEntry entry, void* arg) {
@@ -254,8 +266,6 @@ void fiber_prepare(FiberContext& ctx, const FiberStack& st, FiberEntry entry, vo
     slot[-10] = mxcsr | (static_cast<std::uint64_t>(fcw) << 32);
     ctx.sp = &slot[-10];
 }
-
-void fiber_switch(FiberContext& from, const FiberContext& to) { emu_fiber_switch_asm(&from.sp, to.sp); }
 
 #else  // ucontext fallback
 

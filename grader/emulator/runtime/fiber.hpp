@@ -37,8 +37,17 @@ FiberStack fiber_stack(unsigned i);
 // poisoned again (found by scanning for the lowest changed word, from a margin below where it was last time).
 constexpr std::uint64_t kStackPoison = 0x7ff7ffff7ff7ffffull;
 void fiber_poison(unsigned i);
-// Records that the thread on stack `i` reached stack address `sp` (called when it blocks or exits).
-void fiber_note_depth(unsigned i, const void* sp);
+// Records that the thread on stack `i` reached stack address `sp` (called when it blocks or exits). Inline on one
+// array of 8-byte entries, since every switch away from a thread makes it.
+namespace fiber_detail {
+extern char** g_deepest;  // per stack: the deepest address its thread was seen at (fiber.cpp keeps it)
+extern unsigned g_deepest_count;
+}  // namespace fiber_detail
+inline void fiber_note_depth(unsigned i, const void* sp) {
+    if (i >= fiber_detail::g_deepest_count) return;
+    char* p = const_cast<char*>(static_cast<const char*>(sp));
+    if (p < fiber_detail::g_deepest[i]) fiber_detail::g_deepest[i] = p;
+}
 
 // The part of stack `i` that the suspended fiber `ctx` uses (from its saved stack pointer to the top), copied out and
 // back at the same addresses, so that other threads can run on the stack in between: a block of a cooperative grid
@@ -53,6 +62,11 @@ bool fiber_guard_hit(const void* addr, unsigned* index);
 void fiber_prepare(FiberContext& ctx, const FiberStack& st, FiberEntry entry, void* arg);
 
 // Saves the running context into `from` and resumes `to`.
+#if defined(__x86_64__) && !defined(EMU_FIBER_UCONTEXT)
+extern "C" void emu_fiber_switch_asm(void** from_sp, void* to_sp);  // fiber.cpp
+inline void fiber_switch(FiberContext& from, const FiberContext& to) { emu_fiber_switch_asm(&from.sp, to.sp); }
+#else
 void fiber_switch(FiberContext& from, const FiberContext& to);
+#endif
 
 }  // namespace emu::rt

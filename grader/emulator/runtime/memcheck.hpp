@@ -56,9 +56,9 @@ inline const std::uintptr_t& g_arena_hi = g_bounds.arena_hi;
 void set_heap_bounds(std::uintptr_t lo, std::uintptr_t hi);
 void set_arena_bounds(std::uintptr_t lo, std::uintptr_t hi);
 
-// The running CUDA thread's own fiber stack (its locals): set at every switch to a thread (kernel_reach.cpp).
+// The running CUDA thread's own fiber stack (its locals): set at every switch to a thread (scheduler.cpp's enter;
+// defined in kernel_reach.cpp). The stacks belong to the engine (fiber.cpp).
 extern std::uintptr_t g_stack_lo, g_stack_hi;
-void enter_thread_stack(unsigned stack_index);
 // An access inside a kernel to none of the above: allowed only where a GPU kernel could reach (the launch's
 // parameters, the built-in variables, __device__ variables, read-only data, registered host memory), else an
 // illegal address that ends the launch (kernel_reach.cpp).
@@ -93,13 +93,18 @@ inline void access(const void* p, std::size_t size, unsigned flags, const void* 
         settle_waw();
     if (__builtin_expect(prof::g_on, 0)) prof::on_access(p, size, flags, pc);  // the opt-in profiler (profile.hpp)
     const auto a = reinterpret_cast<std::uintptr_t>(p);
-    if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
-    else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
-    else if (a - g_stack_lo < g_stack_hi - g_stack_lo && size <= g_stack_hi - a) {  // the thread's own locals
+    // The regions below do not overlap, so the order of the tests decides nothing but their cost: the thread's own
+    // locals first, as -O0 code reaches them through pointers and references in most of its accesses (counted over
+    // the solutions of rmsnorm, welford, layernorm and fused_add_rmsnorm: 85 % of the hook calls, then 7 % device
+    // memory, 6 % built-ins, 2 % shared memory).
+    if (a - g_stack_lo < g_stack_hi - g_stack_lo && size <= g_stack_hi - a) {  // the thread's own locals
         // The frame pointer of the hook's caller, read now: the call below may be a tail call, and this frame gone.
         if (flags & (kWrite | kAtomic))
             stack_write(a, size, flags, *static_cast<void* const*>(__builtin_frame_address(0)), pc);
+        return;
     }
+    if (a - g_arena_lo < g_arena_hi - g_arena_lo) shared_access(a, size, flags, pc);
+    else if (a - g_heap_lo < g_heap_hi - g_heap_lo) global_access(a, size, flags, pc);
     else if (!(flags & (kWrite | kAtomic)) && a - reinterpret_cast<std::uintptr_t>(__start_emu_builtins) <
                                                   reinterpret_cast<std::uintptr_t>(__stop_emu_builtins) -
                                                       reinterpret_cast<std::uintptr_t>(__start_emu_builtins))

@@ -57,25 +57,24 @@ const char* barrier_name(int op) {
 }  // namespace
 }  // namespace emu::rt
 
-namespace emu::mc {
-// The stacks belong to the engine (fiber.cpp); the memory checker lets a CUDA thread reach its own (memcheck.hpp).
-void enter_thread_stack(unsigned stack_index) {
-    const rt::FiberStack st = rt::fiber_stack(stack_index);
-    g_stack_lo = reinterpret_cast<std::uintptr_t>(st.base);
-    g_stack_hi = g_stack_lo + st.size;
-}
-}  // namespace emu::mc
-
 namespace emu::rt {
 namespace {
 
-void run_thread(Engine& e, Thread& t) {
+// What every switch to thread `t` sets: the running thread, its threadIdx and its stack for the memory checker (the
+// bounds start_block copied into the Thread from fiber_stack, whose lookup would cost each switch a call and a
+// cache line).
+inline void enter(Engine& e, Thread& t) {
     e.cur = &t;
     if (!t.started) t.stack_top = 0;  // fiber_main sets it once the fiber runs
     t.started = true;
     emu_builtin_thread_idx = uint3{t.info.thread.x, t.info.thread.y, t.info.thread.z};
-    mc::enter_thread_stack(t.info.linear);
-    if (t.stack_top) mc::g_stack_hi = t.stack_top;
+    mc::g_stack_lo = t.stack_lo;
+    // A kernel's reach on its stack ends at fiber_main's frame once the fiber runs (kernel_reach.cpp).
+    mc::g_stack_hi = t.stack_top ? t.stack_top : t.stack_hi;
+}
+
+void run_thread(Engine& e, Thread& t) {
+    enter(e, t);
     g_in_kernel = true;
     fiber_switch(e.sched_ctx, t.ctx);
     g_in_kernel = false;
@@ -306,7 +305,10 @@ void start_block(Engine& e, Dim3 index) {
         t.barrier_copies.clear();
         t.committed = t.released = 0;
         fiber_poison(i);
-        fiber_prepare(t.ctx, fiber_stack(i), &fiber_main, &t);
+        const FiberStack st = fiber_stack(i);
+        t.stack_lo = reinterpret_cast<std::uintptr_t>(st.base);
+        t.stack_hi = t.stack_lo + st.size;
+        fiber_prepare(t.ctx, st, &fiber_main, &t);
     }
     for (unsigned w = 0; w < e.warps.size(); ++w) {
         const unsigned lanes = (w + 1) * 32 <= n ? 32 : n - w * 32;
@@ -412,10 +414,7 @@ void switch_away(Thread& t) {
             Thread& next = e.threads[e.order[k]];
             if (next.state != TState::runnable) continue;
             e.pos = k;
-            e.cur = &next;
-            next.started = true;
-            emu_builtin_thread_idx = uint3{next.info.thread.x, next.info.thread.y, next.info.thread.z};
-            mc::enter_thread_stack(next.info.linear);
+            enter(e, next);
             fiber_switch(t.ctx, next.ctx);
             return;
         }

@@ -28,18 +28,26 @@ inline unsigned int existing_lanes_mask() {
     return n == 32u ? 0xffffffffu : ((1u << n) - 1u);
 }
 
+// The shuffles below copy the caller's value into word arrays of their own and back. Compiled with the kernel, at
+// -O0 and instrumented, each copy of those locals would be a hook call that can only find the thread's own stack (six
+// a lane per shuffle of a float): they are not instrumented, and the one access that is not to their own locals, the
+// read of the caller's value, is reported as the instrumented memcpy reported it (a read of sizeof(T) bytes at this
+// code address, which the checker attributes to the caller).
+extern "C" void __tsan_read_range(void* p, unsigned long n);
+
 // shfl.sync.down of any trivially copyable T, moved in 4-byte words as CUB's ShuffleDown does for wide types, with
 // CUB's `c` operand: segments of `logical_warp` lanes, and `last_lane` (logical) as the highest lane read from. A
 // lane whose source lies beyond last_lane gets its own value back and reads nothing, which is what keeps CUB's
 // partial reductions from touching lanes outside the mask. `file`/`line` name the user's call.
 template <class T>
-inline T shuffle_down(unsigned mask, const T& value, unsigned offset, int logical_warp, int last_lane, const char* file,
-                      int line) {
+__attribute__((no_sanitize_thread)) inline T shuffle_down(unsigned mask, const T& value, unsigned offset,
+                                                          int logical_warp, int last_lane, const char* file, int line) {
     static_assert(std::is_trivially_copyable<T>::value, "cub shuffles need a trivially copyable type");
     constexpr std::size_t words = (sizeof(T) + 3) / 4;
     const int c = ((32 - logical_warp) << 8) | last_lane;
     unsigned int in[words] = {};
     unsigned int out[words];
+    __tsan_read_range(const_cast<T*>(&value), sizeof(T));
     std::memcpy(in, &value, sizeof(T));
     for (std::size_t i = 0; i < words; ++i)
         out[i] =
@@ -52,11 +60,13 @@ inline T shuffle_down(unsigned mask, const T& value, unsigned offset, int logica
 // shfl.sync.up and shfl.sync.idx of any trivially copyable T in 4-byte words, within segments of `logical_warp` lanes
 // (CUB's WarpScan). A lane whose source is below its segment gets its own value back.
 template <class T>
-inline T shuffle_words(emu::detail::ShflMode mode, unsigned mask, const T& value, int lane_arg, int c) {
+__attribute__((no_sanitize_thread)) inline T shuffle_words(emu::detail::ShflMode mode, unsigned mask, const T& value,
+                                                           int lane_arg, int c) {
     static_assert(std::is_trivially_copyable<T>::value, "cub shuffles need a trivially copyable type");
     constexpr std::size_t words = (sizeof(T) + 3) / 4;
     unsigned int in[words] = {};
     unsigned int out[words];
+    __tsan_read_range(const_cast<T*>(&value), sizeof(T));
     std::memcpy(in, &value, sizeof(T));
     for (std::size_t i = 0; i < words; ++i)
         out[i] = emu::detail::shfl_as<unsigned int>(mode, mask, in[i], lane_arg, c, __builtin_FILE(), __builtin_LINE());

@@ -2,6 +2,8 @@
 
 #include "memcheck.hpp"
 
+#include <emu/api.h>
+
 #include <dlfcn.h>
 
 #include <setjmp.h>
@@ -87,10 +89,15 @@ int run(const Launch& l, const std::vector<Phase>& phases) {
     g_block_dim = l.block;
     g_grid_dim = Dim3{l.blocks, 1, 1};
     g_name = l.name;
-    // The phases run on this thread's stack, next to the test's own state: the whole address space counts as the
-    // CUDA thread's stack, so the fake engine leaves the check of a kernel's reach (kernel_reach.cpp) out.
-    emu::mc::g_stack_lo = 0;
-    emu::mc::g_stack_hi = ~std::uintptr_t{0};
+    // The phases run on this thread's stack, next to the test's own state: the whole address space is reachable (one
+    // registered device range), so the fake engine leaves the check of a kernel's reach (kernel_reach.cpp) out. Not
+    // as the CUDA thread's stack: the hooks test the stack range before the __shared__ arena and device memory,
+    // which therefore must not lie inside it (memcheck.hpp's access). The reach check reads the program's segments
+    // once, with library code the scenarios' instrumented copies may stand in for: it does so here, outside a kernel,
+    // where their hooks return at once (a string literal is read-only data).
+    emu::mc::g_stack_lo = emu::mc::g_stack_hi = 0;
+    emu::register_device_range(reinterpret_cast<const void*>(1), ~std::uintptr_t{0} - 1);
+    emu::mc::outside_access(reinterpret_cast<std::uintptr_t>("x"), 1, 0, nullptr);
     const unsigned n = l.block.x * l.block.y * l.block.z;
     on_launch_begin(l.dynamic_shared);
     int err = sigsetjmp(g_abort_point, 0);
