@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Session 10's verification call: main after the merges of h-attack10 (the host-code fills' grammar, one device heap,
-# checked device printf, stack writes against the frame chain, -fstack-clash-protection) and h-speed10 (the emulator's
-# switch, collectives and hooks made cheaper):
+# A verification call on a GPU machine: what a grade on `gpu` does to the course as it stands, in one call.
 #   1. the sandbox self-test; both lessons' solutions graded on gpu, one grade at a time;
-#   2. on gpu, six at a time: session 10's three new known answers of lesson 04 (two vetoed by the static review on
-#      every backend, one a hunt the manifest routes to the emulator) and every cheat_*.
-# Everything goes into one archive. Needs .deps/ carried (scripts/gpu/unpack-deps.sh says how to make it).
+#   2. lesson 04's known answers named on the command line, and every cheat_*, graded on gpu six at a time (each must
+#      be rejected for its stated reason, as known_answers checks it on emu).
+# Everything goes into one archive, $OUT/verify.tgz, and summary.txt beside it. Needs .deps/ carried
+# (scripts/gpu/unpack-deps.sh says how to make it). From the repository root, as one device call:
+#   LEFT=330 timeout 420 bash scripts/gpu/verify-grades.sh hunt_mask_host_forged_write pick_packs_host_forged_write
+# (LEFT: no known answer starts after this many seconds of the script.) The calls that ran before this script existed
+# are recorded as they ran in docs/gpu-runs/*-verify*-cmd.sh.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/gpu/unpack-deps.sh
-o=/tmp/v10; mkdir -p "$o"
+o=/tmp/verify; mkdir -p "$o"
 t0=$(date +%s)
 log() { echo "[$(( $(date +%s) - t0 )) s] $*" | tee -a "$o/summary.txt"; }
 left() { echo $(( ${LEFT:-420} - ( $(date +%s) - t0 ) )); }
-finish() { tar czf "$OUT/verify10.tgz" -C /tmp v10; cp "$o/summary.txt" "$OUT/" 2>/dev/null; }
+finish() { tar czf "$OUT/verify.tgz" -C /tmp verify; cp "$o/summary.txt" "$OUT/" 2>/dev/null; }
 trap finish EXIT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$o/summary.txt"
 cmake -S . -B build -DCMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:-}" > /tmp/cfg.log 2>&1 || { log "configure failed"; tail -20 /tmp/cfg.log >> "$o/summary.txt"; exit 1; }
@@ -26,11 +28,10 @@ for l in 04 05; do
   $wb grade $l --solutions --backend gpu --seed 2026 --json-out "$o/solutions-$l.json" > "$o/solutions-$l.txt" 2>&1
   log "lesson $l solutions on gpu: exit $? — $(grep -m1 -E '^(PASSED|NOT PASSED)' "$o/solutions-$l.txt")"
 done
-python3 - > "$o/known-list.txt" <<'PY'
-import json
+python3 - "$@" > "$o/known-list.txt" <<'PY'
+import json, sys
 w = [e["name"] for e in json.load(open("solutions/04-rmsnorm/wrong/wrong.json"))]
-new = ["hunt_mask_host_forged_write", "pick_packs_host_forged_write", "hunt_align_printf_n_write"]
-for n in new + [n for n in w if n.startswith("cheat_")]: print(n)
+for n in sys.argv[1:] + [n for n in w if n.startswith("cheat_") and n not in sys.argv[1:]]: print(n)
 PY
 ka() {  # name
   [ "$(left)" -gt 60 ] || { echo "SKIPPED $1"; return; }
