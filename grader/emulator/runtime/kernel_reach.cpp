@@ -169,7 +169,7 @@ void stack_write(std::uintptr_t a, std::size_t size, unsigned flags, const void*
         if (a < f + 2 * sizeof(void*) && f < a + size) {
             const rt::ThreadInfo& t = rt::current_thread();
             fatal("illegal-address",
-                  std::string("Invalid __global__ ") + ((flags & kAtomic) ? "atomic" : "write") + " of size " +
+                  std::string("Invalid __local__ ") + ((flags & kAtomic) ? "atomic" : "write") + " of size " +
                       std::to_string(size) + (size == 1 ? " byte" : " bytes") + "\n    at " + where(pc) +
                       " in kernel " + rt::kernel_name() + "\n    by thread " + dim_str(t.thread) + " in block " +
                       dim_str(t.block) + "\n    Address " + address_hex(a) +

@@ -144,7 +144,7 @@ set_tests_properties(emu.programs.driver.host_pointer.forged_printf PROPERTIES T
 foreach(how kernel device)
   add_test(NAME emu.programs.driver.return_address.${how} COMMAND ${CMAKE_COMMAND}
     -DPROGRAM=$<TARGET_FILE:emu_driver_return_address> -DARGS=${how}
-    "-DEXPECT=Invalid __global__ write of size 8 bytes\n=========     at [^\n]*return_address\\.cu:[0-9]+ in kernel hijack[^\n]*\n[^\n]*\n=========     Address [^\n]* is a return address or saved frame pointer on this thread's stack;launch: cudaErrorIllegalAddress\nREPORTED"
+    "-DEXPECT=Invalid __local__ write of size 8 bytes\n=========     at [^\n]*return_address\\.cu:[0-9]+ in kernel hijack[^\n]*\n[^\n]*\n=========     Address [^\n]* is a return address or saved frame pointer on this thread's stack;launch: cudaErrorIllegalAddress\nREPORTED"
     -DFORBID=FAIL -P ${_drv_expect})
   set_tests_properties(emu.programs.driver.return_address.${how} PROPERTIES TIMEOUT 60)
 endforeach()
