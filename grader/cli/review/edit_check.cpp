@@ -414,8 +414,8 @@ EditCheck edit_check_text(const std::string& pristine, const std::string& studen
         const std::vector<HostContext> contexts = host_contexts(p);
         for (std::size_t k = 0; k < spans.size(); ++k) {
             if (spans[k].first >= spans[k].second) continue;
-            const std::string subject =
-                "the fill of " + (k < blank_ids.size() ? "blank '" + blank_ids[k] + "'" : "blank " + std::to_string(k + 1));
+            const std::string subject = "the fill of " + (k < blank_ids.size() ? "blank '" + blank_ids[k] + "'"
+                                                                               : "blank " + std::to_string(k + 1));
             if (auto why = refuse_fill(s, spans[k].first, spans[k].second, names))
                 return refused(label, *why, subject, "a blank's fill is arithmetic on the kernel's own values");
             if (k < contexts.size() && contexts[k].host)

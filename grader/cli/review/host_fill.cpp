@@ -15,7 +15,9 @@ bool among(std::string_view w, std::initializer_list<std::string_view> list) {
     return std::find(list.begin(), list.end(), w) != list.end();
 }
 
-bool word(const Tok& t) { return !t.text.empty() && (std::isalpha(static_cast<unsigned char>(t.text[0])) || t.text[0] == '_'); }
+bool word(const Tok& t) {
+    return !t.text.empty() && (std::isalpha(static_cast<unsigned char>(t.text[0])) || t.text[0] == '_');
+}
 bool ident(const Tok& t) { return t.kind == Kind::identifier && word(t); }
 // A keyword as spelled (the alternative operator spellings are normalized to `&&`, `|` …, which are not words).
 bool keyword(const Tok& t, std::initializer_list<std::string_view> list = {}) {
@@ -57,7 +59,8 @@ std::size_t match_open(const std::vector<Tok>& p, std::size_t close) {
 
 // A parameter list `(b, e)` (exclusive): each parameter's name and whether its type is arithmetic. `all` is false
 // when any parameter is not (an unnamed `int` is arithmetic; `void` alone is an empty list).
-std::vector<std::pair<std::string, bool>> parameters(const std::vector<Tok>& p, std::size_t b, std::size_t e, bool& all) {
+std::vector<std::pair<std::string, bool>> parameters(const std::vector<Tok>& p, std::size_t b, std::size_t e,
+                                                     bool& all) {
     std::vector<std::pair<std::string, bool>> out;
     all = true;
     std::size_t start = b;
@@ -223,7 +226,8 @@ std::vector<HostContext> host_contexts(const std::vector<Tok>& p) {
                 (keyword(before) && !keyword(before, {"return", "case", "throw", "sizeof", "alignof", "else", "do",
                                                       "new", "delete", "goto", "co_return", "co_yield", "co_await"})) ||
                 among(before.text, {">", "*", "&", "&&"});
-            if (after_type && among(p[i + 1].text, {"=", ";", ",", "{", "(", ")", "[", ":", ">"})) declare(t.text, false);
+            if (after_type && among(p[i + 1].text, {"=", ";", ",", "{", "(", ")", "[", ":", ">"}))
+                declare(t.text, false);
         }
         // A structured binding, `auto [a, b] = …` (also `auto& [`, `const auto [`): its names are not numbers here.
         if (t.text == "[" && i > 0 && (keyword(p[i - 1], {"auto"}) || among(p[i - 1].text, {"&", "&&"})))
@@ -262,7 +266,8 @@ bool ends_operand(const std::vector<Tok>& s, std::size_t b, std::size_t i) {
         else if (s[k].text == "(" && --depth == 0) {
             if (k > b && keyword(s[k - 1], {"sizeof", "alignof"})) return true;
             bool only_types = k + 1 < i;
-            for (std::size_t m = k + 1; m < i; ++m) only_types = only_types && (arithmetic_type_word(s[m]) || cv_word(s[m]));
+            for (std::size_t m = k + 1; m < i; ++m)
+                only_types = only_types && (arithmetic_type_word(s[m]) || cv_word(s[m]));
             return !only_types;
         }
     }
@@ -312,13 +317,15 @@ std::optional<Refusal> refuse_host_fill(const std::vector<Tok>& s, std::size_t b
             std::size_t k = i - 1;
             while (k > b && (arithmetic_type_word(s[k - 1]) || cv_word(s[k - 1]))) --k;
             const bool own_statement = k == b || among(s[k - 1].text, {";", "{", "}"});
-            const bool condition = k > b + 1 && s[k - 1].text == "(" && keyword(s[k - 2], {"for", "if", "while", "switch"});
+            const bool condition =
+                k > b + 1 && s[k - 1].text == "(" && keyword(s[k - 2], {"for", "if", "while", "switch"});
             if (!own_statement && !condition)
                 return refuse(t, "declares " + code_quoted(t.text) +
                                      " as the single statement of an if, else, loop or label (give it braces)");
         }
         if (i + 1 < e && s[i + 1].text == "(")
-            return refuse(t, "declares " + code_quoted(t.text) + " with parentheses (a function declaration; write `= …`)");
+            return refuse(
+                t, "declares " + code_quoted(t.text) + " with parentheses (a function declaration; write `= …`)");
         declaring_depth = static_cast<int>(open.size());
         Declared d{t.text, i, e};
         if (!open.empty()) {
@@ -359,7 +366,8 @@ std::optional<Refusal> refuse_host_fill(const std::vector<Tok>& s, std::size_t b
             case Kind::identifier:
                 // `______` left in place is an unfilled blank, which the grade reports (and no compiler accepts).
                 if (t.is_blank() || own_number(i) || context.values.count(t.text)) break;
-                if ((context.functions.count(t.text) || among(t.text, {"min", "max"})) && i + 1 < e && s[i + 1].text == "(")
+                if ((context.functions.count(t.text) || among(t.text, {"min", "max"})) && i + 1 < e &&
+                    s[i + 1].text == "(")
                     break;
                 return refuse(t, "names " + code_quoted(t.text) +
                                      ", which is neither a number declared before the blank (an arithmetic parameter, "
@@ -368,8 +376,10 @@ std::optional<Refusal> refuse_host_fill(const std::vector<Tok>& s, std::size_t b
                 if (!allowed_keyword(t)) return refuse(t, "uses the keyword " + code_quoted(t.text));
                 break;
             case Kind::punct:
-                if (among(t.text, {"[", "]", "<:", ":>"})) return refuse(t, "holds " + code_quoted(t.text) + " (an array, a subscript or a lambda)");
-                if (among(t.text, {".", "->", ".*", "->*"})) return refuse(t, "holds " + code_quoted(t.text) + " (a member access)");
+                if (among(t.text, {"[", "]", "<:", ":>"}))
+                    return refuse(t, "holds " + code_quoted(t.text) + " (an array, a subscript or a lambda)");
+                if (among(t.text, {".", "->", ".*", "->*"}))
+                    return refuse(t, "holds " + code_quoted(t.text) + " (a member access)");
                 if (among(t.text, {"::", "#", "##", "%:", "%:%:", "...", "<<<", ">>>"}))
                     return refuse(t, "holds " + code_quoted(t.text));
                 if (among(t.text, {"*", "&", "&&"}) && !(i > b && ends_operand(s, b, i - 1)))

@@ -24,18 +24,18 @@ char checked_byte(const char* p, const void* pc) {
 
 // Reads a string of at most `limit` bytes (up to its NUL) through the checker.
 void check_string(const char* s, std::size_t limit, const void* pc) {
-    for (std::size_t i = 0; i < limit && checked_byte(s + i, pc) != '\0'; ++i) {
-    }
+    for (std::size_t i = 0; i < limit && checked_byte(s + i, pc) != '\0'; ++i) {}
 }
 
 [[noreturn]] void refuse(const std::string& what, const void* pc) {
     const ThreadInfo& t = current_thread();
-    mc::fatal("printf",
-              "Unsupported device printf: " + what + "\n    at " + mc::where(pc) + " in kernel " + kernel_name() +
-                  "\n    by thread " + mc::dim_str(t.thread) + " in block " + mc::dim_str(t.block) +
-                  "\n    hint: device printf has the conversions c d i u o x X e E f F g G a A s p (and %% for a percent "
-                  "sign); it writes nothing through its arguments",
-              719 /* cudaErrorLaunchFailure */);
+    mc::fatal(
+        "printf",
+        "Unsupported device printf: " + what + "\n    at " + mc::where(pc) + " in kernel " + kernel_name() +
+            "\n    by thread " + mc::dim_str(t.thread) + " in block " + mc::dim_str(t.block) +
+            "\n    hint: device printf has the conversions c d i u o x X e E f F g G a A s p (and %% for a percent "
+            "sign); it writes nothing through its arguments",
+        719 /* cudaErrorLaunchFailure */);
 }
 
 // Walks the format and its arguments as the C library will, checking what printf will read.
@@ -85,12 +85,25 @@ void check_format(const char* fmt, va_list args, const void* pc) {
             c = checked_byte(fmt + ++i, pc);
         }
         switch (c) {
-            case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c':
+            case 'd':
+            case 'i':
+            case 'u':
+            case 'o':
+            case 'x':
+            case 'X':
+            case 'c':
                 if (c == 'c' && length != plain) refuse("a wide character (%lc)", pc);
                 if (length == l || length == ll) (void)va_arg(args, long long);
                 else (void)va_arg(args, int);
                 break;
-            case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
+            case 'e':
+            case 'E':
+            case 'f':
+            case 'F':
+            case 'g':
+            case 'G':
+            case 'a':
+            case 'A':
                 if (length == big) (void)va_arg(args, long double);
                 else (void)va_arg(args, double);
                 break;

@@ -106,10 +106,10 @@ int emu_checked_memcmp(const void* a, const void* b, unsigned long n) {
     return memcmp(a, b, n);
 }
 // nan and nanf read their tag, a string, up to its NUL: each byte as the caller's read.
-#define EMU_TAG(tag)                                                               \
-    for (const char* c = (tag);; ++c) {                                            \
-        hook(c, 1, 0, __builtin_return_address(0));                                \
-        if (*c == '\0') break;                                                     \
+#define EMU_TAG(tag)                                \
+    for (const char* c = (tag);; ++c) {             \
+        hook(c, 1, 0, __builtin_return_address(0)); \
+        if (*c == '\0') break;                      \
     }
 float emu_checked_nanf(const char* tag) {
     EMU_TAG(tag);
