@@ -8,7 +8,6 @@
 // keeps the C library's behaviour.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -16,6 +15,7 @@
 
 #include <emu/api.h>
 
+#include "device_heap.hpp"
 #include "exec.hpp"
 #include "memcheck.hpp"
 
@@ -30,19 +30,17 @@ std::set<std::uintptr_t>& blocks() {
     return *s;
 }
 
-std::size_t round_up(std::size_t n, std::size_t align) { return (n + align - 1) / align * align; }
-
-std::string address_hex(const void* p) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%p", p);
-    return b;
-}
-
 }  // namespace
+
+void* c_library_block(std::size_t n, std::size_t align) {
+    if (n == 0) n = 1;
+    return align > alignof(std::max_align_t) ? std::aligned_alloc(align, (n + align - 1) / align * align)
+                                             : std::malloc(n);
+}
 
 void* device_heap_alloc(std::size_t n, std::size_t align) {
     if (n == 0) n = 1;
-    void* p = align > alignof(std::max_align_t) ? std::aligned_alloc(align, round_up(n, align)) : std::malloc(n);
+    void* p = c_library_block(n, align);
     if (!p) return nullptr;  // CUDA's device malloc and nothrow new return null when the heap is full
     {
         const std::lock_guard<std::mutex> lock(g_heap_mutex);
@@ -62,21 +60,19 @@ bool device_heap_release(void* p) {
     return true;
 }
 
-// A kernel's free or delete of `p` (not null), called from `pc`: only a block of the device heap.
 void device_heap_free(void* p, const char* how, const void* pc) {
     if (device_heap_release(p)) return;
     const ThreadInfo& t = current_thread();
     mc::fatal("invalid-free",
-              std::string("Invalid ") + how + " of address " + address_hex(p) + "\n    at " + mc::where(pc) +
-                  " in kernel " + kernel_name() + "\n    by thread " + mc::dim_str(t.thread) + " in block " +
-                  mc::dim_str(t.block) +
+              std::string("Invalid ") + how + " of address " + mc::address_hex(reinterpret_cast<std::uintptr_t>(p)) +
+                  "\n    at " + mc::where(pc) + " in kernel " + kernel_name() + "\n    by thread " +
+                  mc::dim_str(t.thread) + " in block " + mc::dim_str(t.block) +
                   "\n    The address is not a block that malloc or new allocated inside a kernel and that is still "
                   "allocated: a kernel may free only the device heap's own blocks, once each (memory from cudaMalloc "
                   "is freed by the host with cudaFree)",
               700 /* cudaErrorIllegalAddress */);
 }
 
-// free or delete in host code: the C library's, and a device heap block freed there is forgotten first.
 void host_heap_free(void* p) {
     if (!device_heap_release(p)) std::free(p);
 }

@@ -113,12 +113,6 @@ std::string site_of(const Alloc& al) {
     return "";
 }
 
-std::string hex(std::uintptr_t v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "0x%" PRIxPTR, v);
-    return b;
-}
-
 std::string access_head(const char* space, std::size_t size, unsigned flags, const void* pc) {
     const rt::ThreadInfo& t = rt::current_thread();
     return std::string("Invalid ") + space +
@@ -131,7 +125,7 @@ std::string access_head(const char* space, std::size_t size, unsigned flags, con
 }
 
 std::string alloc_desc(const Alloc& al) {
-    std::string s = "an allocation at " + hex(al.begin) + " of " + std::to_string(al.end - al.begin) + " bytes";
+    std::string s = "an allocation at " + address_hex(al.begin) + " of " + std::to_string(al.end - al.begin) + " bytes";
     std::string site = site_of(al);
     if (!site.empty()) s += " made at " + site;
     return s;
@@ -162,7 +156,7 @@ void global_access(std::uintptr_t a, std::size_t size, unsigned flags, const voi
     const bool starts_inside = al && a >= al->begin && a < al->end;
     if (starts_inside && al->live && (flags & kNaturalAlign) && size > 1 && (a & (size - 1)) != 0) {
         fatal("misaligned",
-              access_head("__global__", size, flags, pc) + "    Address " + hex(a) + " is misaligned: a " +
+              access_head("__global__", size, flags, pc) + "    Address " + address_hex(a) + " is misaligned: a " +
                   std::to_string(size) + "-byte access needs an address that is a multiple of " + std::to_string(size) +
                   "; this one is byte " + std::to_string(a - al->begin) + " of " + alloc_desc(*al) +
                   "\n    hint: a vector type (float4, a 16-byte struct) may be loaded only from an address aligned to "
@@ -178,25 +172,25 @@ void global_access(std::uintptr_t a, std::size_t size, unsigned flags, const voi
     std::string body = access_head("__global__", size, flags, pc);
     if (al && !al->live && a < al->end && a + size > al->begin) {
         fatal("use-after-free",
-              body + "    Address " + hex(a) + " is inside " + alloc_desc(*al) +
+              body + "    Address " + address_hex(a) + " is inside " + alloc_desc(*al) +
                   " that was already released by cudaFree\n    hint: the buffer is used after cudaFree; free it only "
                   "after the last kernel that uses it (and a synchronization)",
               700 /* cudaErrorIllegalAddress */);
     }
     if (al && a + size > al->end && a < al->chunk_end && (starts_inside || a >= al->end)) {
         const std::uintptr_t past = a >= al->end ? a - al->end : 0;
-        body += "    Address " + hex(a) + " is out of bounds" +
+        body += "    Address " + address_hex(a) + " is out of bounds" +
                 (starts_inside ? " (the access runs past the end)" : "") + "\n    and is " + std::to_string(past) +
                 " bytes after the end of " + alloc_desc(*al);
     } else if (al && a < al->begin) {
-        body += "    Address " + hex(a) + " is out of bounds\n    and is " + std::to_string(al->begin - a) +
+        body += "    Address " + address_hex(a) + " is out of bounds\n    and is " + std::to_string(al->begin - a) +
                 " bytes before the start of " + alloc_desc(*al);
     } else if (const Alloc* first = first_allocation(h); first && a < first->chunk_begin) {
         al = first;  // in the lead gap (see heap())
-        body += "    Address " + hex(a) + " is out of bounds\n    and is " + std::to_string(first->begin - a) +
+        body += "    Address " + address_hex(a) + " is out of bounds\n    and is " + std::to_string(first->begin - a) +
                 " bytes before the start of " + alloc_desc(*first) + ", the first allocation";
     } else {
-        body += "    Address " + hex(a) + " is not inside any allocation (nor next to one)";
+        body += "    Address " + address_hex(a) + " is not inside any allocation (nor next to one)";
     }
     if (al && !al->live) body += " (already freed)";
     fatal("out-of-bounds",
@@ -218,7 +212,7 @@ void host_access(std::uintptr_t a, std::size_t size, unsigned flags, const void*
         return;
     std::string body = std::string("Host code ") + ((flags & kWrite) ? "wrote " : "read ") + std::to_string(size) +
                        (size == 1 ? " byte" : " bytes") + " of device memory at " + where(pc) + "\n    Address " +
-                       hex(a);
+                       address_hex(a);
     if (!al) {
         body += " is not inside any allocation";
     } else if (!al->live) {
@@ -238,7 +232,7 @@ void host_access(std::uintptr_t a, std::size_t size, unsigned flags, const void*
 
 std::string global_location(std::uintptr_t a, std::size_t size) {
     const Alloc* al = containing(heap(), a);
-    if (!al || a < al->begin) return "global memory at " + hex(a);
+    if (!al || a < al->begin) return "global memory at " + address_hex(a);
     return "global memory, bytes " + std::to_string(a - al->begin) + ".." + std::to_string(a - al->begin + size - 1) +
            " of " + alloc_desc(*al);
 }

@@ -11,28 +11,16 @@
 #include <cstdlib>
 #include <new>
 
+#include "device_heap.hpp"
 #include "exec.hpp"
 
-namespace emu::rt {
-void* device_heap_alloc(std::size_t n, std::size_t align);            // device_heap.cpp
-void device_heap_free(void* p, const char* how, const void* pc);      // device_heap.cpp
-void host_heap_free(void* p);                                         // device_heap.cpp
-}  // namespace emu::rt
-
 namespace {
-
-std::size_t round_up(std::size_t n, std::size_t align) { return (n + align - 1) / align * align; }
-
-void* allocate(std::size_t n, std::size_t align) {
-    if (n == 0) n = 1;
-    return align > alignof(std::max_align_t) ? std::aligned_alloc(align, round_up(n, align)) : std::malloc(n);
-}
 
 // nothrow: CUDA's device new returns null when the device heap is full (device code has no exceptions).
 void* checked_new(std::size_t n, std::size_t align, bool nothrow) {
     if (emu::rt::g_in_kernel) return emu::rt::device_heap_alloc(n, align);
     for (;;) {
-        if (void* p = allocate(n, align)) return p;
+        if (void* p = emu::rt::c_library_block(n, align)) return p;
         std::new_handler handler = std::get_new_handler();
         if (!handler) {
             if (nothrow) return nullptr;
@@ -77,9 +65,19 @@ void emu_checked_delete_array(void* p) noexcept { checked_delete(p, __builtin_re
 void emu_checked_delete_sized(void* p, std::size_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
 void emu_checked_delete_array_sized(void* p, std::size_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
 void emu_checked_delete_aligned(void* p, std::align_val_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
-void emu_checked_delete_array_aligned(void* p, std::align_val_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
-void emu_checked_delete_sized_aligned(void* p, std::size_t, std::align_val_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
-void emu_checked_delete_array_sized_aligned(void* p, std::size_t, std::align_val_t) noexcept { checked_delete(p, __builtin_return_address(0)); }
-void emu_checked_delete_nothrow(void* p, const std::nothrow_t&) noexcept { checked_delete(p, __builtin_return_address(0)); }
-void emu_checked_delete_array_nothrow(void* p, const std::nothrow_t&) noexcept { checked_delete(p, __builtin_return_address(0)); }
+void emu_checked_delete_array_aligned(void* p, std::align_val_t) noexcept {
+    checked_delete(p, __builtin_return_address(0));
+}
+void emu_checked_delete_sized_aligned(void* p, std::size_t, std::align_val_t) noexcept {
+    checked_delete(p, __builtin_return_address(0));
+}
+void emu_checked_delete_array_sized_aligned(void* p, std::size_t, std::align_val_t) noexcept {
+    checked_delete(p, __builtin_return_address(0));
+}
+void emu_checked_delete_nothrow(void* p, const std::nothrow_t&) noexcept {
+    checked_delete(p, __builtin_return_address(0));
+}
+void emu_checked_delete_array_nothrow(void* p, const std::nothrow_t&) noexcept {
+    checked_delete(p, __builtin_return_address(0));
+}
 }

@@ -107,12 +107,6 @@ bool in_registered(std::uintptr_t a, std::size_t size) {
     return a < it->second && size <= it->second - a;
 }
 
-std::string address_hex(std::uintptr_t v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "0x%" PRIxPTR, v);
-    return b;
-}
-
 const char* what_is_at(std::uintptr_t a) {
     if (reach_inside(loaded_segments().writable, a, 1))
         return "a host variable (the program's static data), not device memory";

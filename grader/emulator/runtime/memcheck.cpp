@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -240,6 +241,12 @@ std::string cross_block_hint(Hazard hz) {
 }
 
 }  // namespace
+
+std::string address_hex(std::uintptr_t a) {
+    char b[32];
+    std::snprintf(b, sizeof b, "0x%" PRIxPTR, a);
+    return b;
+}
 
 std::string dim_str(const rt::Dim3& d) {
     return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";

@@ -196,10 +196,11 @@ std::string global_location(std::uintptr_t addr, std::size_t size);
 void global_shadow_reset_all();
 
 // ---- message helpers (memcheck.cpp) -------------------------------------------------------------------------
-std::string thread_str(unsigned linear);  // "(x,y,z)" of a linear thread index in the running block
-std::string dim_str(const rt::Dim3& d);   // "(x,y,z)"
-std::string where(const void* pc);        // "file.cu:LINE" of attribute(pc) (via rt::symbolize)
-const void* attribute(const void* pc);    // see memcheck.cpp
+std::string thread_str(unsigned linear);    // "(x,y,z)" of a linear thread index in the running block
+std::string dim_str(const rt::Dim3& d);     // "(x,y,z)"
+std::string where(const void* pc);          // "file.cu:LINE" of attribute(pc) (via rt::symbolize)
+std::string address_hex(std::uintptr_t a);  // "0x7f…", as the reports print an address
+const void* attribute(const void* pc);      // see memcheck.cpp
 // Reports `kind` with the standard header lines and aborts the launch with `cuda_error`.
 [[noreturn]] void fatal(const char* kind, const std::string& body, int cuda_error);
 
