@@ -27,6 +27,7 @@ import re
 import sys
 from pathlib import Path
 
+import compare as C
 import fit_model as F
 import in_flight_fits as I
 
@@ -162,9 +163,9 @@ def seventh_points(table):
     return attach(pts, table, EMU7.split(","))
 
 
-def h100_copy():
-    text = (H100 / "copy.txt").read_text()
-    return float(re.search(r"copy_tbs ([\d.]+)", text).group(1)) * 1e12
+def copy_bps(gpu):
+    """The copy a call measured (compare.py reads its copy.txt), in bytes per second."""
+    return C.copy_tbs(gpu) * 1e12
 
 
 # The eighth check (gpu-heldout7.sh): the plan its script times, and the candidate carried into it beside the model.
@@ -233,7 +234,7 @@ def committed8():
     return committed
 
 
-def recomputed8(emu_dir, table_path, copy_bps):
+def recomputed8(emu_dir, table_path, copy):
     """Both predictions from the committed inputs with the DRAM term's copy replaced. At the H200's copy they must be
     the committed file's to its printed precision, which is checked first: the recomputation is the same model."""
     inputs = eighth_inputs(emu_dir, table_path)
@@ -242,12 +243,8 @@ def recomputed8(emu_dir, table_path, copy_bps):
         x, y = predict_both(inputs[k])
         if abs(x - a) > 0.051 or abs(y - b) > 0.051:
             sys.exit(f"ptx_fits: {k} recomputes to {x:.1f} / {y:.1f}, committed {a} / {b}")
-    F.DRAM_BPS = copy_bps
+    F.DRAM_BPS = copy
     return {k: predict_both(inputs[k]) for k in committed}
-
-
-def copy_of(gpu):
-    return float(re.search(r"copy_tbs ([\d.]+)", (gpu / "copy.txt").read_text()).group(1)) * 1e12
 
 
 def eighth(emu_dir, table_path, gpu, committed=None):
@@ -291,7 +288,7 @@ def eighth(emu_dir, table_path, gpu, committed=None):
 
 def fit8(emu_dir, table_path, gpu, iters, names):
     """Each candidate fitted on the eighth call's points alone, and the contrasts it then predicts (in sample)."""
-    copy, t = copy_of(gpu), F.measured(str(gpu))
+    copy, t = copy_bps(gpu), F.measured(str(gpu))
     inputs = eighth_inputs(emu_dir, table_path)
     pts = [(n, s, inputs[(n, s)], t[(n, s)], None) for n, shapes in eighth_plan()[2] for s in shapes
            if (n, s) in t and (n, s) in inputs]
@@ -311,7 +308,6 @@ def fit8(emu_dir, table_path, gpu, iters, names):
 def bank_conflicts8(emu_dir, gpu):
     """Nsight Compute's shared-memory wavefronts and bank conflicts (asked for from this call on) against the
     emulator's, at both counted launches; the requests and sectors as compare.py tables them for the seventh check."""
-    import compare as C
     e = C.emu(f"{RUNS}/2026-12-02-profile6-emu,{RUNS}/2026-12-07-profile7-emu,{emu_dir}")
     variants = ["smem_unpadded", "smem_padded", "smem_pad2"] + names("heldout7.txt")
     print("\n| variant at shape | shared wavefronts emu / ncu | bank conflicts emu / ncu |")
@@ -342,15 +338,15 @@ def main():
     if sys.argv[1:2] == ["--eighth-copy"]:
         gpu = Path(sys.argv[4])
         print(f"The constants committed before the call (fitted on the H200), only the copy replaced: "
-              f"{copy_of(gpu) / 1e12:.3f} TB/s measured in this call (the H200's: {F.DRAM_BPS / 1e12:.2f}).\n")
-        eighth(sys.argv[2], sys.argv[3], gpu, recomputed8(sys.argv[2], sys.argv[3], copy_of(gpu)))
+              f"{copy_bps(gpu) / 1e12:.3f} TB/s measured in this call (the H200's: {F.DRAM_BPS / 1e12:.2f}).\n")
+        eighth(sys.argv[2], sys.argv[3], gpu, recomputed8(sys.argv[2], sys.argv[3], copy_bps(gpu)))
         return
     table = read_table(sys.argv[1])
     iters = int(sys.argv[2]) if len(sys.argv) > 2 else 1500
     emu_dirs = [str(I.E), f"{I.E}-code-37b7f20", f"{I.E}-code-1a8afa9"]
     five = attach(I.load(I.SOURCES[:5]), table, emu_dirs)
     sixth = attach(I.load(I.SOURCES[5:]), table, emu_dirs)
-    seventh, copy7 = seventh_points(table), h100_copy()
+    seventh, copy7 = seventh_points(table), copy_bps(H100)
     print(f"seventh check: {len(seventh)} points, copy {copy7 / 1e12:.3f} TB/s")
     print(f"{'candidate':28} {'fit':4} {'five (556)':>15} {'sixth (227)':>15} {'all (783)':>15} {'rank6':>11} "
           f"{'H100 (249)':>15} {'rank7':>11}  constants")
