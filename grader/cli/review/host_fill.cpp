@@ -11,10 +11,6 @@ namespace host_grammar {
 
 using cxxlex::Kind;
 
-bool among(std::string_view w, std::initializer_list<std::string_view> list) {
-    return std::find(list.begin(), list.end(), w) != list.end();
-}
-
 bool word(const Tok& t) {
     return !t.text.empty() && (std::isalpha(static_cast<unsigned char>(t.text[0])) || t.text[0] == '_');
 }
@@ -241,11 +237,6 @@ std::vector<HostContext> host_contexts(const std::vector<Tok>& p) {
 // The fill.
 
 namespace host_grammar {
-
-std::string code_quoted(std::string s) {
-    if (s.size() > 60) s = s.substr(0, 57) + "...";
-    return "`" + s + "`";
-}
 
 bool allowed_keyword(const Tok& t) {
     return arithmetic_type_word(t) || cv_word(t) ||

@@ -1,5 +1,7 @@
 #include "review/tokens.hpp"
 
+#include <algorithm>
+
 #include <cxxlex/cxxlex.hpp>
 
 #include "lesson/markers.hpp"
@@ -111,6 +113,17 @@ std::vector<std::string> pristine_blank_ids(const std::string& starter) {
         ids.push_back(id);
     }
     return ids;
+}
+
+bool among(std::string_view word, std::initializer_list<std::string_view> list) {
+    return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+std::string code_quoted(std::string s) {
+    for (char& c : s)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (s.size() > 60) s = s.substr(0, 57) + "...";
+    return "`" + s + "`";
 }
 
 std::string line_text(const std::string& source, int line) {

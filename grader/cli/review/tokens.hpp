@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <cxxlex/cxxlex.hpp>
@@ -33,6 +35,12 @@ std::vector<Tok> pattern_tokens(const std::string& starter);
 // Ids of a starter's block blanks and fix regions, from their `______  // blank: <id>` and `// fix: <id>` lines, in
 // order; "" for an inline blank.
 std::vector<std::string> pristine_blank_ids(const std::string& starter);
+
+// Whether `word` is one of `list` (a token's text against the keywords or operators a check names).
+bool among(std::string_view word, std::initializer_list<std::string_view> list);
+
+// Code as a refusal quotes it: in backticks, on one line, at most 60 characters.
+std::string code_quoted(std::string s);
 
 // The source line `line` (1-based) without its indentation and trailing blanks.
 std::string line_text(const std::string& source, int line);
